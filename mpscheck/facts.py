@@ -1,0 +1,204 @@
+"""Typed, versioned, JSON-serialisable facts: what the probes saw, and nothing judged yet.
+
+``None`` always means "could not be determined"; why is kept next to it (``errors``, ``ProbeRun``).
+A saved report carries these facts, so today's checks can be re-run on a report from another Mac.
+This module keeps ``Optional[...]``/``List[...]`` spellings because ``typing.get_type_hints`` must
+evaluate them on Python 3.9 when a saved report is loaded.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+FACTS_SCHEMA_VERSION = 1
+
+
+class FactsError(ValueError):
+    """Raised when saved facts cannot be read back (corrupt or foreign report)."""
+
+
+@dataclass
+class HostFacts:
+    """The machine, read by mpscheck itself: the same whichever interpreter is diagnosed."""
+
+    system: str = ""  # platform.system(): Darwin, Linux, Windows
+    release: str = ""  # kernel release
+    machine: str = ""  # of mpscheck's own process (x86_64 under Rosetta)
+    macos_version: Optional[str] = None  # sw_vers -productVersion, the real version
+    macos_build: Optional[str] = None  # sw_vers -buildVersion
+    cpu_brand: Optional[str] = None  # machdep.cpu.brand_string: "Apple M1 Pro", also under Rosetta
+    arm64_hardware: Optional[bool] = None  # hw.optional.arm64: the CPU, regardless of Rosetta
+    hypervisor: Optional[bool] = None  # kern.hv_vmm_present: running inside a virtual machine
+    model: Optional[str] = None  # hw.model: "Mac14,5", "VirtualMac2,1"
+    performance_cores: Optional[int] = None  # hw.perflevel0.physicalcpu
+    efficiency_cores: Optional[int] = None  # hw.perflevel1.physicalcpu
+    cpu_count: Optional[int] = None
+    memory_bytes: Optional[int] = None
+    gpu_name: Optional[str] = None  # system_profiler SPDisplaysDataType: sppci_model
+    gpu_cores: Optional[int] = None  # system_profiler SPDisplaysDataType: sppci_cores
+    errors: Dict[str, str] = field(default_factory=dict)  # fact name -> why it is None
+
+
+@dataclass
+class ProbeRun:
+    """How the subprocess in the target interpreter went; the evidence when it did not."""
+
+    status: str = "ok"  # ok | not-found | timeout | crashed | bad-output | failed
+    command: List[str] = field(default_factory=list)
+    returncode: Optional[int] = None
+    seconds: Optional[float] = None
+    timeout: Optional[float] = None
+    running_stage: Optional[str] = None  # the stage that had started and not finished
+    stderr_tail: str = ""
+    message: str = ""
+
+
+@dataclass
+class InterpreterFacts:
+    """The Python that will run the training, read from inside it."""
+
+    executable: str = ""
+    real_executable: str = ""
+    version: str = ""
+    implementation: str = ""
+    machine: str = ""  # platform.machine(): arm64, or x86_64 under Rosetta
+    processor: str = ""  # platform.processor(): arm, or i386 under Rosetta (Lightning reads this)
+    platform: str = ""  # platform.platform()
+    mac_ver: str = ""  # platform.mac_ver()[0]: 10.16 / 16.0 in old-SDK compat mode
+    proc_translated: Optional[int] = None  # sysctl.proc_translated of this very process
+    binary_archs: List[str] = field(default_factory=list)  # Mach-O slices of the executable
+    prefix: str = ""
+    base_prefix: str = ""
+    conda_prefix: Optional[str] = None  # set when the interpreter lives in a conda env
+    conda_subdir: Optional[str] = None  # the python package's subdir in conda-meta: osx-64, osx-arm64
+    packages: Dict[str, Optional[str]] = field(default_factory=dict)  # frameworks' versions
+    env: Dict[str, str] = field(default_factory=dict)  # allowlisted environment variables only
+
+
+@dataclass
+class CudaDevice:
+    name: str = ""
+    memory_bytes: Optional[int] = None
+    capability: Optional[str] = None
+
+
+@dataclass
+class TorchFacts:
+    """torch as imported inside the target interpreter."""
+
+    installed: bool = False
+    version: Optional[str] = None
+    location: Optional[str] = None
+    import_error: Optional[str] = None
+    import_seconds: Optional[float] = None
+    mps_built: Optional[bool] = None
+    mps_available: Optional[bool] = None
+    mps_device_name: Optional[str] = None
+    mps_core_count: Optional[int] = None
+    mps_error: Optional[str] = None  # torch's own message when an allocation on mps is refused
+    cuda_built: Optional[str] = None  # torch.version.cuda
+    cuda_available: Optional[bool] = None
+    cuda_devices: List[CudaDevice] = field(default_factory=list)
+    cuda_error: Optional[str] = None
+
+
+@dataclass
+class SmokeStep:
+    """One timed step of the workload on the device."""
+
+    name: str = ""
+    status: str = "pass"  # pass | fail | skip | expected-unsupported
+    seconds: Optional[float] = None
+    values: Dict[str, Any] = field(default_factory=dict)
+    error: Optional[str] = None
+    error_type: Optional[str] = None
+    note: Optional[str] = None
+
+
+@dataclass
+class SmokeFacts:
+    """The workload's run: which device, why, and each step's outcome."""
+
+    requested: str = "auto"
+    device: Optional[str] = None
+    reason: str = ""
+    mode: str = "quick"  # quick (doctor) | full (smoke-test)
+    steps: List[SmokeStep] = field(default_factory=list)
+    fallback_env: Optional[str] = None  # PYTORCH_ENABLE_MPS_FALLBACK as the workload process saw it
+
+
+@dataclass
+class TargetFacts:
+    """Everything read inside the target interpreter, and how that went."""
+
+    requested: Optional[str] = None  # --python as given, or how the default was chosen
+    chosen_because: str = ""
+    run: ProbeRun = field(default_factory=ProbeRun)
+    interpreter: Optional[InterpreterFacts] = None
+    torch: Optional[TorchFacts] = None
+    smoke: Optional[SmokeFacts] = None
+
+
+@dataclass
+class Facts:
+    schema_version: int = FACTS_SCHEMA_VERSION
+    mpscheck_version: str = ""
+    collected_at: str = ""
+    host: HostFacts = field(default_factory=HostFacts)
+    target: TargetFacts = field(default_factory=TargetFacts)
+
+
+def to_dict(facts: Any) -> Any:
+    """Plain JSON-ready data for any facts dataclass."""
+    return dataclasses.asdict(facts)
+
+
+_T = typing.TypeVar("_T")
+
+
+def from_dict(cls: type[_T], data: Any, path: str = "facts") -> _T:
+    """Rebuild a facts dataclass from JSON data; unknown keys are ignored so newer reports still load."""
+    if not isinstance(data, dict):
+        raise FactsError(f"{path}: expected an object, got {type(data).__name__}")
+    hints = typing.get_type_hints(cls)
+    kwargs = {}
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        if f.name in data:
+            kwargs[f.name] = _convert(hints[f.name], data[f.name], f"{path}.{f.name}")
+    return cls(**kwargs)
+
+
+def _convert(hint: Any, value: Any, path: str) -> Any:
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if hint is Any:
+        return value
+    if origin is typing.Union:  # Optional[X]
+        if value is None:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        return _convert(inner[0], value, path)
+    if dataclasses.is_dataclass(hint):
+        return from_dict(hint, value, path)  # type: ignore[arg-type]
+    if origin in (list, List):
+        if not isinstance(value, list):
+            raise FactsError(f"{path}: expected a list")
+        return [_convert(args[0], v, f"{path}[{i}]") for i, v in enumerate(value)]
+    if origin in (dict, Dict):
+        if not isinstance(value, dict):
+            raise FactsError(f"{path}: expected an object")
+        return {str(k): _convert(args[1], v, f"{path}.{k}") for k, v in value.items()}
+    if hint is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if hint in (str, int, float, bool) and not _is_exactly(value, hint):
+        raise FactsError(f"{path}: expected {hint.__name__}, got {type(value).__name__}")
+    return value
+
+
+def _is_exactly(value: Any, kind: type) -> bool:
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, kind)

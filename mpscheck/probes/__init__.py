@@ -1,0 +1,1 @@
+"""Probes: the only code that touches the machine. They gather facts and judge nothing."""

@@ -1,0 +1,140 @@
+"""Facts about the machine that do not depend on the interpreter: chip, macOS, memory, VM.
+
+Read by mpscheck itself, while the target interpreter imports torch. Cheap sources first
+(sysctlbyname through ctypes, one ``sw_vers``); ``system_profiler`` only for the GPU core count,
+under a timeout. The readers are injectable, so tests feed recorded output from real Macs.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+from typing import Callable, Optional, Sequence
+
+from mpscheck.facts import HostFacts
+from mpscheck.probes.in_target import read_sysctl
+from mpscheck.probes.process import Completed, run_command
+
+# name -> the value as `sysctl -n name` prints it, or None when the key does not exist
+Sysctl = Callable[[str], Optional[str]]
+Runner = Callable[[Sequence[str], float], Completed]
+
+_STRING_KEYS = ("machdep.cpu.brand_string", "hw.model")
+_INT_KEYS = (
+    "hw.optional.arm64",
+    "kern.hv_vmm_present",
+    "hw.perflevel0.physicalcpu",
+    "hw.perflevel1.physicalcpu",
+    "hw.ncpu",
+    "hw.memsize",
+)
+
+
+def ctypes_sysctl(name: str) -> str | None:
+    value, _error = read_sysctl(name, "str" if name in _STRING_KEYS else "int")
+    return None if value is None else str(value)
+
+
+def _run(argv: Sequence[str], timeout: float) -> Completed:
+    return run_command(argv, timeout)
+
+
+def probe_host(system: str | None = None, sysctl: Sysctl = ctypes_sysctl, run: Runner = _run) -> HostFacts:
+    system = system or platform.system()
+    facts = HostFacts(system=system, release=platform.release(), machine=platform.machine())
+    if system == "Darwin":
+        _read_macos(facts, sysctl, run)
+    else:
+        _read_other(facts)
+    return facts
+
+
+def _read_macos(facts: HostFacts, sysctl: Sysctl, run: Runner) -> None:
+    raw = {key: sysctl(key) for key in (*_STRING_KEYS, *_INT_KEYS)}
+    facts.cpu_brand = raw["machdep.cpu.brand_string"]
+    facts.model = raw["hw.model"]
+    facts.arm64_hardware = _flag(raw["hw.optional.arm64"])
+    facts.hypervisor = _flag(raw["kern.hv_vmm_present"])
+    facts.performance_cores = _int(raw["hw.perflevel0.physicalcpu"])
+    facts.efficiency_cores = _int(raw["hw.perflevel1.physicalcpu"])
+    facts.cpu_count = _int(raw["hw.ncpu"])
+    facts.memory_bytes = _int(raw["hw.memsize"])
+    for key in ("machdep.cpu.brand_string", "hw.memsize", "kern.hv_vmm_present"):
+        if raw[key] is None:
+            facts.errors[key] = "sysctl key not readable"
+
+    versions = run(["sw_vers"], 10)
+    parsed = parse_sw_vers(versions.stdout) if versions.returncode == 0 else {}
+    facts.macos_version = parsed.get("ProductVersion")
+    facts.macos_build = parsed.get("BuildVersion")
+    if facts.macos_version is None:
+        facts.errors["macos_version"] = _why(versions, "sw_vers")
+
+    displays = run(["system_profiler", "SPDisplaysDataType", "-json"], 15)
+    gpu = parse_displays_json(displays.stdout) if displays.returncode == 0 else None
+    if gpu:
+        facts.gpu_name, facts.gpu_cores = gpu
+    else:
+        facts.errors["gpu_cores"] = _why(displays, "system_profiler SPDisplaysDataType")
+
+
+def _read_other(facts: HostFacts) -> None:
+    import psutil
+
+    facts.cpu_count = psutil.cpu_count(logical=True)
+    facts.memory_bytes = int(psutil.virtual_memory().total)
+    facts.cpu_brand = _linux_cpu_model()
+
+
+def _linux_cpu_model() -> str | None:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                if line.lower().startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        return None
+    return None
+
+
+def parse_sw_vers(text: str) -> dict[str, str]:
+    """`sw_vers` prints 'ProductVersion:\\t14.5' lines (tabs vary by release)."""
+    out = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if sep and value.strip():
+            out[key.strip()] = value.strip()
+    return out
+
+
+def parse_displays_json(text: str) -> tuple[str | None, int | None] | None:
+    """(model, GPU cores) of the first Apple GPU in `system_profiler SPDisplaysDataType -json`."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    gpus = data.get("SPDisplaysDataType") if isinstance(data, dict) else None
+    for gpu in gpus or []:
+        if isinstance(gpu, dict) and "sppci_model" in gpu:
+            return gpu.get("sppci_model"), _int(gpu.get("sppci_cores"))  # sppci_cores is a string: "16"
+    return None
+
+
+def _flag(value: str | None) -> bool | None:
+    number = _int(value)
+    return None if number is None else number != 0
+
+
+def _int(value: object) -> int | None:
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        return None
+
+
+def _why(done: Completed, what: str) -> str:
+    if done.start_error:
+        return f"{what}: {done.start_error}"
+    if done.timed_out:
+        return f"{what}: timed out"
+    return f"{what}: exit {done.returncode}: {done.stderr.strip()[-200:]}"

@@ -1,0 +1,202 @@
+"""Choose the target interpreter, run in_target.py inside it, and turn its JSON lines into facts.
+
+torch never loads in mpscheck's own process: a crash or hang inside torch or Metal becomes facts
+(timeout, crashed, the stage that was running) and then a finding, never a hung doctor.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from mpscheck.facts import (
+    FactsError,
+    InterpreterFacts,
+    ProbeRun,
+    SmokeFacts,
+    SmokeStep,
+    TargetFacts,
+    TorchFacts,
+    from_dict,
+)
+from mpscheck.probes import in_target
+from mpscheck.probes.process import Completed, run_command
+from mpscheck.redact import redact
+
+AGENT_PATH = Path(in_target.__file__).resolve()
+STDERR_TAIL_CHARS = 2000
+_PYTHON_NAME = re.compile(r"^(python|pypy)[0-9.]*[tmd]?(\.exe)?$", re.IGNORECASE)
+
+
+class TargetError(ValueError):
+    """The --python argument cannot be used: a usage error, not a finding."""
+
+
+@dataclass(frozen=True)
+class TargetChoice:
+    path: str
+    why: str
+
+
+def choose_target(requested: str | None, environ: Mapping[str, str], own: str = sys.executable) -> TargetChoice:
+    """--python as given (a file, a name on PATH, or an env folder), else the active env, else our own."""
+    if requested:
+        return TargetChoice(resolve_python(requested, environ), "--python")
+    for var, label in (("VIRTUAL_ENV", "the active virtual environment"), ("CONDA_PREFIX", "the active conda env")):
+        root = environ.get(var)
+        if root:
+            candidate = _python_in(Path(root))
+            if candidate:
+                return TargetChoice(str(candidate), f"{label} (${var})")
+    return TargetChoice(own, "mpscheck's own interpreter; pass --python to probe another")
+
+
+def resolve_python(requested: str, environ: Mapping[str, str]) -> str:
+    path = Path(requested).expanduser()
+    if path.is_dir():
+        found = _python_in(path)
+        if not found:
+            raise TargetError(f"--python {requested}: a folder with no bin/python in it")
+        return str(found)
+    if not path.exists() and os.sep not in requested:
+        on_path = shutil.which(requested, path=environ.get("PATH"))
+        if on_path:
+            path = Path(on_path)
+    if not path.exists():
+        raise TargetError(f"--python {requested}: no such file")
+    if not os.access(path, os.X_OK):
+        raise TargetError(f"--python {requested}: not executable")
+    if not _looks_like_python(path):
+        raise TargetError(f"--python {requested}: not a Python interpreter")
+    return str(path)
+
+
+def _python_in(root: Path) -> Path | None:
+    for name in ("bin/python", "bin/python3", "python.exe", "Scripts/python.exe"):
+        candidate = root / name
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def _looks_like_python(path: Path) -> bool:
+    """By name, else by asking it: /bin/ls is a usage error, a broken python is a finding."""
+    if _PYTHON_NAME.match(path.name):
+        return True
+    done = run_command([str(path), "-c", "import sys; print(sys.hexversion)"], timeout=10)
+    return done.returncode == 0 and done.stdout.strip().isdigit()
+
+
+def probe_target(
+    python: str,
+    *,
+    workload: str = "none",
+    device: str = "auto",
+    timeout: float = 60.0,
+    environ: Mapping[str, str] | None = None,
+) -> TargetFacts:
+    """Run in_target.py in *python*; whatever it managed to say before a failure is kept."""
+    environ = dict(os.environ if environ is None else environ)
+    env = dict(environ)
+    env.update(PYTHONSAFEPATH="1", PYTHONDONTWRITEBYTECODE="1", PYTHONIOENCODING="utf-8")
+    argv = [python, str(AGENT_PATH), "--workload", workload, "--device", device]
+    with tempfile.TemporaryDirectory(prefix="mpscheck-") as cwd:  # no stray torch.py can shadow torch
+        done = run_command(argv, timeout=timeout, env=env, cwd=cwd)
+    return parse_run(done, timeout, environ)
+
+
+def parse_run(done: Completed, timeout: float, environ: Mapping[str, str]) -> TargetFacts:
+    stages, running, junk = parse_records(redact(done.stdout, environ))
+    run = ProbeRun(
+        command=list(done.argv),
+        returncode=done.returncode,
+        seconds=round(done.seconds, 3),
+        timeout=timeout,
+        running_stage=running,
+        stderr_tail=redact(done.stderr[-STDERR_TAIL_CHARS:], environ),
+    )
+    target = TargetFacts(run=run)
+    try:
+        _fill(target, stages)
+    except FactsError as exc:
+        junk.append(str(exc))
+    run.status, run.message = _classify(done, stages, junk, running, timeout)
+    return target
+
+
+def parse_records(stdout: str) -> tuple[dict[str, Any], str | None, list[str]]:
+    """Protocol lines -> {stage: data}, the stage left running, and lines that were not protocol."""
+    stages: dict[str, Any] = {}
+    started: list[str] = []
+    junk: list[str] = []
+    for line in stdout.splitlines():
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            junk.append(line[:200])
+            continue
+        if not isinstance(record, dict) or record.get("v") != in_target.PROTOCOL_VERSION:
+            junk.append(line[:200])
+            continue
+        stage = str(record.get("stage"))
+        if record.get("event") == "start":
+            started.append(stage)
+        elif record.get("event") == "done":
+            stages[stage] = record.get("data")
+    running = next((s for s in reversed(started) if s not in stages), None)
+    return stages, running, junk
+
+
+def _fill(target: TargetFacts, stages: dict[str, Any]) -> None:
+    if "interpreter" in stages:
+        target.interpreter = from_dict(InterpreterFacts, stages["interpreter"], "interpreter")
+    if "torch" in stages:
+        target.torch = from_dict(TorchFacts, stages["torch"], "torch")
+    if "device" in stages:
+        device = stages["device"]
+        smoke = from_dict(SmokeFacts, device, "device")
+        smoke.steps = [
+            from_dict(SmokeStep, data, stage)
+            for stage, data in stages.items()
+            if stage.startswith("step:")
+        ]
+        target.smoke = smoke
+
+
+def _classify(
+    done: Completed, stages: dict[str, Any], junk: list[str], running: str | None, timeout: float
+) -> tuple[str, str]:
+    where = f" during the {running} stage" if running else ""
+    if done.start_error is not None:
+        return "not-found", f"could not start the interpreter: {done.start_error}"
+    if done.timed_out:
+        return "timeout", f"no answer within {timeout:g} s{where}"
+    if done.returncode is not None and done.returncode < 0:
+        return "crashed", f"killed by {_signal_name(-done.returncode)}{where}"
+    if "end" not in stages:
+        if done.returncode:
+            return "failed", f"exited with status {done.returncode}{where}"
+        if junk:
+            return "bad-output", f"printed output mpscheck cannot read: {junk[0]!r}"
+        return "bad-output", "ended without reporting"
+    if done.returncode:
+        return "failed", f"exited with status {done.returncode} after reporting"
+    return "ok", ""
+
+
+def _signal_name(number: int) -> str:
+    import signal
+
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
