@@ -39,6 +39,8 @@ class HostFacts:
     memory_bytes: Optional[int] = None
     gpu_name: Optional[str] = None  # system_profiler SPDisplaysDataType: sppci_model
     gpu_cores: Optional[int] = None  # system_profiler SPDisplaysDataType: sppci_cores
+    clang_version: Optional[str] = None  # first line of `clang --version`, as collect_env reports
+    cmake_version: Optional[str] = None
     errors: Dict[str, str] = field(default_factory=dict)  # fact name -> why it is None
 
 
@@ -48,6 +50,7 @@ class ProbeRun:
 
     status: str = "ok"  # ok | not-found | timeout | crashed | bad-output | failed
     command: List[str] = field(default_factory=list)
+    workload: str = "none"  # none (--no-smoke) | quick (doctor) | full (smoke-test)
     returncode: Optional[int] = None
     seconds: Optional[float] = None
     timeout: Optional[float] = None
@@ -74,7 +77,8 @@ class InterpreterFacts:
     base_prefix: str = ""
     conda_prefix: Optional[str] = None  # set when the interpreter lives in a conda env
     conda_subdir: Optional[str] = None  # the python package's subdir in conda-meta: osx-64, osx-arm64
-    packages: Dict[str, Optional[str]] = field(default_factory=dict)  # frameworks' versions
+    packages: Dict[str, Optional[str]] = field(default_factory=dict)  # frameworks' and libraries' versions
+    home: Optional[str] = None  # shown as ~ in reports meant for pasting
     env: Dict[str, str] = field(default_factory=dict)  # allowlisted environment variables only
 
 
@@ -92,6 +96,7 @@ class TorchFacts:
     installed: bool = False
     version: Optional[str] = None
     location: Optional[str] = None
+    debug_build: Optional[bool] = None
     import_error: Optional[str] = None
     import_seconds: Optional[float] = None
     mps_built: Optional[bool] = None

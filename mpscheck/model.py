@@ -39,6 +39,7 @@ class Requirement(str, enum.Enum):
     MPS = "mps"
     GPU = "gpu"
     NONE = "none"
+    DEVICE = "device"  # smoke-test's default: the workload passed on whichever device ran
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class Finding:
     summary: str
     details: tuple[str, ...] = ()
     fix: Remediation | None = None
+    blocked_by: str | None = None  # a skip caused by this upstream failure
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -71,6 +73,7 @@ class Finding:
             "summary": self.summary,
             "details": list(self.details),
             "fix": self.fix.to_dict() if self.fix else None,
+            "blocked_by": self.blocked_by,
         }
 
 

@@ -8,7 +8,9 @@ under a timeout. The readers are injectable, so tests feed recorded output from 
 from __future__ import annotations
 
 import json
+import os
 import platform
+import shutil
 from typing import Callable, Optional, Sequence
 
 from mpscheck.facts import HostFacts
@@ -46,7 +48,19 @@ def probe_host(system: str | None = None, sysctl: Sysctl = ctypes_sysctl, run: R
         _read_macos(facts, sysctl, run)
     else:
         _read_other(facts)
+    _read_toolchain(facts, system, run)
     return facts
+
+
+def _read_toolchain(facts: HostFacts, system: str, run: Runner) -> None:
+    """clang and cmake versions, as torch.utils.collect_env lists them for bug reports."""
+    # On a Mac without the Command Line Tools, /usr/bin/clang is a stub that pops up an installer.
+    has_clt = any(os.path.isdir(p) for p in ("/Library/Developer/CommandLineTools", "/Applications/Xcode.app"))
+    for attr, tool in (("clang_version", "clang"), ("cmake_version", "cmake")):
+        if shutil.which(tool) and (system != "Darwin" or tool != "clang" or has_clt):
+            done = run([tool, "--version"], 10)
+            if done.returncode == 0 and done.stdout.strip():
+                setattr(facts, attr, done.stdout.strip().splitlines()[0])
 
 
 def _read_macos(facts: HostFacts, sysctl: Sysctl, run: Runner) -> None:

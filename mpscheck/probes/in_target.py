@@ -45,7 +45,18 @@ ENV_ALLOWED_NAMES = (
 # Even an allowed prefix never shows a name that looks like a credential (CONDA_TOKEN, ...).
 ENV_SECRET_MARKERS = ("TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH", "COOKIE")
 
-FRAMEWORK_DISTRIBUTIONS = ("lightning", "pytorch-lightning", "transformers", "accelerate")
+# Frameworks whose MPS decision the doctor compares with torch's, and the libraries that
+# torch.utils.collect_env lists for a bug report.
+DISTRIBUTIONS = (
+    "lightning",
+    "pytorch-lightning",
+    "transformers",
+    "accelerate",
+    "torch",
+    "torchvision",
+    "torchaudio",
+    "numpy",
+)
 
 # Mach-O constants from <mach-o/loader.h> and <mach-o/fat.h>.
 _FAT_MAGIC = 0xCAFEBABE
@@ -170,7 +181,8 @@ def interpreter_facts():
         "base_prefix": getattr(sys, "base_prefix", prefix),
         "conda_prefix": prefix if is_conda else None,
         "conda_subdir": conda_python_subdir(prefix) if is_conda else None,
-        "packages": distribution_versions(FRAMEWORK_DISTRIBUTIONS),
+        "packages": distribution_versions(DISTRIBUTIONS),
+        "home": os.path.expanduser("~"),
         "env": allowed_env(os.environ),
     }
 
@@ -197,6 +209,7 @@ def torch_facts():
     facts["import_seconds"] = round(time.perf_counter() - start, 3)
     facts["version"] = getattr(torch, "__version__", None)
     facts["location"] = os.path.dirname(getattr(torch, "__file__", "") or "")
+    facts["debug_build"] = getattr(getattr(torch, "version", None), "debug", None)
     facts.update(_mps_facts(torch))
     facts.update(_cuda_facts(torch))
     return facts, torch

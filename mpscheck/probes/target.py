@@ -109,7 +109,9 @@ def probe_target(
     argv = [python, str(AGENT_PATH), "--workload", workload, "--device", device]
     with tempfile.TemporaryDirectory(prefix="mpscheck-") as cwd:  # no stray torch.py can shadow torch
         done = run_command(argv, timeout=timeout, env=env, cwd=cwd)
-    return parse_run(done, timeout, environ)
+    facts = parse_run(done, timeout, environ)
+    facts.run.workload = workload
+    return facts
 
 
 def parse_run(done: Completed, timeout: float, environ: Mapping[str, str]) -> TargetFacts:

@@ -1,0 +1,62 @@
+"""Do Lightning, transformers and accelerate decide MPS the way torch does, on these facts?
+
+Their rules, re-stated from their sources (../shared/mps-facts.md 8), are applied here to the facts
+instead of importing the frameworks, which would cost seconds: Lightning also needs
+platform.processor() in ("arm", "arm64"); transformers and accelerate need is_available() and
+is_built() (accelerate also torch >= 1.12).
+"""
+
+from __future__ import annotations
+
+from mpscheck.checks.registry import Context, Outcome, check, fix, passed, skipped, warned
+from mpscheck.versions import at_least, parse_version
+
+LIGHTNING_PROCESSORS = ("arm", "arm64")
+LIGHTNING_ERROR = ("MisconfigurationException: MPSAccelerator can not run on your system since the accelerator "
+                   "is not available.")
+
+
+def verdicts(ctx: Context) -> dict[str, bool]:
+    """Each installed framework's answer to 'is MPS available?'."""
+    info, torch = ctx.interpreter, ctx.torch
+    if info is None or torch is None:
+        return {}
+    torch_says = bool(torch.mps_available and torch.mps_built)
+    version = parse_version(torch.version) or (0,)
+    rules = {
+        "lightning": bool(torch.mps_available) and info.processor in LIGHTNING_PROCESSORS,
+        "pytorch-lightning": bool(torch.mps_available) and info.processor in LIGHTNING_PROCESSORS,
+        "transformers": torch_says,
+        "accelerate": torch_says and at_least(version, (1, 12)),
+    }
+    return {name: rules[name] for name, installed in info.packages.items() if installed and name in rules}
+
+
+@check("frameworks", "Frameworks")
+def frameworks(ctx: Context) -> Outcome:
+    if (off := ctx.off_macos()) is not None:
+        return off
+    if upstream := ctx.upstream_problem("torch-import"):
+        return ctx.blocked(upstream)
+    answers = verdicts(ctx)
+    if not answers:
+        return skipped("none of Lightning, transformers, accelerate is installed")
+    assert ctx.interpreter is not None and ctx.torch is not None
+    torch_says = bool(ctx.torch.mps_available)
+    versions = ctx.interpreter.packages
+    listed = ", ".join(f"{name} {versions[name]}" for name in answers)
+    disagree = [name for name, says in answers.items() if says != torch_says]
+    if not disagree:
+        word = "available" if torch_says else "not available"
+        return passed(f"{listed} agree with torch: MPS {word}")
+    processor = ctx.interpreter.processor
+    if any("lightning" in name for name in disagree):
+        return warned(
+            f"torch says MPS is available but {', '.join(disagree)} will say it is not: platform.processor() is "
+            f"{processor!r}, not 'arm' (a Rosetta Python); Trainer(accelerator='mps') fails with "
+            f"'{LIGHTNING_ERROR}'",
+            fix("Use a native arm64 Python (see python-arch); check what Lightning sees with:",
+                f"{ctx.python} -c 'import platform; print(platform.processor())'"),
+        )
+    return warned(f"{', '.join(disagree)} decide differently from torch (MPS {'available' if torch_says else 'not available'})",
+                  fix("Update them to releases that follow torch.", ctx.pip_install(*disagree, flags="--upgrade")))

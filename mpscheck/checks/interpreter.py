@@ -1,0 +1,154 @@
+"""Checks of the target interpreter: did it answer, is it native arm64, does it see the real macOS."""
+
+from __future__ import annotations
+
+import os
+import shlex
+
+from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
+from mpscheck.checks.wording import first_line
+from mpscheck.facts import InterpreterFacts
+from mpscheck.model import Remediation
+from mpscheck.versions import LAST_INTEL_MAC_TORCH, parse_version
+
+MINIFORGE_ARM64 = "https://github.com/conda-forge/miniforge/releases/latest/download/Miniforge3-MacOSX-arm64.sh"
+
+
+@check("interpreter", "Interpreter")
+def interpreter(ctx: Context) -> Outcome:
+    target, info = ctx.facts.target, ctx.interpreter
+    if info is not None:
+        where = info.executable + (f" ({target.chosen_because})" if target.chosen_because else "")
+        return passed(f"{info.implementation} {info.version} at {where}", f"platform: {info.platform}")
+    run = target.run
+    path = shlex.quote(target.requested or (run.command[0] if run.command else "python3"))
+    tail = run.stderr_tail.strip().splitlines()
+    evidence = [f"last line on stderr: {first_line(tail[-1])}"] if tail else []
+    if run.status == "timeout":
+        return failed(
+            f"{path} gave no answer within {run.timeout:g} s",
+            fix("Check that the interpreter starts, then allow more time.", f"{path} -c 'import sys; print(sys.version)'",
+                f"mpscheck doctor --python {path} --timeout {max(120, int((run.timeout or 60) * 2))}"),
+            *evidence,
+        )
+    return failed(
+        f"{path} could not be probed: {run.message or run.status}",
+        fix("Check that this interpreter runs.", f"{path} -c 'import sys; print(sys.version)'"),
+        *evidence,
+    )
+
+
+def is_rosetta(ctx: Context, info: InterpreterFacts) -> bool:
+    if info.proc_translated is not None:
+        return info.proc_translated == 1
+    return info.machine == "x86_64" and bool(ctx.host.arm64_hardware)
+
+
+@check("python-arch", "Python architecture")
+def python_arch(ctx: Context) -> Outcome:
+    if (off := ctx.off_macos()) is not None:
+        return off
+    info = ctx.interpreter
+    if info is None:
+        return ctx.blocked("interpreter")
+    evidence = (
+        f"sysctl.proc_translated: {info.proc_translated}",
+        f"platform.machine(): {info.machine!r}, platform.processor(): {info.processor!r}",
+        f"executable slices: {', '.join(info.binary_archs) or 'unknown'}",
+    )
+    if is_rosetta(ctx, info):
+        cause, remedy = rosetta_cause(ctx, info)
+        return failed(
+            f"x86_64 Python under Rosetta 2 on {ctx.host.cpu_brand or 'Apple silicon'}: {cause}; x86_64 torch "
+            f"stops at {LAST_INTEL_MAC_TORCH} and Lightning sees processor {info.processor!r}",
+            remedy,
+            *evidence,
+        )
+    if info.machine == "arm64":
+        return passed("arm64, native (not translated by Rosetta)", *evidence)
+    if ctx.host.arm64_hardware is False or info.machine == "x86_64":
+        return passed(f"{info.machine}, native on an Intel Mac", *evidence)
+    return skipped(f"architecture not determined (machine {info.machine!r})", *evidence)
+
+
+def rosetta_cause(ctx: Context, info: InterpreterFacts) -> tuple[str, Remediation]:
+    """Why this Python runs translated, and the fix for that very cause."""
+    if info.conda_subdir == "osx-64" or (info.conda_prefix and "arm64" not in info.binary_archs):
+        env = ctx.env.get("CONDA_DEFAULT_ENV") or os.path.basename(info.conda_prefix or "") or "torch"
+        new_env = shlex.quote(f"{env}-arm64" if env != "base" else "torch-arm64")
+        version = ".".join(info.version.split(".")[:2]) or "3.12"
+        return (
+            f"the conda env {info.conda_prefix} holds Intel (osx-64) packages",
+            Remediation(
+                "Recreate the env with arm64 packages; for good, replace the Intel conda with the arm64 Miniforge.",
+                (
+                    f"CONDA_SUBDIR=osx-arm64 conda create -n {new_env} python={version}",
+                    f"conda activate {new_env} && conda config --env --set subdir osx-arm64",
+                    "python -m pip install torch",
+                    f"curl -LO {MINIFORGE_ARM64} && bash Miniforge3-MacOSX-arm64.sh",
+                ),
+            ),
+        )
+    if "arm64" in info.binary_archs:
+        launcher = ctx.env.get("__CFBundleIdentifier") or ctx.env.get("TERM_PROGRAM") or "the terminal or IDE"
+        return (
+            f"a universal2 Python started from an x86_64 process ({launcher} runs under Rosetta)",
+            Remediation(
+                f"Start Python natively: untick 'Open using Rosetta' in {launcher}'s Get Info, or install the Apple "
+                "silicon build of the IDE; until then, force arm64 with arch.",
+                (f"arch -arm64 {ctx.python} -c 'import platform; print(platform.machine())'",),
+            ),
+        )
+    if info.real_executable.startswith("/usr/local/"):
+        return (
+            f"an Intel Homebrew Python ({info.real_executable})",
+            Remediation(
+                "Use the arm64 Homebrew in /opt/homebrew (install it from a native terminal) and make the venv with its Python.",
+                (
+                    '/bin/bash -c "$(curl -fsSL https://raw.githubusercontent.com/Homebrew/install/HEAD/install.sh)"',
+                    "/opt/homebrew/bin/brew install python@3.12",
+                    "/opt/homebrew/bin/python3.12 -m venv ~/.venvs/torch && ~/.venvs/torch/bin/python -m pip install torch",
+                ),
+            ),
+        )
+    return (
+        f"an x86_64-only Python build ({info.real_executable})",
+        Remediation(
+            "Install an arm64 (or universal2) Python, such as python.org's macOS installer or Homebrew in "
+            "/opt/homebrew, and recreate the venv with it.",
+            (
+                "/opt/homebrew/bin/brew install python@3.12",
+                "/opt/homebrew/bin/python3.12 -m venv ~/.venvs/torch && ~/.venvs/torch/bin/python -m pip install torch",
+            ),
+        ),
+    )
+
+
+@check("python-macos-compat", "macOS seen by Python")
+def python_macos_compat(ctx: Context) -> Outcome:
+    if (off := ctx.off_macos()) is not None:
+        return off
+    info = ctx.interpreter
+    if info is None:
+        return ctx.blocked("interpreter")
+    seen, real = parse_version(info.mac_ver), parse_version(ctx.host.macos_version)
+    if seen is None or real is None:
+        return skipped(f"not compared (platform.mac_ver(): {info.mac_ver!r}, sw_vers: {ctx.host.macos_version!r})")
+    compat = (seen[:2] == (10, 16) and real[0] >= 11) or (seen[0] == 16 and real[0] >= 26)
+    if not compat:
+        return passed(f"platform.mac_ver() agrees with sw_vers: {info.mac_ver}")
+    summary = (
+        f"platform.mac_ver() says {info.mac_ver} on macOS {ctx.host.macos_version}: this Python sees the "
+        "old-SDK compatibility version, so tools that read it get the wrong macOS"
+    )
+    if ctx.env.get("SYSTEM_VERSION_COMPAT") == "1":
+        return warned(summary + " (SYSTEM_VERSION_COMPAT=1 is set)",
+                      fix("Unset SYSTEM_VERSION_COMPAT before starting Python.", "unset SYSTEM_VERSION_COMPAT"))
+    return warned(
+        summary + " (the interpreter was built with an older macOS SDK)",
+        fix(
+            "Install a Python built with a current SDK (a recent python.org or Homebrew release); meanwhile "
+            "SYSTEM_VERSION_COMPAT=0 makes it see the real version.",
+            "export SYSTEM_VERSION_COMPAT=0",
+        ),
+    )

@@ -1,0 +1,137 @@
+"""Checks of torch in the target: installed and importable, built with MPS, MPS available."""
+
+from __future__ import annotations
+
+from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
+from mpscheck.checks.signatures import recognise
+from mpscheck.checks.wording import first_line
+from mpscheck.model import Remediation
+from mpscheck.versions import parse_version, torch_pin_for_macos
+
+PARAVIRTUAL_DEVICE = "Apple Paravirtual device"  # the Metal device of macOS VMs (ggml-org/llama.cpp#6628)
+
+
+def install_fix(ctx: Context) -> Remediation:
+    """`pip install torch` for this interpreter, pinned where this macOS needs an older release."""
+    macos = parse_version(ctx.host.macos_version) if ctx.on_macos else None
+    pin = torch_pin_for_macos(macos) if macos else None
+    spec = pin or "torch"
+    why = f" ({pin}: the newest torch needs macOS 14)" if pin else ""
+    return Remediation(f"Install torch into the interpreter you run{why}.", (ctx.pip_install(spec),))
+
+
+@check("torch-import", "torch")
+def torch_import(ctx: Context) -> Outcome:
+    if ctx.interpreter is None:
+        return ctx.blocked("interpreter")
+    torch, run = ctx.torch, ctx.facts.target.run
+    if torch is None:
+        return _import_died(ctx)
+    if not torch.installed:
+        if upstream := ctx.upstream_problem("python-arch"):
+            return ctx.blocked(upstream)
+        return failed(f"torch is not installed in {ctx.interpreter.executable}", install_fix(ctx))
+    if torch.import_error:
+        return _import_failed(ctx, torch.import_error)
+    seconds = f" in {torch.import_seconds:.1f} s" if torch.import_seconds is not None else ""
+    return passed(f"torch {torch.version} imports{seconds}", f"location: {torch.location}",
+                  f"probe took {run.seconds} s in all")
+
+
+def _import_died(ctx: Context) -> Outcome:
+    run = ctx.facts.target.run
+    if run.running_stage != "torch":
+        return skipped(f"torch was not probed: {run.message or run.status}")
+    reinstall = ctx.pip_install("torch", flags="--force-reinstall --no-cache-dir")
+    fallback = ctx.env.get("PYTORCH_ENABLE_MPS_FALLBACK")
+    if fallback is not None and not fallback.strip().lstrip("+-").isdigit():
+        return failed(
+            f"import torch died ({run.message}); PYTORCH_ENABLE_MPS_FALLBACK={fallback!r} is not an integer "
+            "and torch parses it with std::stoi while it loads",
+            fix("Set PYTORCH_ENABLE_MPS_FALLBACK to 1 (or unset it).", "export PYTORCH_ENABLE_MPS_FALLBACK=1"),
+        )
+    if run.status == "timeout":
+        return failed(
+            f"import torch did not finish within {run.timeout:g} s",
+            fix("A first import after installing can be slow; allow more time, and reinstall if it still hangs.",
+                f"mpscheck doctor --timeout {max(180, int((run.timeout or 60) * 3))}", reinstall),
+        )
+    return failed(f"import torch crashed the interpreter: {run.message}",
+                  fix("Reinstall torch; if it still crashes, report it with this report attached.", reinstall))
+
+
+def _import_failed(ctx: Context, error: str) -> Outcome:
+    reinstall = ctx.pip_install("torch", flags="--force-reinstall --no-cache-dir")
+    signature = recognise(error)
+    if signature and signature.cause == "wrong-arch":
+        return failed(
+            f"import torch failed: torch's libraries do not match this Python ({signature.detail}): "
+            "the wheel was installed by a Python of the other architecture",
+            fix("Reinstall torch with this very interpreter, bypassing pip's cache of the wrong wheel.", reinstall),
+            first_line(error, 400),
+        )
+    return failed(f"import torch failed: {first_line(error)}",
+                  fix("Reinstall torch into this interpreter.", reinstall), error[:1000])
+
+
+@check("mps-built", "MPS built")
+def mps_built(ctx: Context) -> Outcome:
+    if (off := ctx.off_macos()) is not None:
+        return off
+    if upstream := ctx.upstream_problem("torch-import"):
+        return ctx.blocked(upstream)
+    torch = ctx.torch
+    if torch is None or torch.mps_built is None:
+        return skipped("not determined: torch was not imported")
+    if torch.mps_built:
+        return passed(f"torch {torch.version} was built with MPS (torch.backends.mps.is_built() is True)")
+    return failed(
+        f"torch {torch.version} was built without MPS (torch.backends.mps.is_built() is False)",
+        fix("Install PyPI's macOS arm64 wheel, which is built with MPS.",
+            ctx.pip_install("torch", flags="--force-reinstall --no-cache-dir")),
+        f"location: {torch.location}",
+    )
+
+
+@check("mps-available", "MPS available")
+def mps_available(ctx: Context) -> Outcome:
+    if (off := ctx.off_macos()) is not None:
+        return off
+    if upstream := ctx.upstream_problem("mps-built"):
+        return ctx.blocked(upstream)
+    torch = ctx.torch
+    if torch is None or torch.mps_available is None:
+        return skipped("not determined: torch was not imported")
+    if torch.mps_available:
+        return _available(ctx)
+    for upstream_id in ("macos-version", "chip", "python-arch"):
+        if ctx.upstream_problem(upstream_id):
+            return ctx.blocked(upstream_id)
+    torchs_words = f"torch says: {first_line(torch.mps_error)}" if torch.mps_error else "torch gave no reason"
+    misleading = " (torch's macOS wording does not mean the OS is too old)" if recognise(torch.mps_error) else ""
+    if ctx.host.hypervisor:
+        return failed(
+            "no usable Metal device inside this virtual machine" + misleading,
+            fix("Run MPS work on a physical Mac.", "mpscheck doctor --require none"),
+            torchs_words,
+        )
+    return failed(
+        f"this process sees no Metal device although macOS {ctx.host.macos_version} is new enough: typically a "
+        "sandbox (Codex CLI, App Sandbox, some remote runners)" + misleading,
+        fix("Run it outside the sandbox, e.g. from a normal Terminal window, and compare.",
+            f"{ctx.python} -c 'import torch; print(torch.backends.mps.is_available())'"),
+        torchs_words,
+    )
+
+
+def _available(ctx: Context) -> Outcome:
+    torch = ctx.torch
+    assert torch is not None
+    name = torch.mps_device_name or "device name not reported by this torch"
+    cores = f", {torch.mps_core_count} GPU cores" if torch.mps_core_count else ""
+    if torch.mps_device_name == PARAVIRTUAL_DEVICE:
+        return warned(
+            f"MPS reports available on '{PARAVIRTUAL_DEVICE}': a VM's GPU, where allocations often fail",
+            fix("Trust the smoke test, not is_available(); for MPS work use a physical Mac.", "mpscheck smoke-test --device mps"),
+        )
+    return passed(f"MPS available: {name}{cores}")

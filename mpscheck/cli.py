@@ -1,0 +1,197 @@
+"""The command line: options, target, pipeline, output, exit code. Click only; no decisions here.
+
+Exit codes: 0 ready, 1 problems, 2 usage error, 3 mpscheck itself failed. Heavy modules (rich,
+the probes, the checks) are imported inside the commands so that `mpscheck --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, Callable
+
+import click
+
+from mpscheck import __version__
+from mpscheck.model import ExitCode, Report, Requirement
+
+FORMAT_CHOICES = ("text", "json", "markdown", "github", "junit")
+REQUIRE_CHOICES = ("mps", "gpu", "none")
+
+
+class GuardedGroup(click.Group):
+    """Turns an unexpected exception into a one-line error and exit 3, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            click.echo("mpscheck: interrupted", err=True)
+            ctx.exit(130)
+        except Exception as exc:
+            if os.environ.get("MPSCHECK_DEBUG"):
+                raise
+            click.echo(f"mpscheck: internal error: {type(exc).__name__}: {exc} "
+                       "(set MPSCHECK_DEBUG=1 for the traceback; please report it)", err=True)
+            ctx.exit(int(ExitCode.INTERNAL))
+
+
+def _positive(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    if value is not None and value <= 0:
+        raise click.BadParameter("must be a number of seconds above 0")
+    return value
+
+
+def output_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """--format, --output, --strict, -v: the same on every command."""
+    for option in reversed((
+        click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None,
+                     help="Output format [default: text; github under GitHub Actions]."),
+        click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+                     help="Write the report to this file; a one-line summary goes to stderr."),
+        click.option("--strict", is_flag=True, help="Warnings fail too (exit 1)."),
+        click.option("-v", "--verbose", is_flag=True, help="Show the evidence behind every check."),
+    )):
+        function = option(function)
+    return function
+
+
+def target_options(default_timeout: float) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
+        function = click.option("--timeout", type=float, default=default_timeout, show_default=True,
+                                callback=_positive, help="Seconds the target interpreter may take.")(function)
+        return click.option("--python", "python", metavar="PATH", default=None,
+                            help="The interpreter to diagnose (a path, a name on PATH, or an env folder) "
+                                 "[default: the active venv/conda env, else mpscheck's own].")(function)
+    return decorate
+
+
+@click.group(cls=GuardedGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="mpscheck")
+def cli() -> None:
+    """Can PyTorch use the GPU of this Mac (MPS)? If not: why, and what to type to fix it."""
+
+
+@cli.command()
+@target_options(60.0)
+@click.option("--no-smoke", is_flag=True, help="Skip the small tensor test on the GPU.")
+@click.option("--require", type=click.Choice(REQUIRE_CHOICES), default="mps", show_default=True,
+              help="What must work for exit 0: mps, gpu (MPS or CUDA), none (report only).")
+@click.option("--check", "only", multiple=True, metavar="ID", help="Report only these check ids (repeatable).")
+@click.option("--list-checks", is_flag=True, help="List the check ids and exit.")
+@output_options
+def doctor(python: str | None, timeout: float, no_smoke: bool, require: str, only: tuple[str, ...],
+           list_checks: bool, fmt: str | None, output: str | None, strict: bool, verbose: bool) -> None:
+    """Diagnose whether PyTorch can use MPS here, with a fix for every problem."""
+    from mpscheck.checks import DOCTOR, checks_for
+
+    known = [c.id for c in checks_for(DOCTOR)]
+    if list_checks:
+        for item in checks_for(DOCTOR):
+            click.echo(f"{item.id:<22} {item.title}")
+        return
+    selected = _split_ids(only)
+    unknown = [i for i in selected if i not in known]
+    if unknown:
+        raise click.BadParameter(f"unknown check id {', '.join(unknown)}; see --list-checks", param_hint="--check")
+    _check_output(output)
+    from mpscheck.pipeline import doctor_report
+
+    report = _probe(lambda: doctor_report(python, require=Requirement(require), strict=strict, smoke=not no_smoke,
+                                          timeout=timeout, only=selected))
+    _finish(report, fmt, output, verbose)
+
+
+@cli.command("smoke-test")
+@click.option("--device", type=click.Choice(("auto", "mps", "cuda", "cpu")), default="auto", show_default=True,
+              help="Where to run; auto picks mps, then cuda, then cpu.")
+@target_options(120.0)
+@click.option("--require", type=click.Choice(REQUIRE_CHOICES), default=None,
+              help="What must work for exit 0 [default: the workload passed on the device that ran].")
+@output_options
+def smoke_test(device: str, python: str | None, timeout: float, require: str | None, fmt: str | None,
+               output: str | None, strict: bool, verbose: bool) -> None:
+    """Run a real workload on the device and check it against the CPU, step by step."""
+    _check_output(output)
+    from mpscheck.pipeline import smoke_report
+
+    requirement = Requirement(require) if require else Requirement.DEVICE
+    report = _probe(lambda: smoke_report(python, device=device, require=requirement, strict=strict, timeout=timeout))
+    _finish(report, fmt, output, verbose)
+
+
+@cli.command()
+@click.argument("report_path", metavar="REPORT.json", type=click.Path(dir_okay=False))
+@click.option("--require", type=click.Choice(REQUIRE_CHOICES), default=None,
+              help="Judge with this policy [default: the one the report was made with].")
+@click.option("--check", "only", multiple=True, metavar="ID", help="Report only these check ids (repeatable).")
+@output_options
+def explain(report_path: str, require: str | None, only: tuple[str, ...], fmt: str | None, output: str | None,
+            strict: bool, verbose: bool) -> None:
+    """Re-run today's checks on a report saved with --format json (from this or another machine)."""
+    from mpscheck.diagnose import diagnose
+    from mpscheck.saved import ReportError, load_report
+
+    _check_output(output)
+    try:
+        saved = load_report(report_path)
+    except ReportError as exc:
+        raise click.UsageError(str(exc)) from exc
+    requirement = Requirement(require) if require else saved.require
+    report = diagnose(saved.facts, command=saved.command, require=requirement, strict=strict or saved.strict,
+                      only=_split_ids(only))
+    _finish(report, fmt, output, verbose)
+
+
+def _split_ids(values: tuple[str, ...]) -> list[str]:
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+
+
+def _check_output(output: str | None) -> None:
+    from mpscheck.emit import OutputError, check_writable
+
+    if output:
+        try:
+            check_writable(output)
+        except OutputError as exc:
+            raise click.UsageError(str(exc)) from exc
+
+
+def _probe(run: Callable[[], Report]) -> Report:
+    from mpscheck.probes.target import TargetError
+
+    try:
+        return run()
+    except TargetError as exc:
+        raise click.UsageError(str(exc)) from exc
+
+
+def _finish(report: Report, fmt: str | None, output: str | None, verbose: bool) -> None:
+    from mpscheck.emit import OutputError, append_step_summary, write_whole
+    from mpscheck.render import renderer
+
+    in_actions = os.environ.get("GITHUB_ACTIONS") == "true"
+    fmt = fmt or ("github" if in_actions else "text")
+    if fmt == "github":
+        append_step_summary(renderer("markdown")(report, verbose), os.environ)
+    if output:
+        try:
+            write_whole(output, renderer(fmt)(report, verbose))
+        except OutputError as exc:
+            raise click.UsageError(str(exc)) from exc
+        click.echo(f"{report.verdict.headline} (report written to {output})", err=True)
+    elif fmt == "text" and sys.stdout.isatty():
+        from rich.console import Console
+
+        from mpscheck.render.text import print_report
+
+        print_report(report, Console(highlight=False, emoji=False), verbose)
+    else:
+        click.echo(renderer(fmt)(report, verbose), nl=False)
+    sys.exit(int(report.verdict.exit_code))
+
+
+def main() -> None:
+    cli(prog_name="mpscheck")

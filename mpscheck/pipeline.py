@@ -1,0 +1,49 @@
+"""The pipeline of one run: choose the target, gather facts, judge them. The CLI and the pytest
+plugin both call this, so a report means the same thing wherever it was made.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterable, Mapping
+
+from mpscheck.checks import DOCTOR, SMOKE
+from mpscheck.collect import collect_facts
+from mpscheck.diagnose import diagnose
+from mpscheck.model import Report, Requirement
+from mpscheck.probes.target import choose_target
+
+DOCTOR_TIMEOUT = 60.0  # a cold `import torch` on a Mac can take tens of seconds after an install
+SMOKE_TIMEOUT = 120.0  # long enough for a cold Metal start and shader compilation
+
+
+def doctor_report(
+    python: str | None = None,
+    *,
+    require: Requirement = Requirement.MPS,
+    strict: bool = False,
+    smoke: bool = True,
+    timeout: float = DOCTOR_TIMEOUT,
+    only: Iterable[str] = (),
+    environ: Mapping[str, str] | None = None,
+) -> Report:
+    environ = os.environ if environ is None else environ
+    choice = choose_target(python, environ)
+    # The quick smoke runs on a GPU only: on a CPU-only machine there is nothing to smoke-test.
+    facts = collect_facts(choice, workload="quick" if smoke else "none", device="gpu", timeout=timeout, environ=environ)
+    return diagnose(facts, command=DOCTOR, require=require, strict=strict, only=only)
+
+
+def smoke_report(
+    python: str | None = None,
+    *,
+    device: str = "auto",
+    require: Requirement = Requirement.DEVICE,
+    strict: bool = False,
+    timeout: float = SMOKE_TIMEOUT,
+    environ: Mapping[str, str] | None = None,
+) -> Report:
+    environ = os.environ if environ is None else environ
+    choice = choose_target(python, environ)
+    facts = collect_facts(choice, workload="full", device=device, timeout=timeout, environ=environ)
+    return diagnose(facts, command=SMOKE, require=require, strict=strict)

@@ -1,0 +1,40 @@
+"""GitHub Actions output: the plain report for the log, then one workflow command per problem.
+
+Failures become ``::error``, warnings ``::warning``, escaped as GitHub requires. The Markdown
+summary for $GITHUB_STEP_SUMMARY comes from render/markdown.py; the CLI appends it.
+"""
+
+from __future__ import annotations
+
+from mpscheck.model import Report, Status
+from mpscheck.render import text
+
+COMMANDS = {Status.FAIL: "error", Status.CRASH: "error", Status.WARN: "warning"}
+
+
+def escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(value: str) -> str:
+    return escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotations(report: Report) -> list[str]:
+    lines = []
+    for finding in report.findings:
+        command = COMMANDS.get(finding.status)
+        if command is None:
+            continue
+        if finding.status is Status.WARN and finding.id in report.verdict.blocking:
+            command = "error"  # --strict made this warning fail the job
+        message = finding.summary
+        if finding.fix:
+            message += "\nFix: " + finding.fix.summary + "".join("\n  " + c for c in finding.fix.commands)
+        title = escape_property(f"mpscheck {finding.id}")
+        lines.append(f"::{command} title={title}::{escape_data(message)}")
+    return lines
+
+
+def render(report: Report, verbose: bool = False) -> str:
+    return text.render(report, verbose) + "\n".join(annotations(report)) + "\n"

@@ -1,0 +1,40 @@
+"""The versioned JSON report: verdict, findings and the facts they were drawn from.
+
+Its shape is fixed by mpscheck/report.schema.json; ``mpscheck explain`` reads it back.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mpscheck import __version__
+from mpscheck.facts import to_dict
+from mpscheck.model import REPORT_KIND, SCHEMA_VERSION, Report
+
+
+def report_to_dict(report: Report) -> dict[str, Any]:
+    verdict = report.verdict
+    return {
+        "kind": REPORT_KIND,
+        "schema_version": SCHEMA_VERSION,
+        "mpscheck_version": __version__,
+        "command": report.command,
+        "require": report.require.value,
+        "strict": report.strict,
+        "exit_code": int(verdict.exit_code),
+        "ready": verdict.ready,
+        "headline": verdict.headline,
+        "blocking": list(verdict.blocking),
+        "counts": report.counts(),
+        "target": {
+            "python": report.facts.target.requested,
+            "chosen_because": report.facts.target.chosen_because,
+        },
+        "findings": [finding.to_dict() for finding in report.findings],
+        "facts": to_dict(report.facts),
+    }
+
+
+def render(report: Report, verbose: bool = False) -> str:
+    return json.dumps(report_to_dict(report), indent=2, sort_keys=False) + "\n"

@@ -1,0 +1,45 @@
+"""JUnit XML: one testcase per check, so CI servers show mpscheck next to the test results.
+
+A blocking finding is a <failure>, a crash an <error>, a skip <skipped>; a warning that does not
+block passes with its text in <system-out>.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from mpscheck.model import Report, Status
+
+
+def render(report: Report, verbose: bool = False) -> str:
+    blocking = set(report.verdict.blocking)
+    counts = {"failures": 0, "errors": 0, "skipped": 0}
+    suite = ET.Element("testsuite", name=f"mpscheck {report.command}")
+    properties = ET.SubElement(suite, "properties")
+    for name, value in (("python", report.facts.target.requested or ""), ("require", report.require.value),
+                        ("verdict", report.verdict.headline)):
+        ET.SubElement(properties, "property", name=name, value=value)
+    for finding in report.findings:
+        case = ET.SubElement(suite, "testcase", classname=f"mpscheck.{report.command}", name=finding.id, time="0")
+        body = finding.summary
+        if finding.fix:
+            body += "\nFix: " + finding.fix.summary + "".join("\n  " + c for c in finding.fix.commands)
+        if finding.status is Status.CRASH:
+            ET.SubElement(case, "error", message=finding.summary, type="crash").text = body
+            counts["errors"] += 1
+        elif finding.id in blocking:
+            ET.SubElement(case, "failure", message=finding.summary, type=finding.status.value).text = body
+            counts["failures"] += 1
+        elif finding.status is Status.SKIP:
+            ET.SubElement(case, "skipped", message=finding.summary)
+            counts["skipped"] += 1
+        else:
+            ET.SubElement(case, "system-out").text = f"{finding.status.value}: {body}"
+    suite.set("tests", str(len(report.findings)))
+    for key, value in counts.items():
+        suite.set(key, str(value))
+    root = ET.Element("testsuites", name="mpscheck", tests=str(len(report.findings)),
+                      failures=str(counts["failures"]), errors=str(counts["errors"]))
+    root.append(suite)
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
