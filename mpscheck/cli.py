@@ -33,8 +33,11 @@ class GuardedGroup(click.Group):
         except Exception as exc:
             if os.environ.get("MPSCHECK_DEBUG"):
                 raise
-            click.echo(f"mpscheck: internal error: {type(exc).__name__}: {exc} "
-                       "(set MPSCHECK_DEBUG=1 for the traceback; please report it)", err=True)
+            click.echo(
+                f"mpscheck: internal error: {type(exc).__name__}: {exc} "
+                "(set MPSCHECK_DEBUG=1 for the traceback; please report it)",
+                err=True,
+            )
             ctx.exit(int(ExitCode.INTERNAL))
 
 
@@ -46,25 +49,49 @@ def _positive(ctx: click.Context, param: click.Parameter, value: float | None) -
 
 def output_options(function: Callable[..., Any]) -> Callable[..., Any]:
     """--format, --output, --strict, -v: the same on every command."""
-    for option in reversed((
-        click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None,
-                     help="Output format [default: text; github under GitHub Actions]."),
-        click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
-                     help="Write the report to this file; a one-line summary goes to stderr."),
-        click.option("--strict", is_flag=True, help="Warnings fail too (exit 1)."),
-        click.option("-v", "--verbose", is_flag=True, help="Show the evidence behind every check."),
-    )):
+    for option in reversed(
+        (
+            click.option(
+                "--format",
+                "fmt",
+                type=click.Choice(FORMAT_CHOICES),
+                default=None,
+                help="Output format [default: text; github under GitHub Actions].",
+            ),
+            click.option(
+                "--output",
+                "-o",
+                type=click.Path(dir_okay=False),
+                default=None,
+                help="Write the report to this file; a one-line summary goes to stderr.",
+            ),
+            click.option("--strict", is_flag=True, help="Warnings fail too (exit 1)."),
+            click.option("-v", "--verbose", is_flag=True, help="Show the evidence behind every check."),
+        )
+    ):
         function = option(function)
     return function
 
 
 def target_options(default_timeout: float) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
-        function = click.option("--timeout", type=float, default=default_timeout, show_default=True,
-                                callback=_positive, help="Seconds the target interpreter may take.")(function)
-        return click.option("--python", "python", metavar="PATH", default=None,
-                            help="The interpreter to diagnose (a path, a name on PATH, or an env folder) "
-                                 "[default: the active venv/conda env, else mpscheck's own].")(function)
+        function = click.option(
+            "--timeout",
+            type=float,
+            default=default_timeout,
+            show_default=True,
+            callback=_positive,
+            help="Seconds the target interpreter may take.",
+        )(function)
+        return click.option(
+            "--python",
+            "python",
+            metavar="PATH",
+            default=None,
+            help="The interpreter to diagnose (a path, a name on PATH, or an env folder) "
+            "[default: the active venv/conda env, else mpscheck's own].",
+        )(function)
+
     return decorate
 
 
@@ -77,13 +104,28 @@ def cli() -> None:
 @cli.command()
 @target_options(60.0)
 @click.option("--no-smoke", is_flag=True, help="Skip the small tensor test on the GPU.")
-@click.option("--require", type=click.Choice(REQUIRE_CHOICES), default="mps", show_default=True,
-              help="What must work for exit 0: mps, gpu (MPS or CUDA), none (report only).")
+@click.option(
+    "--require",
+    type=click.Choice(REQUIRE_CHOICES),
+    default="mps",
+    show_default=True,
+    help="What must work for exit 0: mps, gpu (MPS or CUDA), none (report only).",
+)
 @click.option("--check", "only", multiple=True, metavar="ID", help="Report only these check ids (repeatable).")
 @click.option("--list-checks", is_flag=True, help="List the check ids and exit.")
 @output_options
-def doctor(python: str | None, timeout: float, no_smoke: bool, require: str, only: tuple[str, ...],
-           list_checks: bool, fmt: str | None, output: str | None, strict: bool, verbose: bool) -> None:
+def doctor(
+    python: str | None,
+    timeout: float,
+    no_smoke: bool,
+    require: str,
+    only: tuple[str, ...],
+    list_checks: bool,
+    fmt: str | None,
+    output: str | None,
+    strict: bool,
+    verbose: bool,
+) -> None:
     """Diagnose whether PyTorch can use MPS here, with a fix for every problem."""
     from mpscheck.checks import DOCTOR, checks_for
 
@@ -99,20 +141,40 @@ def doctor(python: str | None, timeout: float, no_smoke: bool, require: str, onl
     _check_output(output)
     from mpscheck.pipeline import doctor_report
 
-    report = _probe(lambda: doctor_report(python, require=Requirement(require), strict=strict, smoke=not no_smoke,
-                                          timeout=timeout, only=selected))
+    report = _probe(
+        lambda: doctor_report(
+            python, require=Requirement(require), strict=strict, smoke=not no_smoke, timeout=timeout, only=selected
+        )
+    )
     _finish(report, fmt, output, verbose)
 
 
 @cli.command("smoke-test")
-@click.option("--device", type=click.Choice(("auto", "mps", "cuda", "cpu")), default="auto", show_default=True,
-              help="Where to run; auto picks mps, then cuda, then cpu.")
+@click.option(
+    "--device",
+    type=click.Choice(("auto", "mps", "cuda", "cpu")),
+    default="auto",
+    show_default=True,
+    help="Where to run; auto picks mps, then cuda, then cpu.",
+)
 @target_options(120.0)
-@click.option("--require", type=click.Choice(REQUIRE_CHOICES), default=None,
-              help="What must work for exit 0 [default: the workload passed on the device that ran].")
+@click.option(
+    "--require",
+    type=click.Choice(REQUIRE_CHOICES),
+    default=None,
+    help="What must work for exit 0 [default: the workload passed on the device that ran].",
+)
 @output_options
-def smoke_test(device: str, python: str | None, timeout: float, require: str | None, fmt: str | None,
-               output: str | None, strict: bool, verbose: bool) -> None:
+def smoke_test(
+    device: str,
+    python: str | None,
+    timeout: float,
+    require: str | None,
+    fmt: str | None,
+    output: str | None,
+    strict: bool,
+    verbose: bool,
+) -> None:
     """Run a real workload on the device and check it against the CPU, step by step."""
     _check_output(output)
     from mpscheck.pipeline import smoke_report
@@ -124,12 +186,23 @@ def smoke_test(device: str, python: str | None, timeout: float, require: str | N
 
 @cli.command()
 @click.argument("report_path", metavar="REPORT.json", type=click.Path(dir_okay=False))
-@click.option("--require", type=click.Choice(REQUIRE_CHOICES), default=None,
-              help="Judge with this policy [default: the one the report was made with].")
+@click.option(
+    "--require",
+    type=click.Choice(REQUIRE_CHOICES),
+    default=None,
+    help="Judge with this policy [default: the one the report was made with].",
+)
 @click.option("--check", "only", multiple=True, metavar="ID", help="Report only these check ids (repeatable).")
 @output_options
-def explain(report_path: str, require: str | None, only: tuple[str, ...], fmt: str | None, output: str | None,
-            strict: bool, verbose: bool) -> None:
+def explain(
+    report_path: str,
+    require: str | None,
+    only: tuple[str, ...],
+    fmt: str | None,
+    output: str | None,
+    strict: bool,
+    verbose: bool,
+) -> None:
     """Re-run today's checks on a report saved with --format json (from this or another machine)."""
     from mpscheck.diagnose import diagnose
     from mpscheck.saved import ReportError, load_report
@@ -140,8 +213,9 @@ def explain(report_path: str, require: str | None, only: tuple[str, ...], fmt: s
     except ReportError as exc:
         raise click.UsageError(str(exc)) from exc
     requirement = Requirement(require) if require else saved.require
-    report = diagnose(saved.facts, command=saved.command, require=requirement, strict=strict or saved.strict,
-                      only=_split_ids(only))
+    report = diagnose(
+        saved.facts, command=saved.command, require=requirement, strict=strict or saved.strict, only=_split_ids(only)
+    )
     _finish(report, fmt, output, verbose)
 
 

@@ -37,7 +37,10 @@ def collect_facts(
     worker = threading.Thread(target=read_host, name="mpscheck-host-probe", daemon=True)
     worker.start()
     target = probe_target(
-        choice.path, workload=workload, device=device, timeout=timeout,
+        choice.path,
+        workload=workload,
+        device=device,
+        timeout=timeout,
         environ=os.environ if environ is None else environ,
     )
     worker.join(timeout=30)

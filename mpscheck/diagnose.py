@@ -28,8 +28,12 @@ def run_checks(checks: Iterable[Check], ctx: Context) -> list[Finding]:
             outcome = item.run(ctx)
         except Exception as exc:  # a broken check must not cost the rest of the report
             last = traceback.extract_tb(exc.__traceback__)[-1]
-            outcome = Outcome(Status.CRASH, f"the check itself failed: {type(exc).__name__}: {exc}",
-                              (f"at {last.filename}:{last.lineno}",), BUG_REPORT)
+            outcome = Outcome(
+                Status.CRASH,
+                f"the check itself failed: {type(exc).__name__}: {exc}",
+                (f"at {last.filename}:{last.lineno}",),
+                BUG_REPORT,
+            )
         root = ctx.roots.get(outcome.blocked_by, outcome.blocked_by) if outcome.blocked_by else None
         if root:
             ctx.roots[item.id] = root

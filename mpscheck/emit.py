@@ -4,6 +4,7 @@ GitHub Actions step summary.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -35,10 +36,8 @@ def write_whole(path: str, text: str) -> None:
             handle.write(text)
         os.replace(temporary, target)
     except OSError as exc:
-        try:
+        with contextlib.suppress(OSError, UnboundLocalError):
             os.unlink(temporary)
-        except (OSError, UnboundLocalError):
-            pass
         raise OutputError(f"--output {path}: {exc}") from exc
 
 

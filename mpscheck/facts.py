@@ -77,6 +77,7 @@ class InterpreterFacts:
     base_prefix: str = ""
     conda_prefix: Optional[str] = None  # set when the interpreter lives in a conda env
     conda_subdir: Optional[str] = None  # the python package's subdir in conda-meta: osx-64, osx-arm64
+    conda_base_archs: List[str] = field(default_factory=list)  # of $CONDA_PYTHON_EXE: the conda install's arch
     packages: Dict[str, Optional[str]] = field(default_factory=dict)  # frameworks' and libraries' versions
     home: Optional[str] = None  # shown as ~ in reports meant for pasting
     env: Dict[str, str] = field(default_factory=dict)  # allowlisted environment variables only

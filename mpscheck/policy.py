@@ -24,14 +24,16 @@ def decide(findings: Sequence[Finding], require: Requirement, strict: bool, comm
     problems = tuple(f.id for f in findings if f.status in blocking_statuses)
     warnings = sum(f.status is Status.WARN for f in findings)
     if crashed:
-        return Verdict(ExitCode.INTERNAL, False, crashed,
-                       f"mpscheck itself failed in {', '.join(crashed)}: please report this bug")
+        return Verdict(
+            ExitCode.INTERNAL, False, crashed, f"mpscheck itself failed in {', '.join(crashed)}: please report this bug"
+        )
     if require is Requirement.NONE:
         found = f"{len(problems)} problem(s): {', '.join(problems)}" if problems else "no problems"
         return Verdict(ExitCode.READY, not problems, (), f"Report only (--require none): {found}")
     if problems:
-        return Verdict(ExitCode.PROBLEMS, False, problems,
-                       f"Not ready: {WHAT_MUST_WORK[require]} failed: {', '.join(problems)}")
+        return Verdict(
+            ExitCode.PROBLEMS, False, problems, f"Not ready: {WHAT_MUST_WORK[require]} failed: {', '.join(problems)}"
+        )
     subject = "MPS is ready" if require is Requirement.MPS else f"Ready: {WHAT_MUST_WORK[require]} works"
     if command == "smoke-test" and require is Requirement.DEVICE:
         subject = "Ready: the workload passed"

@@ -32,14 +32,16 @@ def load_report(path: str) -> SavedReport:
     except ValueError as exc:
         raise ReportError(f"{path} is not JSON ({exc}); save one with `mpscheck doctor --format json`") from exc
     if not isinstance(data, dict) or data.get("kind") != REPORT_KIND:
-        raise ReportError(f"{path} is not an mpscheck report (no \"kind\": \"{REPORT_KIND}\")")
+        raise ReportError(f'{path} is not an mpscheck report (no "kind": "{REPORT_KIND}")')
     version = data.get("schema_version")
     if not isinstance(version, int) or version > SCHEMA_VERSION:
-        raise ReportError(f"{path} has schema version {version!r}; this mpscheck reads up to {SCHEMA_VERSION}: upgrade it")
+        raise ReportError(
+            f"{path} has schema version {version!r}; this mpscheck reads up to {SCHEMA_VERSION}: upgrade it"
+        )
     try:
         facts = from_dict(Facts, data.get("facts"))
         require = Requirement(data.get("require", "mps"))
     except (FactsError, ValueError) as exc:
         raise ReportError(f"{path}: corrupt facts: {exc}") from exc
-    command = data.get("command") if data.get("command") in ("doctor", "smoke-test") else "doctor"
+    command = str(data["command"]) if data.get("command") in ("doctor", "smoke-test") else "doctor"
     return SavedReport(facts, command, require, bool(data.get("strict", False)))

@@ -1,16 +1,17 @@
 """The checks, registered in report order: cause before effect.
 
 Importing this package registers every check; the order of the imports below is the order of
-the report (machine -> interpreter -> torch -> environment -> workload -> frameworks).
+the report (machine -> interpreter -> macOS vs torch -> torch -> environment -> workload -> frameworks).
 """
 
 from mpscheck.checks import (  # noqa: F401  (imported to register their checks, in this order)
-    system,
-    interpreter,
-    torch_backend,
     environment,
-    smoke,
     frameworks,
+    interpreter,
+    macos,
+    smoke,
+    system,
+    torch_backend,
 )
 from mpscheck.checks.registry import DOCTOR, REGISTRY, SMOKE, Check, Context
 

@@ -58,7 +58,8 @@ def mps_fallback_env(ctx: Context) -> Outcome:
     before_import = "Set it before Python starts: setting os.environ after `import torch` has no effect."
     if value is None:
         return warned(
-            f"{FALLBACK} is not set: an op without an MPS kernel raises NotImplementedError instead of running on the CPU",
+            f"{FALLBACK} is not set: an op without an MPS kernel raises NotImplementedError instead of "
+            "running on the CPU",
             export_fix(ctx, before_import, FALLBACK, "1"),
         )
     if not PLAIN_INTEGER.match(value):
@@ -90,19 +91,28 @@ def mps_watermark_env(ctx: Context) -> Outcome:
     for name, raw in ((HIGH, raw_high), (LOW, raw_low)):
         if raw is not None and not _STRTOD_PREFIX.fullmatch(raw.strip()):
             consequence = "no memory limit at all (may freeze the system)" if name == HIGH else "no adaptive commit"
-            return failed(f"{name}={raw!r} is not a number: torch's strtod reads it as {strtod(raw):g}, i.e. "
-                          f"{consequence}", unset_both)
+            return failed(
+                f"{name}={raw!r} is not a number: torch's strtod reads it as {strtod(raw):g}, i.e. {consequence}",
+                unset_both,
+            )
     if not 0.0 <= high <= HIGH_UPPER_BOUND:
-        return failed(f"{HIGH}={raw_high}: outside [0, 2]; the first MPS allocation raises "
-                      f"'invalid high watermark ratio {high:g}'", unset_both)
+        return failed(
+            f"{HIGH}={raw_high}: outside [0, 2]; the first MPS allocation raises "
+            f"'invalid high watermark ratio {high:g}'",
+            unset_both,
+        )
     low_limit = HIGH_UPPER_BOUND if high == 0.0 else high
     if not 0.0 <= low <= low_limit:
-        return failed(f"{LOW}={raw_low or f'unset (default {DEFAULT_LOW_UNIFIED})'}: outside [0, {low_limit:g}] "
-                      f"given high {high:g}; the first MPS allocation raises 'invalid low watermark ratio {low:g}'",
-                      unset_both)
+        return failed(
+            f"{LOW}={raw_low or f'unset (default {DEFAULT_LOW_UNIFIED})'}: outside [0, {low_limit:g}] "
+            f"given high {high:g}; the first MPS allocation raises 'invalid low watermark ratio {low:g}'",
+            unset_both,
+        )
     if high == 0.0:
-        return warned(f"{HIGH}=0: no upper limit on MPS memory; an out-of-memory can take the whole system down",
-                      Remediation("Keep a limit unless you must go past it.", (f"unset {HIGH}",)))
+        return warned(
+            f"{HIGH}=0: no upper limit on MPS memory; an out-of-memory can take the whole system down",
+            Remediation("Keep a limit unless you must go past it.", (f"unset {HIGH}",)),
+        )
     return passed(f"high watermark {high:g}, low {low:g}: valid")
 
 
@@ -119,14 +129,19 @@ def mps_env_vars(ctx: Context) -> Outcome:
             guess = difflib.get_close_matches(name, KNOWN_MPS_VARIABLES, n=1)
             hint = f"; did you mean {guess[0]}?" if guess else ""
             rename = [f"export {guess[0]}={value}"] if guess else []
-            return warned(f"{name} is not a variable torch reads{hint}",
-                          fix("Rename or remove it.", f"unset {name}", *rename))
+            return warned(
+                f"{name} is not a variable torch reads{hint}", fix("Rename or remove it.", f"unset {name}", *rename)
+            )
         if kind == "integer" and not re.match(r"^\s*[+-]?(0[xX][0-9a-fA-F]+|\d+)\s*$", value):
-            return failed(f"{name}={value!r} is not an integer, and torch parses it as one",
-                          fix("Set it to an integer (1 to enable) or unset it.", f"unset {name}"))
+            return failed(
+                f"{name}={value!r} is not an integer, and torch parses it as one",
+                fix("Set it to an integer (1 to enable) or unset it.", f"unset {name}"),
+            )
         if kind == "metal-version" and value not in METAL_VERSIONS:
-            return warned(f"{name}={value!r}: torch ignores it (expects {', '.join(METAL_VERSIONS)})",
-                          fix("Set a version torch accepts, or unset it.", f"unset {name}"))
+            return warned(
+                f"{name}={value!r}: torch ignores it (expects {', '.join(METAL_VERSIONS)})",
+                fix("Set a version torch accepts, or unset it.", f"unset {name}"),
+            )
     if not names:
         return passed("no other PYTORCH_*MPS* variables set")
     return passed("valid: " + ", ".join(f"{n}={ctx.env[n]}" for n in names))

@@ -12,8 +12,9 @@ from mpscheck.checks.registry import Context, Outcome, check, fix, passed, skipp
 from mpscheck.versions import at_least, parse_version
 
 LIGHTNING_PROCESSORS = ("arm", "arm64")
-LIGHTNING_ERROR = ("MisconfigurationException: MPSAccelerator can not run on your system since the accelerator "
-                   "is not available.")
+LIGHTNING_ERROR = (
+    "MisconfigurationException: MPSAccelerator can not run on your system since the accelerator is not available."
+)
 
 
 def verdicts(ctx: Context) -> dict[str, bool]:
@@ -55,8 +56,12 @@ def frameworks(ctx: Context) -> Outcome:
             f"torch says MPS is available but {', '.join(disagree)} will say it is not: platform.processor() is "
             f"{processor!r}, not 'arm' (a Rosetta Python); Trainer(accelerator='mps') fails with "
             f"'{LIGHTNING_ERROR}'",
-            fix("Use a native arm64 Python (see python-arch); check what Lightning sees with:",
-                f"{ctx.python} -c 'import platform; print(platform.processor())'"),
+            fix(
+                "Use a native arm64 Python (see python-arch); check what Lightning sees with:",
+                f"{ctx.python} -c 'import platform; print(platform.processor())'",
+            ),
         )
-    return warned(f"{', '.join(disagree)} decide differently from torch (MPS {'available' if torch_says else 'not available'})",
-                  fix("Update them to releases that follow torch.", ctx.pip_install(*disagree, flags="--upgrade")))
+    return warned(
+        f"{', '.join(disagree)} decide differently from torch (MPS {'available' if torch_says else 'not available'})",
+        fix("Update them to releases that follow torch.", ctx.pip_install(*disagree, flags="--upgrade")),
+    )

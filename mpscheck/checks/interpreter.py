@@ -11,6 +11,7 @@ from mpscheck.facts import InterpreterFacts
 from mpscheck.model import Remediation
 from mpscheck.versions import LAST_INTEL_MAC_TORCH, parse_version
 
+NATIVE_VENV = "/opt/homebrew/bin/python3.12 -m venv ~/.venvs/torch && ~/.venvs/torch/bin/python -m pip install torch"
 MINIFORGE_ARM64 = "https://github.com/conda-forge/miniforge/releases/latest/download/Miniforge3-MacOSX-arm64.sh"
 
 
@@ -27,8 +28,11 @@ def interpreter(ctx: Context) -> Outcome:
     if run.status == "timeout":
         return failed(
             f"{path} gave no answer within {run.timeout:g} s",
-            fix("Check that the interpreter starts, then allow more time.", f"{path} -c 'import sys; print(sys.version)'",
-                f"mpscheck doctor --python {path} --timeout {max(120, int((run.timeout or 60) * 2))}"),
+            fix(
+                "Check that the interpreter starts, then allow more time.",
+                f"{path} -c 'import sys; print(sys.version)'",
+                f"mpscheck doctor --python {path} --timeout {max(120, int((run.timeout or 60) * 2))}",
+            ),
             *evidence,
         )
     return failed(
@@ -73,22 +77,8 @@ def python_arch(ctx: Context) -> Outcome:
 
 def rosetta_cause(ctx: Context, info: InterpreterFacts) -> tuple[str, Remediation]:
     """Why this Python runs translated, and the fix for that very cause."""
-    if info.conda_subdir == "osx-64" or (info.conda_prefix and "arm64" not in info.binary_archs):
-        env = ctx.env.get("CONDA_DEFAULT_ENV") or os.path.basename(info.conda_prefix or "") or "torch"
-        new_env = shlex.quote(f"{env}-arm64" if env != "base" else "torch-arm64")
-        version = ".".join(info.version.split(".")[:2]) or "3.12"
-        return (
-            f"the conda env {info.conda_prefix} holds Intel (osx-64) packages",
-            Remediation(
-                "Recreate the env with arm64 packages; for good, replace the Intel conda with the arm64 Miniforge.",
-                (
-                    f"CONDA_SUBDIR=osx-arm64 conda create -n {new_env} python={version}",
-                    f"conda activate {new_env} && conda config --env --set subdir osx-arm64",
-                    "python -m pip install torch",
-                    f"curl -LO {MINIFORGE_ARM64} && bash Miniforge3-MacOSX-arm64.sh",
-                ),
-            ),
-        )
+    if info.conda_prefix and (info.conda_subdir == "osx-64" or "arm64" not in info.binary_archs):
+        return _conda_cause(ctx, info)
     if "arm64" in info.binary_archs:
         launcher = ctx.env.get("__CFBundleIdentifier") or ctx.env.get("TERM_PROGRAM") or "the terminal or IDE"
         return (
@@ -103,11 +93,12 @@ def rosetta_cause(ctx: Context, info: InterpreterFacts) -> tuple[str, Remediatio
         return (
             f"an Intel Homebrew Python ({info.real_executable})",
             Remediation(
-                "Use the arm64 Homebrew in /opt/homebrew (install it from a native terminal) and make the venv with its Python.",
+                "Use the arm64 Homebrew in /opt/homebrew (install it from a native terminal) and make the venv "
+                "with its Python.",
                 (
                     '/bin/bash -c "$(curl -fsSL https://raw.githubusercontent.com/Homebrew/install/HEAD/install.sh)"',
                     "/opt/homebrew/bin/brew install python@3.12",
-                    "/opt/homebrew/bin/python3.12 -m venv ~/.venvs/torch && ~/.venvs/torch/bin/python -m pip install torch",
+                    NATIVE_VENV,
                 ),
             ),
         )
@@ -118,7 +109,38 @@ def rosetta_cause(ctx: Context, info: InterpreterFacts) -> tuple[str, Remediatio
             "/opt/homebrew, and recreate the venv with it.",
             (
                 "/opt/homebrew/bin/brew install python@3.12",
-                "/opt/homebrew/bin/python3.12 -m venv ~/.venvs/torch && ~/.venvs/torch/bin/python -m pip install torch",
+                NATIVE_VENV,
+            ),
+        ),
+    )
+
+
+def _conda_cause(ctx: Context, info: InterpreterFacts) -> tuple[str, Remediation]:
+    env = ctx.env.get("CONDA_DEFAULT_ENV") or os.path.basename(info.conda_prefix or "") or "torch"
+    new_env = shlex.quote(f"{env}-arm64" if env != "base" else "torch-arm64")
+    version = ".".join(info.version.split(".")[:2]) or "3.12"
+    if info.conda_base_archs and "arm64" not in info.conda_base_archs:
+        base = os.path.dirname(os.path.dirname(ctx.env.get("CONDA_PYTHON_EXE", ""))) or "conda"
+        return (
+            f"an Intel (x86_64) Anaconda/Miniconda install ({base}) made the env {info.conda_prefix}",
+            Remediation(
+                "Install the arm64 Miniforge and recreate the env with it (the Intel conda can only make osx-64 envs "
+                "by default).",
+                (
+                    f"curl -LO {MINIFORGE_ARM64} && bash Miniforge3-MacOSX-arm64.sh",
+                    f"~/miniforge3/bin/conda create -n {new_env} python={version}",
+                    f"conda activate {new_env} && python -m pip install torch",
+                ),
+            ),
+        )
+    return (
+        f"the conda env {info.conda_prefix} was created with Intel (osx-64) packages",
+        Remediation(
+            "Recreate the env with arm64 packages and pin its subdir so it stays arm64.",
+            (
+                f"CONDA_SUBDIR=osx-arm64 conda create -n {new_env} python={version}",
+                f"conda activate {new_env} && conda config --env --set subdir osx-arm64",
+                "python -m pip install torch",
             ),
         ),
     )
@@ -142,8 +164,10 @@ def python_macos_compat(ctx: Context) -> Outcome:
         "old-SDK compatibility version, so tools that read it get the wrong macOS"
     )
     if ctx.env.get("SYSTEM_VERSION_COMPAT") == "1":
-        return warned(summary + " (SYSTEM_VERSION_COMPAT=1 is set)",
-                      fix("Unset SYSTEM_VERSION_COMPAT before starting Python.", "unset SYSTEM_VERSION_COMPAT"))
+        return warned(
+            summary + " (SYSTEM_VERSION_COMPAT=1 is set)",
+            fix("Unset SYSTEM_VERSION_COMPAT before starting Python.", "unset SYSTEM_VERSION_COMPAT"),
+        )
     return warned(
         summary + " (the interpreter was built with an older macOS SDK)",
         fix(

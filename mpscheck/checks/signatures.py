@@ -21,8 +21,10 @@ VIRTUAL_GPU = re.compile(r"MPS backend out of memory \(MPS allocated: 0 bytes, o
 # MPSFallback.mm, wording since 2.6 and before (pytorch/pytorch#141314, #86195).
 FALLBACK_OFF = re.compile(r"is not currently implemented for the MPS device")
 NO_FLOAT64 = re.compile(r"Cannot convert a (MPS Tensor to float64|float64 Tensor to MPS)")
-NEEDS_MACOS14 = re.compile(r"(BFloat16 is only supported on MacOS 14|bfloat16 type is supported on MacOS 14"
-                           r"|complex types are only supported on MacOS 14|does not have support for that dtype)")
+NEEDS_MACOS14 = re.compile(
+    r"(BFloat16 is only supported on MacOS 14|bfloat16 type is supported on MacOS 14"
+    r"|complex types are only supported on MacOS 14|does not have support for that dtype)"
+)
 WATERMARK = re.compile(r"invalid (high|low) watermark ratio")
 # dlopen of a wheel built for the other architecture (invoke-ai/InvokeAI#2152; older dyld wording too).
 WRONG_ARCH = re.compile(r"incompatible architecture \(have \(?'?(\w+)'?\)?, need \(?'?(\w+)'?\)?")

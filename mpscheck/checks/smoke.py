@@ -38,11 +38,16 @@ def death_outcome(ctx: Context, name: str, device: str) -> Outcome:
     inside = " (an abort inside Metal)" if device == "mps" and run.status == "crashed" else ""
     return failed(
         f"the {name} step on {device} did not finish: {run.message}{inside}",
-        fix("Update torch (and macOS); if it persists, report it to PyTorch with this report attached.",
+        fix(
+            "Update torch (and macOS); if it persists, report it to PyTorch with this report attached.",
             ctx.pip_install("torch", flags="--upgrade"),
-            "mpscheck smoke-test --format markdown --output mpscheck-smoke.md"),
-        *([f"last line on stderr: {first_line(run.stderr_tail.strip().splitlines()[-1])}"]
-          if run.stderr_tail.strip() else []),
+            "mpscheck smoke-test --format markdown --output mpscheck-smoke.md",
+        ),
+        *(
+            [f"last line on stderr: {first_line(run.stderr_tail.strip().splitlines()[-1])}"]
+            if run.stderr_tail.strip()
+            else []
+        ),
     )
 
 
@@ -56,15 +61,19 @@ def failure_outcome(ctx: Context, result: SmokeStep, device: str) -> Outcome:
         return failed(
             f"the {result.name} step cannot allocate on {device} ('MPS allocated: 0 bytes'): a paravirtual GPU in a "
             "macOS VM, such as a hosted CI runner, where is_available() is True and nothing works",
-            fix("Use a physical Mac for MPS work; in hosted CI, report without requiring MPS.",
-                "mpscheck doctor --require none"),
+            fix(
+                "Use a physical Mac for MPS work; in hosted CI, report without requiring MPS.",
+                "mpscheck doctor --require none",
+            ),
             *evidence,
         )
     if cause == "out-of-memory":
         return failed(
             f"the {result.name} step ran out of MPS memory ({signature.detail})",  # type: ignore[union-attr]
-            fix("Free unified memory (quit other apps, smaller batches); lifting the limit risks freezing the system.",
-                "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0"),
+            fix(
+                "Free unified memory (quit other apps, smaller batches); lifting the limit risks freezing the system.",
+                "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0",
+            ),
             *evidence,
         )
     if cause == "fallback-off":
@@ -74,14 +83,21 @@ def failure_outcome(ctx: Context, result: SmokeStep, device: str) -> Outcome:
             *evidence,
         )
     if cause == "watermark":
-        return failed(f"torch rejected the MPS memory limits: {signature.detail}",  # type: ignore[union-attr]
-                      fix("Unset the watermark variables.", "unset PYTORCH_MPS_HIGH_WATERMARK_RATIO PYTORCH_MPS_LOW_WATERMARK_RATIO"),
-                      *evidence)
+        return failed(
+            f"torch rejected the MPS memory limits: {signature.detail}",  # type: ignore[union-attr]
+            fix(
+                "Unset the watermark variables.",
+                "unset PYTORCH_MPS_HIGH_WATERMARK_RATIO PYTORCH_MPS_LOW_WATERMARK_RATIO",
+            ),
+            *evidence,
+        )
     return failed(
         f"the {result.name} step failed on {device}: {first_line(error)}",
-        fix("Update torch; if it persists, report it to PyTorch with this report attached.",
+        fix(
+            "Update torch; if it persists, report it to PyTorch with this report attached.",
             ctx.pip_install("torch", flags="--upgrade"),
-            "mpscheck smoke-test --format markdown --output mpscheck-smoke.md"),
+            "mpscheck smoke-test --format markdown --output mpscheck-smoke.md",
+        ),
         *evidence,
     )
 
@@ -127,12 +143,19 @@ def smoke_device(ctx: Context) -> Outcome:
     if result is None:
         if upstream := ctx.upstream_problem("interpreter", "torch-import"):
             return ctx.blocked(upstream)
-        return failed(f"the workload did not start: {ctx.facts.target.run.message}",
-                      fix("Check the interpreter with the doctor.", "mpscheck doctor"))
+        return failed(
+            f"the workload did not start: {ctx.facts.target.run.message}",
+            fix("Check the interpreter with the doctor.", "mpscheck doctor"),
+        )
     better = _why_not_better(ctx, result.device)
     if result.device is None:
-        return failed(result.reason, _mps_fix(ctx) if result.requested == "mps" else
-                      fix("Let mpscheck pick what works here.", "mpscheck smoke-test --device auto"), *better)
+        return failed(
+            result.reason,
+            _mps_fix(ctx)
+            if result.requested == "mps"
+            else fix("Let mpscheck pick what works here.", "mpscheck smoke-test --device auto"),
+            *better,
+        )
     ran = f"ran on {result.device}: {result.reason}"
     if ctx.require is Requirement.MPS and result.device != "mps":
         return failed(f"{ran}, but MPS is required", _mps_fix(ctx), *better)
@@ -189,8 +212,11 @@ def _took(entry: SmokeStep) -> str:
 
 @check("smoke-allocate", "Allocate and copy", suite=SMOKE)
 def smoke_allocate(ctx: Context) -> Outcome:
-    return judge_step(ctx, "allocate", lambda s, d: passed(
-        f"{s.values.get('elements')} float32 values survived the round trip to {d} ({_took(s)})"))
+    return judge_step(
+        ctx,
+        "allocate",
+        lambda s, d: passed(f"{s.values.get('elements')} float32 values survived the round trip to {d} ({_took(s)})"),
+    )
 
 
 @check("smoke-elementwise", "Elementwise and reductions", suite=SMOKE)
@@ -198,8 +224,10 @@ def smoke_elementwise(ctx: Context) -> Outcome:
     def describe(s: SmokeStep, device: str) -> Outcome:
         errors = s.values.get("max_relative_error", {})
         worst = max(errors.values()) if errors else 0.0
-        return passed(f"{len(errors)} ops on {device} match the CPU (worst relative error {worst:.2g}, "
-                      f"tolerance {s.values.get('tolerance')}; {_took(s)})")
+        return passed(
+            f"{len(errors)} ops on {device} match the CPU (worst relative error {worst:.2g}, "
+            f"tolerance {s.values.get('tolerance')}; {_took(s)})"
+        )
 
     return judge_step(ctx, "elementwise", describe)
 
@@ -209,10 +237,17 @@ def smoke_matmul(ctx: Context) -> Outcome:
     def describe(s: SmokeStep, device: str) -> Outcome:
         f32 = s.values.get("float32", {})
         f16 = s.values.get("float16", {})
-        half = (f"; float16 {f16.get('n')}² error {f16.get('max_relative_error', 0):.2g}" if "gflops" in f16
-                else f"; float16 failed: {first_line(f16.get('error'))}" if f16 else "")
-        return passed(f"{f32.get('n')}×{f32.get('n')} float32 on {device} matches the CPU (error "
-                      f"{f32.get('max_relative_error', 0):.2g}), {f32.get('gflops')} GFLOP/s{half} ({_took(s)})")
+        half = (
+            f"; float16 {f16.get('n')}² error {f16.get('max_relative_error', 0):.2g}"
+            if "gflops" in f16
+            else f"; float16 failed: {first_line(f16.get('error'))}"
+            if f16
+            else ""
+        )
+        return passed(
+            f"{f32.get('n')}×{f32.get('n')} float32 on {device} matches the CPU (error "
+            f"{f32.get('max_relative_error', 0):.2g}), {f32.get('gflops')} GFLOP/s{half} ({_took(s)})"
+        )
 
     return judge_step(ctx, "matmul", describe)
 
@@ -221,9 +256,11 @@ def smoke_matmul(ctx: Context) -> Outcome:
 def smoke_train(ctx: Context) -> Outcome:
     def describe(s: SmokeStep, device: str) -> Outcome:
         losses = s.values.get("losses", [])
-        return passed(f"{s.values.get('steps')} Adam steps on {device}: loss {losses[0]:.3f} → {losses[-1]:.3f}, "
-                      f"gradients finite, first loss matches the CPU (Δ {s.values.get('first_loss_difference', 0):.1g}; "
-                      f"{_took(s)})")
+        return passed(
+            f"{s.values.get('steps')} Adam steps on {device}: loss {losses[0]:.3f} → {losses[-1]:.3f}, "
+            f"gradients finite, first loss matches the CPU (Δ {s.values.get('first_loss_difference', 0):.1g}; "
+            f"{_took(s)})"
+        )
 
     return judge_step(ctx, "train", describe)
 
@@ -249,12 +286,15 @@ def _dtype_outcome(ctx: Context, entry: SmokeStep, device: str) -> Outcome:
         parts.append(f"{', '.join(explained)} need macOS 14 (this is {ctx.host.macos_version})")
     details = [f"{n}: {first_line(table[n].get('error'))}" for n in (*expected, *missing)]
     if unexplained:
-        return warned("; ".join([*parts, f"unsupported: {', '.join(unexplained)}"]),
-                      fix("Use a supported dtype, or update torch.", ctx.pip_install("torch", flags="--upgrade")),
-                      *details)
+        return warned(
+            "; ".join([*parts, f"unsupported: {', '.join(unexplained)}"]),
+            fix("Use a supported dtype, or update torch.", ctx.pip_install("torch", flags="--upgrade")),
+            *details,
+        )
     if explained:
-        return warned("; ".join(parts), fix("Upgrade macOS to 14 for bfloat16 and complex.", "softwareupdate --list"),
-                      *details)
+        return warned(
+            "; ".join(parts), fix("Upgrade macOS to 14 for bfloat16 and complex.", "softwareupdate --list"), *details
+        )
     return passed("; ".join(parts), *details)
 
 
@@ -266,9 +306,13 @@ def smoke_memory(ctx: Context) -> Outcome:
         if v.get("allocated_after") is None:
             return passed(f"synchronised ({synced}); the {device} allocator keeps no count ({_took(s)})")
         limit = v.get("recommended_max") or v.get("total")
-        limit_text = f"; {'recommended maximum' if 'recommended_max' in v else 'device total'} {size(limit)}" if limit else ""
-        return passed(f"synchronised ({synced}); a 64 MiB block counted: allocated {size(v.get('allocated_before'))} → "
-                      f"{size(v.get('allocated_after'))}{limit_text} ({_took(s)})")
+        limit_text = (
+            f"; {'recommended maximum' if 'recommended_max' in v else 'device total'} {size(limit)}" if limit else ""
+        )
+        return passed(
+            f"synchronised ({synced}); a 64 MiB block counted: allocated {size(v.get('allocated_before'))} → "
+            f"{size(v.get('allocated_after'))}{limit_text} ({_took(s)})"
+        )
 
     return judge_step(ctx, "memory", describe)
 
@@ -279,7 +323,9 @@ def smoke_fallback(ctx: Context) -> Outcome:
         value, in_effect = s.values.get(FALLBACK), s.values.get("in_effect")
         if in_effect:
             return passed(f"{FALLBACK}={value} was in effect in the workload's process")
-        return warned(f"{FALLBACK}={value!r} in the workload's process: the CPU fallback was not in effect",
-                      export_fix(ctx, "Set it before Python starts.", FALLBACK, "1"))
+        return warned(
+            f"{FALLBACK}={value!r} in the workload's process: the CPU fallback was not in effect",
+            export_fix(ctx, "Set it before Python starts.", FALLBACK, "1"),
+        )
 
     return judge_step(ctx, "fallback", describe)

@@ -1,4 +1,4 @@
-"""Checks of the machine itself: platform, chip, virtualisation, macOS version."""
+"""Checks of the machine itself: platform, chip, virtualisation."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from mpscheck.checks.registry import (
 )
 from mpscheck.checks.wording import plural, size
 from mpscheck.model import Requirement
-from mpscheck.versions import LAST_INTEL_MAC_TORCH, at_least, macos_floor, parse_version, show, torch_pin_for_macos
+from mpscheck.versions import LAST_INTEL_MAC_TORCH
 
 APPLE_CHIP = re.compile(r"Apple (M\d+)(?: (Pro|Max|Ultra))?")
 
@@ -51,10 +51,16 @@ def platform_check(ctx: Context) -> Outcome:
         return passed(f"{where}: MPS does not apply here; {found}")
     if ctx.require is Requirement.GPU:
         cuda_fix = (
-            fix("Install a CUDA build of torch (PyPI's Linux wheels are CUDA builds).", ctx.pip_install("torch", flags="--force-reinstall"))
+            fix(
+                "Install a CUDA build of torch (PyPI's Linux wheels are CUDA builds).",
+                ctx.pip_install("torch", flags="--force-reinstall"),
+            )
             if ctx.torch and ctx.torch.installed and not ctx.torch.cuda_built
-            else fix("Run on a machine with an NVIDIA GPU and its driver (check with nvidia-smi), or report only.",
-                     "nvidia-smi", "mpscheck doctor --require none")
+            else fix(
+                "Run on a machine with an NVIDIA GPU and its driver (check with nvidia-smi), or report only.",
+                "nvidia-smi",
+                "mpscheck doctor --require none",
+            )
         )
         return failed(f"{where}: no GPU usable: MPS needs macOS, and {found}", cuda_fix)
     alternative = "mpscheck doctor --require gpu" if cuda_usable(ctx) else "mpscheck doctor --require none"
@@ -78,7 +84,10 @@ def chip(ctx: Context) -> Outcome:
         return _intel_mac(ctx, brand)
     return warned(
         f"unrecognised chip {brand!r}: MPS needs Apple silicon",
-        fix("Tell us what this Mac is, with the saved report attached.", "mpscheck doctor --format markdown --output mpscheck-report.md"),
+        fix(
+            "Tell us what this Mac is, with the saved report attached.",
+            "mpscheck doctor --format markdown --output mpscheck-report.md",
+        ),
     )
 
 
@@ -132,53 +141,3 @@ def virtual_machine(ctx: Context) -> Outcome:
         ),
         "GitHub's docs: 'Nested-virtualization and Metal Performance Shaders (MPS) are not supported'",
     )
-
-
-@check("macos-version", "macOS version")
-def macos_version(ctx: Context) -> Outcome:
-    if (off := ctx.off_macos()) is not None:
-        return off
-    macos = parse_version(ctx.host.macos_version)
-    if macos is None:
-        return skipped(f"macOS version not determined: {ctx.host.errors.get('macos_version', 'sw_vers gave nothing')}")
-    shown = f"macOS {ctx.host.macos_version}" + (f" ({ctx.host.macos_build})" if ctx.host.macos_build else "")
-    torch_version = parse_version(ctx.torch.version) if ctx.torch else None
-    if torch_version is None:
-        return _macos_without_torch(ctx, macos, shown)
-    floor = macos_floor(torch_version)
-    if not at_least(macos, floor):
-        pin = torch_pin_for_macos(macos)
-        commands = ["softwareupdate --list"] + ([ctx.pip_install(pin)] if pin else [])
-        also = f", or install the newest torch that still runs here ({pin})" if pin else ""
-        return failed(
-            f"{shown} is older than macOS {show(floor)}, which torch {ctx.torch.version} needs for MPS"
-            " (torch then finds no MPS device)",
-            fix(f"Upgrade macOS to {show(floor)} or later{also}.", *commands),
-        )
-    if torch_version[:2] == (2, 2) and at_least(macos, (14, 4)):
-        return failed(
-            f"torch {ctx.torch.version} on {shown} gives silently wrong results on MPS (pytorch/pytorch#122016)",
-            fix("Upgrade torch to 2.3 or later.", ctx.pip_install("torch>=2.3", flags="--upgrade")),
-        )
-    if not at_least(macos, (14, 0)):
-        return warned(
-            f"{shown} meets torch {ctx.torch.version}'s floor of {show(floor)}, but bfloat16 and complex "
-            "dtypes on MPS need macOS 14",
-            fix("Upgrade macOS to 14 or later for bfloat16 and complex; until then use float16/float32.", "softwareupdate --list"),
-        )
-    return passed(f"{shown} meets torch {ctx.torch.version}'s floor of macOS {show(floor)}")
-
-
-def _macos_without_torch(ctx: Context, macos: tuple[int, ...], shown: str) -> Outcome:
-    if not at_least(macos, (12, 3)):
-        return failed(
-            f"{shown} is older than 12.3: no release of torch has MPS here",
-            fix("Upgrade macOS to 14 or later.", "softwareupdate --list"),
-        )
-    pin = torch_pin_for_macos(macos)
-    if pin:
-        return warned(
-            f"{shown}: the newest torch needs macOS 14 for MPS; here MPS needs {pin}",
-            fix(f"Upgrade macOS to 14 or later, or install {pin}.", "softwareupdate --list", ctx.pip_install(pin)),
-        )
-    return passed(f"{shown}: every current torch release supports MPS here")

@@ -34,8 +34,9 @@ def torch_import(ctx: Context) -> Outcome:
     if torch.import_error:
         return _import_failed(ctx, torch.import_error)
     seconds = f" in {torch.import_seconds:.1f} s" if torch.import_seconds is not None else ""
-    return passed(f"torch {torch.version} imports{seconds}", f"location: {torch.location}",
-                  f"probe took {run.seconds} s in all")
+    return passed(
+        f"torch {torch.version} imports{seconds}", f"location: {torch.location}", f"probe took {run.seconds} s in all"
+    )
 
 
 def _import_died(ctx: Context) -> Outcome:
@@ -53,11 +54,16 @@ def _import_died(ctx: Context) -> Outcome:
     if run.status == "timeout":
         return failed(
             f"import torch did not finish within {run.timeout:g} s",
-            fix("A first import after installing can be slow; allow more time, and reinstall if it still hangs.",
-                f"mpscheck doctor --timeout {max(180, int((run.timeout or 60) * 3))}", reinstall),
+            fix(
+                "A first import after installing can be slow; allow more time, and reinstall if it still hangs.",
+                f"mpscheck doctor --timeout {max(180, int((run.timeout or 60) * 3))}",
+                reinstall,
+            ),
         )
-    return failed(f"import torch crashed the interpreter: {run.message}",
-                  fix("Reinstall torch; if it still crashes, report it with this report attached.", reinstall))
+    return failed(
+        f"import torch crashed the interpreter: {run.message}",
+        fix("Reinstall torch; if it still crashes, report it with this report attached.", reinstall),
+    )
 
 
 def _import_failed(ctx: Context, error: str) -> Outcome:
@@ -70,8 +76,11 @@ def _import_failed(ctx: Context, error: str) -> Outcome:
             fix("Reinstall torch with this very interpreter, bypassing pip's cache of the wrong wheel.", reinstall),
             first_line(error, 400),
         )
-    return failed(f"import torch failed: {first_line(error)}",
-                  fix("Reinstall torch into this interpreter.", reinstall), error[:1000])
+    return failed(
+        f"import torch failed: {first_line(error)}",
+        fix("Reinstall torch into this interpreter.", reinstall),
+        error[:1000],
+    )
 
 
 @check("mps-built", "MPS built")
@@ -87,8 +96,10 @@ def mps_built(ctx: Context) -> Outcome:
         return passed(f"torch {torch.version} was built with MPS (torch.backends.mps.is_built() is True)")
     return failed(
         f"torch {torch.version} was built without MPS (torch.backends.mps.is_built() is False)",
-        fix("Install PyPI's macOS arm64 wheel, which is built with MPS.",
-            ctx.pip_install("torch", flags="--force-reinstall --no-cache-dir")),
+        fix(
+            "Install PyPI's macOS arm64 wheel, which is built with MPS.",
+            ctx.pip_install("torch", flags="--force-reinstall --no-cache-dir"),
+        ),
         f"location: {torch.location}",
     )
 
@@ -118,8 +129,10 @@ def mps_available(ctx: Context) -> Outcome:
     return failed(
         f"this process sees no Metal device although macOS {ctx.host.macos_version} is new enough: typically a "
         "sandbox (Codex CLI, App Sandbox, some remote runners)" + misleading,
-        fix("Run it outside the sandbox, e.g. from a normal Terminal window, and compare.",
-            f"{ctx.python} -c 'import torch; print(torch.backends.mps.is_available())'"),
+        fix(
+            "Run it outside the sandbox, e.g. from a normal Terminal window, and compare.",
+            f"{ctx.python} -c 'import torch; print(torch.backends.mps.is_available())'",
+        ),
         torchs_words,
     )
 
@@ -132,6 +145,9 @@ def _available(ctx: Context) -> Outcome:
     if torch.mps_device_name == PARAVIRTUAL_DEVICE:
         return warned(
             f"MPS reports available on '{PARAVIRTUAL_DEVICE}': a VM's GPU, where allocations often fail",
-            fix("Trust the smoke test, not is_available(); for MPS work use a physical Mac.", "mpscheck smoke-test --device mps"),
+            fix(
+                "Trust the smoke test, not is_available(); for MPS work use a physical Mac.",
+                "mpscheck smoke-test --device mps",
+            ),
         )
     return passed(f"MPS available: {name}{cores}")

@@ -6,14 +6,12 @@ from __future__ import annotations
 def size(num_bytes: int | None) -> str:
     if num_bytes is None:
         return "unknown"
-    value = float(num_bytes)
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if value < 1024:
-            break
+    value, units = float(num_bytes), ("B", "KiB", "MiB", "GiB", "TiB")
+    index = 0
+    while value >= 1024 and index < len(units) - 1:
         value /= 1024
-    else:
-        unit = "TiB"
-    return f"{value:.1f}".removesuffix(".0") + f" {unit}"
+        index += 1
+    return f"{value:.1f}".removesuffix(".0") + f" {units[index]}"
 
 
 def first_line(text: str | None, limit: int = 240) -> str:

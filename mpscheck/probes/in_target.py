@@ -143,6 +143,12 @@ def conda_python_subdir(prefix):
     return None
 
 
+def _conda_base_archs():
+    """Slices of the conda installation's own Python: x86_64 means an Intel Anaconda/Miniconda."""
+    base_python = os.environ.get("CONDA_PYTHON_EXE")
+    return macho_archs(base_python) if base_python and sys.platform == "darwin" else []
+
+
 def distribution_versions(names):
     try:
         from importlib import metadata
@@ -181,6 +187,7 @@ def interpreter_facts():
         "base_prefix": getattr(sys, "base_prefix", prefix),
         "conda_prefix": prefix if is_conda else None,
         "conda_subdir": conda_python_subdir(prefix) if is_conda else None,
+        "conda_base_archs": _conda_base_archs() if is_conda else [],
         "packages": distribution_versions(DISTRIBUTIONS),
         "home": os.path.expanduser("~"),
         "env": allowed_env(os.environ),
@@ -226,7 +233,7 @@ def _mps_facts(torch):
                 try:
                     out[key] = getattr(mps, attr)()
                 except Exception:
-                    pass
+                    continue
     else:
         try:  # torch's own reason, which the report judges rather than repeats
             torch.empty(1, device="mps")

@@ -166,11 +166,7 @@ def _fill(target: TargetFacts, stages: dict[str, Any]) -> None:
     if "device" in stages:
         device = stages["device"]
         smoke = from_dict(SmokeFacts, device, "device")
-        smoke.steps = [
-            from_dict(SmokeStep, data, stage)
-            for stage, data in stages.items()
-            if stage.startswith("step:")
-        ]
+        smoke.steps = [from_dict(SmokeStep, data, stage) for stage, data in stages.items() if stage.startswith("step:")]
         target.smoke = smoke
 
 

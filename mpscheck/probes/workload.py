@@ -28,10 +28,7 @@ def run(torch, device, mode, emit, fallback_env):
         emit("start", "step:" + name)
         started = time.perf_counter()
         try:
-            if name == "fallback":
-                outcome = step_fallback(device, fallback_env)
-            else:
-                outcome = STEPS[name](torch, device)
+            outcome = step_fallback(device, fallback_env) if name == "fallback" else STEPS[name](torch, device)
             synchronize(torch, device)
         except Exception as exc:
             outcome = {"status": "fail", "error": str(exc)[:2000], "error_type": type(exc).__name__}
@@ -231,7 +228,10 @@ def step_memory(torch, device):
     after = _allocated(torch, device)
     values.update({"allocated_before": before, "allocated_after": after, "block_bytes": 64 * 1024 * 1024})
     if device == "mps":
-        for key, attr in (("driver_allocated", "driver_allocated_memory"), ("recommended_max", "recommended_max_memory")):
+        for key, attr in (
+            ("driver_allocated", "driver_allocated_memory"),
+            ("recommended_max", "recommended_max_memory"),
+        ):
             if hasattr(torch.mps, attr):  # recommended_max_memory: torch 2.5+
                 values[key] = getattr(torch.mps, attr)()
     elif device == "cuda":

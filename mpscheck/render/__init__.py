@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Callable
 
 from mpscheck.model import Report
@@ -10,18 +11,13 @@ FORMATS = ("text", "json", "markdown", "github", "junit")
 Renderer = Callable[[Report, bool], str]
 
 
+MODULES = {"text": "text", "json": "json_report", "markdown": "markdown", "github": "github", "junit": "junit"}
+
+
 def renderer(name: str) -> Renderer:
     """The render function of a format, imported on demand so --help stays fast."""
-    if name == "text":
-        from mpscheck.render.text import render
-    elif name == "json":
-        from mpscheck.render.json_report import render
-    elif name == "markdown":
-        from mpscheck.render.markdown import render
-    elif name == "github":
-        from mpscheck.render.github import render
-    elif name == "junit":
-        from mpscheck.render.junit import render
-    else:
+    if name not in MODULES:
         raise ValueError(f"unknown format {name!r}; choose from {', '.join(FORMATS)}")
+    module = importlib.import_module(f"mpscheck.render.{MODULES[name]}")
+    render: Renderer = module.render
     return render

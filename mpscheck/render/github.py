@@ -20,7 +20,7 @@ def escape_property(value: str) -> str:
     return escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
-def annotations(report: Report) -> list[str]:
+def workflow_commands(report: Report) -> list[str]:
     lines = []
     for finding in report.findings:
         command = COMMANDS.get(finding.status)
@@ -37,4 +37,4 @@ def annotations(report: Report) -> list[str]:
 
 
 def render(report: Report, verbose: bool = False) -> str:
-    return text.render(report, verbose) + "\n".join(annotations(report)) + "\n"
+    return text.render(report, verbose) + "\n".join(workflow_commands(report)) + "\n"

@@ -16,8 +16,11 @@ def render(report: Report, verbose: bool = False) -> str:
     counts = {"failures": 0, "errors": 0, "skipped": 0}
     suite = ET.Element("testsuite", name=f"mpscheck {report.command}")
     properties = ET.SubElement(suite, "properties")
-    for name, value in (("python", report.facts.target.requested or ""), ("require", report.require.value),
-                        ("verdict", report.verdict.headline)):
+    for name, value in (
+        ("python", report.facts.target.requested or ""),
+        ("require", report.require.value),
+        ("verdict", report.verdict.headline),
+    ):
         ET.SubElement(properties, "property", name=name, value=value)
     for finding in report.findings:
         case = ET.SubElement(suite, "testcase", classname=f"mpscheck.{report.command}", name=finding.id, time="0")
@@ -36,10 +39,15 @@ def render(report: Report, verbose: bool = False) -> str:
         else:
             ET.SubElement(case, "system-out").text = f"{finding.status.value}: {body}"
     suite.set("tests", str(len(report.findings)))
-    for key, value in counts.items():
-        suite.set(key, str(value))
-    root = ET.Element("testsuites", name="mpscheck", tests=str(len(report.findings)),
-                      failures=str(counts["failures"]), errors=str(counts["errors"]))
+    for key, count in counts.items():
+        suite.set(key, str(count))
+    root = ET.Element(
+        "testsuites",
+        name="mpscheck",
+        tests=str(len(report.findings)),
+        failures=str(counts["failures"]),
+        errors=str(counts["errors"]),
+    )
     root.append(suite)
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

@@ -73,6 +73,15 @@ def render(report: Report, verbose: bool = False) -> str:
             out += ["", f"**{finding.id}**: {finding.fix.summary}"]
             if finding.fix.commands:
                 out += ["", "```sh", *finding.fix.commands, "```"]
-    out += ["", "<details><summary>Environment (collect_env fields and mpscheck facts)</summary>", "",
-            "```", environment_block(facts), "```", "", "</details>", ""]
+    out += [
+        "",
+        "<details><summary>Environment (collect_env fields and mpscheck facts)</summary>",
+        "",
+        "```",
+        environment_block(facts),
+        "```",
+        "",
+        "</details>",
+        "",
+    ]
     return home_to_tilde("\n".join(out), facts)
