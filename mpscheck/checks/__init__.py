@@ -1,19 +1,19 @@
 """The checks, registered in report order: cause before effect.
 
-Importing this package registers every check; the order of the imports below is the order of
-the report (machine -> interpreter -> macOS vs torch -> torch -> environment -> workload -> frameworks).
+Each area module registers its checks with ``@check`` when imported; AREAS fixes the order of the
+areas (a list of names, so no import sorter can reorder the report): machine -> interpreter ->
+macOS against torch -> torch -> environment -> workload -> frameworks.
 """
 
-from mpscheck.checks import (  # noqa: F401  (imported to register their checks, in this order)
-    environment,
-    frameworks,
-    interpreter,
-    macos,
-    smoke,
-    system,
-    torch_backend,
-)
+from __future__ import annotations
+
+import importlib
+
 from mpscheck.checks.registry import DOCTOR, REGISTRY, SMOKE, Check, Context
+
+AREAS = ("system", "interpreter", "macos", "torch_backend", "environment", "smoke", "frameworks")
+for _area in AREAS:
+    importlib.import_module(f"mpscheck.checks.{_area}")
 
 __all__ = ["DOCTOR", "REGISTRY", "SMOKE", "Check", "Context", "checks_for"]
 

@@ -94,7 +94,7 @@ def chip(ctx: Context) -> Outcome:
 def _describe_apple_chip(ctx: Context, brand: str) -> str:
     host = ctx.host
     gpu_cores = host.gpu_cores or (ctx.torch.mps_core_count if ctx.torch else None)
-    parts = [brand + (" (virtual)" if host.hypervisor else "")]
+    parts = [brand + (" (virtual)" if host.hypervisor and "virtual" not in brand.lower() else "")]
     if gpu_cores:
         parts.append(f"{gpu_cores}-core GPU")
     if host.performance_cores is not None and host.efficiency_cores is not None:

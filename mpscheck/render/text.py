@@ -10,6 +10,7 @@ import io
 from collections import OrderedDict
 
 from rich.console import Console
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -68,12 +69,12 @@ def _print_group(console: Console, group: list[Finding], width: int, verbose: bo
         row.add_column(ratio=1)
         row.add_row(Text(mark, style=style), Text(f"{', '.join(f.id for f in group)}: {first.summary}", style="dim"))
     console.print(row)
-    if verbose or first.status in (Status.FAIL, Status.CRASH, Status.WARN):
-        for detail in first.details if verbose or first.status is not Status.WARN else ():
-            console.print(Text(f"      • {detail}", style="dim"), soft_wrap=True)
+    if verbose or first.status in (Status.FAIL, Status.CRASH):
+        for detail in first.details:
+            console.print(Padding(Text(f"• {detail}", style="dim"), (0, 0, 0, 6)))
     if first.fix and first.status in (Status.WARN, Status.FAIL, Status.CRASH):
-        console.print(Text(f"      → {first.fix.summary}", style=style))
-        for command in first.fix.commands:
+        console.print(Padding(Text(f"→ {first.fix.summary}", style=style), (0, 0, 0, 6)))
+        for command in first.fix.commands:  # never wrapped: a command must copy-paste whole
             console.print(Text(f"          {command}", style="cyan"), soft_wrap=True)
 
 

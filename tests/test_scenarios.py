@@ -1,0 +1,58 @@
+"""Every doctor check on fact sets that stand for real Macs (and Linux): exact ids and statuses."""
+
+from __future__ import annotations
+
+import pytest
+
+from mpscheck.checks import DOCTOR, checks_for
+from mpscheck.diagnose import diagnose
+from mpscheck.model import Requirement, Status
+from tests.scenarios import Scenario, scenarios
+
+SCENARIOS = scenarios()
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
+def test_scenario(scenario: Scenario) -> None:
+    report = diagnose(scenario.facts, require=Requirement(scenario.require))
+    statuses = {f.id: f.status.value for f in report.findings}
+    assert statuses == scenario.expected
+    assert int(report.verdict.exit_code) == scenario.exit_code
+    by_id = {f.id: f for f in report.findings}
+    for check_id, words in scenario.mentions.items():
+        finding = by_id[check_id]
+        text = " ".join([finding.summary, *finding.details, *(
+            [finding.fix.summary, *finding.fix.commands] if finding.fix else [])])
+        for word in words:
+            assert word in text, f"{check_id}: {word!r} not in {text!r}"
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
+def test_every_problem_has_a_fix_with_a_command(scenario: Scenario) -> None:
+    report = diagnose(scenario.facts, require=Requirement(scenario.require))
+    for finding in report.findings:
+        if finding.status in (Status.WARN, Status.FAIL):
+            assert finding.fix is not None, finding.id
+            assert finding.fix.commands, f"{finding.id} has no command to type"
+
+
+def test_scenarios_cover_every_doctor_check() -> None:
+    ids = {c.id for c in checks_for(DOCTOR)}
+    for scenario in SCENARIOS:
+        assert set(scenario.expected) == ids, scenario.name
+
+
+def test_one_root_cause_one_failure() -> None:
+    """Skips name their root cause instead of failing again."""
+    scenario = next(s for s in SCENARIOS if s.name.startswith("torch not installed"))
+    report = diagnose(scenario.facts)
+    blocked = {f.id: f.blocked_by for f in report.findings if f.status is Status.SKIP and f.blocked_by}
+    assert blocked == dict.fromkeys(("mps-built", "mps-available", "smoke", "frameworks"), "torch-import")
+
+
+def test_report_order_is_cause_before_effect() -> None:
+    assert [c.id for c in checks_for(DOCTOR)] == [
+        "platform", "chip", "virtual-machine", "interpreter", "python-arch", "python-macos-compat",
+        "macos-version", "torch-import", "mps-built", "mps-available", "mps-fallback-env",
+        "mps-watermark-env", "mps-env-vars", "smoke", "frameworks",
+    ]
