@@ -38,6 +38,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     for line in MARKERS.values():
         config.addinivalue_line("markers", line)
+    saved_path = config.getoption("--mpscheck-report")
+    if saved_path:  # read at once: a bad file is a usage error before any test runs
+        from mpscheck.saved import ReportError, load_report
+
+        try:
+            config.stash[_FACTS_KEY] = load_report(saved_path).facts
+        except ReportError as exc:
+            raise pytest.UsageError(f"--mpscheck-report: {exc}") from exc
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -79,17 +87,8 @@ def _judge(config: pytest.Config, requirement: str) -> Report:
 
 def _facts(config: pytest.Config) -> Facts:
     if _FACTS_KEY not in config.stash:
-        saved_path = config.getoption("--mpscheck-report")
-        if saved_path:
-            from mpscheck.saved import ReportError, load_report
+        from mpscheck.pipeline import doctor_report
 
-            try:
-                config.stash[_FACTS_KEY] = load_report(saved_path).facts
-            except ReportError as exc:
-                raise pytest.UsageError(f"--mpscheck-report: {exc}") from exc
-        else:
-            from mpscheck.pipeline import doctor_report
-
-            timeout = config.getoption("--mpscheck-timeout")
-            config.stash[_FACTS_KEY] = doctor_report(sys.executable, timeout=timeout).facts
+        timeout = config.getoption("--mpscheck-timeout")
+        config.stash[_FACTS_KEY] = doctor_report(sys.executable, timeout=timeout).facts
     return config.stash[_FACTS_KEY]
