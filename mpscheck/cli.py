@@ -127,17 +127,17 @@ def doctor(
     verbose: bool,
 ) -> None:
     """Diagnose whether PyTorch can use MPS here, with a fix for every problem."""
-    from mpscheck.checks import DOCTOR, checks_for
-
-    known = [c.id for c in checks_for(DOCTOR)]
-    if list_checks:
-        for item in checks_for(DOCTOR):
-            click.echo(f"{item.id:<22} {item.title}")
-        return
     selected = _split_ids(only)
-    unknown = [i for i in selected if i not in known]
-    if unknown:
-        raise click.BadParameter(f"unknown check id {', '.join(unknown)}; see --list-checks", param_hint="--check")
+    if list_checks or selected:  # the checks are imported only when asked for: they are not free
+        from mpscheck.checks import DOCTOR, checks_for
+
+        if list_checks:
+            for item in checks_for(DOCTOR):
+                click.echo(f"{item.id:<22} {item.title}")
+            return
+        unknown = [i for i in selected if i not in {c.id for c in checks_for(DOCTOR)}]
+        if unknown:
+            raise click.BadParameter(f"unknown check id {', '.join(unknown)}; see --list-checks", param_hint="--check")
     _check_output(output)
     from mpscheck.pipeline import doctor_report
 

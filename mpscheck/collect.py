@@ -31,6 +31,9 @@ def collect_facts(
     def read_host() -> None:
         try:
             host.append(probe_host())
+            # Import what judges and prints the facts now, while the target is still importing torch.
+            import mpscheck.diagnose
+            import mpscheck.render.json_report  # noqa: F401
         except Exception as exc:  # a host fact we cannot read must not cost the whole report
             errors.append(exc)
 

@@ -27,12 +27,25 @@ _VERDICTS_KEY = pytest.StashKey["dict[str, tuple[bool, str]]"]()
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("mpscheck", "MPS/GPU preflight (mpscheck)")
-    group.addoption("--mpscheck-require", choices=("mps", "gpu"), default=None,
-                    help="Fail the session at its start unless MPS (or any GPU) is usable.")
-    group.addoption("--mpscheck-report", metavar="FILE", default=None,
-                    help="Judge this saved `mpscheck doctor --format json` report instead of probing.")
-    group.addoption("--mpscheck-timeout", type=float, default=120.0, metavar="SECONDS",
-                    help="Time the probe of this interpreter may take (default 120).")
+    group.addoption(
+        "--mpscheck-require",
+        choices=("mps", "gpu"),
+        default=None,
+        help="Fail the session at its start unless MPS (or any GPU) is usable.",
+    )
+    group.addoption(
+        "--mpscheck-report",
+        metavar="FILE",
+        default=None,
+        help="Judge this saved `mpscheck doctor --format json` report instead of probing.",
+    )
+    group.addoption(
+        "--mpscheck-timeout",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="Time the probe of this interpreter may take (default 120).",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:

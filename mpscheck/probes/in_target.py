@@ -149,17 +149,31 @@ def _conda_base_archs():
     return macho_archs(base_python) if base_python and sys.platform == "darwin" else []
 
 
+def _normalise(name):
+    return name.lower().replace("-", "_").replace(".", "_")
+
+
 def distribution_versions(names):
-    try:
-        from importlib import metadata
-    except ImportError:  # Python < 3.8
-        return {}
-    found = {}
-    for name in names:
+    """Versions of installed distributions, from the *.dist-info folder names on sys.path.
+
+    One listing per path entry, first match wins as for imports: much cheaper than one
+    importlib.metadata scan per name, and this runs on the doctor's critical path.
+    """
+    wanted = {_normalise(name): name for name in names}
+    found = dict.fromkeys(names)
+    for entry in sys.path:
         try:
-            found[name] = metadata.version(name)
-        except Exception:
-            found[name] = None
+            listing = os.listdir(entry or os.curdir)
+        except OSError:
+            continue
+        for item in listing:
+            if not item.endswith((".dist-info", ".egg-info")):
+                continue
+            stem = item.rsplit(".", 1)[0]
+            name, _, version = stem.partition("-")
+            key = _normalise(name)
+            if key in wanted and found[wanted[key]] is None and version:
+                found[wanted[key]] = version
     return found
 
 

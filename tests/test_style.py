@@ -1,0 +1,59 @@
+"""House rules that keep the project honest: docs for every check, docstrings, no heavy imports."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from mpscheck.checks import DOCTOR, REGISTRY, SMOKE, checks_for
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_check_id_has_a_docs_section_and_no_section_is_stale() -> None:
+    documented = re.findall(r"^## `([a-z0-9-]+)`$", (ROOT / "docs" / "checks.md").read_text(), re.MULTILINE)
+    ids = [c.id for c in checks_for(DOCTOR)] + [c.id for c in checks_for(SMOKE)]
+    assert documented == ids
+
+
+def test_check_ids_are_kebab_case_and_unique() -> None:
+    ids = [c.id for c in REGISTRY]
+    assert len(ids) == len(set(ids))
+    assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", i) for i in ids)
+
+
+def test_every_module_opens_with_a_docstring() -> None:
+    for path in (ROOT / "mpscheck").rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        assert ast.get_docstring(tree), f"{path.relative_to(ROOT)} has no module docstring"
+
+
+def test_checks_never_touch_the_machine() -> None:
+    """Checks are pure: they import nothing that reads the machine and never read os.environ."""
+    forbidden = {"torch", "psutil", "subprocess", "platform", "ctypes", "shutil", "mpscheck.probes"}
+    for path in (ROOT / "mpscheck" / "checks").glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                names = {node.module or ""}
+            else:
+                names = set()
+            assert not {n for n in names if n.split(".")[0] in forbidden or n.startswith("mpscheck.probes")}, (
+                f"{path.name} imports {names}")
+            if isinstance(node, ast.Attribute):
+                assert node.attr != "environ", f"{path.name} reads the environment"
+
+
+def test_help_imports_no_heavy_modules() -> None:
+    """`mpscheck --help` must not pay for rich, psutil, the probes or torch."""
+    code = ("import sys; from mpscheck.cli import cli\n"
+            "try:\n    cli(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('rich', 'psutil', 'torch', 'mpscheck.probes.target', 'mpscheck.checks')"
+            " if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
