@@ -42,18 +42,20 @@ def main() -> int:
     parser.add_argument("--python", default=sys.executable, help="the interpreter with torch")
     args = parser.parse_args()
 
-    timed(MPSCHECK + ["doctor", "--python", args.python, "--format", "json"])  # warm the file cache
+    timed([*MPSCHECK, "doctor", "--python", args.python, "--format", "json"])  # warm the file cache
     doctor, bare = alternate(
-        MPSCHECK + ["doctor", "--python", args.python, "--format", "json"],
+        [*MPSCHECK, "doctor", "--python", args.python, "--format", "json"],
         [args.python, "-c", "import torch; torch.backends.mps.is_available()"],
         args.rounds,
     )
     with tempfile.TemporaryDirectory() as folder:
         venv = Path(folder) / "no-torch"
         subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-        empty = [timed(MPSCHECK + ["doctor", "--python", str(venv / "bin" / "python"), "--format", "json"])
-                 for _ in range(args.rounds)]
-    helps = [timed(MPSCHECK + ["--help"]) for _ in range(args.rounds)]
+        empty = [
+            timed([*MPSCHECK, "doctor", "--python", str(venv / "bin" / "python"), "--format", "json"])
+            for _ in range(args.rounds)
+        ]
+    helps = [timed([*MPSCHECK, "--help"]) for _ in range(args.rounds)]
 
     results = {
         "rounds": args.rounds,

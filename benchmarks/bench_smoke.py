@@ -22,9 +22,22 @@ def main() -> int:
     args = parser.parse_args()
     started = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "mpscheck", "smoke-test", "--device", args.device, "--python", args.python,
-         "--format", "json"],
-        capture_output=True, text=True, check=False, timeout=900,
+        [
+            sys.executable,
+            "-m",
+            "mpscheck",
+            "smoke-test",
+            "--device",
+            args.device,
+            "--python",
+            args.python,
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=900,
     )
     wall = time.perf_counter() - started
     report = json.loads(done.stdout)
@@ -33,18 +46,23 @@ def main() -> int:
     after_import = sum(s for s in steps.values() if s is not None)
     limit = 15.0 if smoke["device"] == "cpu" else 5.0
     matmul = next((s["values"].get("float32", {}) for s in smoke["steps"] if s["name"] == "matmul"), {})
-    print(json.dumps({
-        "device": smoke["device"],
-        "exit_code": done.returncode,
-        "statuses": {f["id"]: f["status"] for f in report["findings"]},
-        "step_seconds": steps,
-        "workload_after_import_s": round(after_import, 3),
-        "import_torch_s": report["facts"]["target"]["torch"]["import_seconds"],
-        "wall_s": round(wall, 3),
-        "float32_matmul_gflops": matmul.get("gflops"),
-        "target": f"< {limit:g} s after import",
-        "target_met": after_import < limit,
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "device": smoke["device"],
+                "exit_code": done.returncode,
+                "statuses": {f["id"]: f["status"] for f in report["findings"]},
+                "step_seconds": steps,
+                "workload_after_import_s": round(after_import, 3),
+                "import_torch_s": report["facts"]["target"]["torch"]["import_seconds"],
+                "wall_s": round(wall, 3),
+                "float32_matmul_gflops": matmul.get("gflops"),
+                "target": f"< {limit:g} s after import",
+                "target_met": after_import < limit,
+            },
+            indent=2,
+        )
+    )
     return 0
 
 

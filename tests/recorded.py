@@ -11,7 +11,9 @@ from __future__ import annotations
 # rosesecurity's macOS enumeration notes (code index): `sw_vers` on a Mac with Apple silicon.
 SW_VERS_14_5 = "ProductName:\t\tmacOS\nProductVersion:\t\t14.5\nBuildVersion:\t\t23F79\n"
 # A Go test's recorded output, with the Rapid Security Response line (code index, swVersWithRSR).
-SW_VERS_14_4_1_RSR = "ProductName:\t\tmacOS\nProductVersion:\t\t14.4.1\nProductVersionExtra:\t(a)\nBuildVersion:\t\t23E224\n"
+SW_VERS_14_4_1_RSR = (
+    "ProductName:\t\tmacOS\nProductVersion:\t\t14.4.1\nProductVersionExtra:\t(a)\nBuildVersion:\t\t23E224\n"
+)
 # Same Go test, swVersNoRSR.
 SW_VERS_13_5 = "ProductName:\t\tmacOS\nProductVersion:\t\t13.5\nBuildVersion:\t\t22G74\n"
 # A benchmark log from an M1 Max (Darwin 23.6.0, RELEASE_ARM64_T6000).
@@ -120,8 +122,13 @@ SYSCTL_INTEL = {"machdep.cpu.brand_string": "Intel(R) Core(TM) i7-9750H CPU @ 2.
 # A hosted runner's notes name the chip "Apple M1 (Virtual)" with 7 GiB (hbmartin/Trace-Agent-Sessions);
 # dotnet/macios#25580 gives hw.model VirtualMac2,1; macadmins/nudge#621: kern.hv_vmm_present 1 is a VM.
 # Whether machdep.cpu.brand_string itself carries "(Virtual)" is UNCONFIRMED: checks rely on "Apple M1".
-SYSCTL_VM = {"machdep.cpu.brand_string": "Apple M1 (Virtual)", "hw.optional.arm64": "1",
-             "kern.hv_vmm_present": "1", "hw.model": "VirtualMac2,1", "hw.memsize": str(7 * 1024**3)}
+SYSCTL_VM = {
+    "machdep.cpu.brand_string": "Apple M1 (Virtual)",
+    "hw.optional.arm64": "1",
+    "kern.hv_vmm_present": "1",
+    "hw.model": "VirtualMac2,1",
+    "hw.memsize": str(7 * 1024**3),
+}
 
 # ---- platform strings inside the target --------------------------------------------------------------
 # pytorch/pytorch#164943: platform.platform() of a native arm64 Python on macOS 13.7.4.
@@ -164,8 +171,10 @@ FALLBACK_OFF_ERROR = (
     "running natively on MPS."
 )
 # EmptyTensor.cpp / OperationUtils.mm: float64 on MPS.
-FLOAT64_ERROR = ("Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64. "
-                 "Please use float32 instead.")
+FLOAT64_ERROR = (
+    "Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64. "
+    "Please use float32 instead."
+)
 # torch 2.3-2.9 on macOS 13 (EmptyTensor.cpp), pytorch/pytorch#104191 lineage.
 BF16_MACOS13_ERROR = "MPS BFloat16 is only supported on MacOS 14 or newer"
 # Recorded by mpscheck's own probe: torch 2.13.0+cpu on Linux x86-64, torch.empty(1, device="mps").

@@ -106,8 +106,14 @@ def quick_smoke(device: str | None = "mps", failing: SmokeStep | None = None) ->
     return SmokeFacts(requested="gpu", device=device, reason=reason, mode="quick", steps=steps)
 
 
-def facts(host: HostFacts, interp: InterpreterFacts | None, torch: TorchFacts | None,
-          smoke: SmokeFacts | None = None, run: ProbeRun | None = None, workload: str = "quick") -> Facts:
+def facts(
+    host: HostFacts,
+    interp: InterpreterFacts | None,
+    torch: TorchFacts | None,
+    smoke: SmokeFacts | None = None,
+    run: ProbeRun | None = None,
+    workload: str = "quick",
+) -> Facts:
     target = TargetFacts(
         requested=interp.executable if interp else "/Users/dev/.venvs/torch/bin/python",
         chosen_because="--python",
@@ -130,10 +136,21 @@ class Scenario:
 
 
 ALL_PASS = {
-    "platform": "pass", "chip": "pass", "virtual-machine": "pass", "interpreter": "pass", "python-arch": "pass",
-    "python-macos-compat": "pass", "macos-version": "pass", "torch-import": "pass", "mps-built": "pass",
-    "mps-available": "pass", "mps-fallback-env": "pass", "mps-watermark-env": "pass", "mps-env-vars": "pass",
-    "smoke": "pass", "frameworks": "skip",
+    "platform": "pass",
+    "chip": "pass",
+    "virtual-machine": "pass",
+    "interpreter": "pass",
+    "python-arch": "pass",
+    "python-macos-compat": "pass",
+    "macos-version": "pass",
+    "torch-import": "pass",
+    "mps-built": "pass",
+    "mps-available": "pass",
+    "mps-fallback-env": "pass",
+    "mps-watermark-env": "pass",
+    "mps-env-vars": "pass",
+    "smoke": "pass",
+    "frameworks": "skip",
 }
 
 
@@ -144,131 +161,226 @@ def expect(**changes: str) -> dict[str, str]:
 
 
 MAC_SKIPPED_OFF_LINUX = dict.fromkeys(
-    ("chip", "virtual-machine", "python-arch", "python-macos-compat", "macos-version", "mps-built", "mps-available",
-     "mps-fallback-env", "mps-watermark-env", "mps-env-vars", "frameworks"), "skip")
+    (
+        "chip",
+        "virtual-machine",
+        "python-arch",
+        "python-macos-compat",
+        "macos-version",
+        "mps-built",
+        "mps-available",
+        "mps-fallback-env",
+        "mps-watermark-env",
+        "mps-env-vars",
+        "frameworks",
+    ),
+    "skip",
+)
 
 
 def _linux(torch: TorchFacts, smoke: SmokeFacts | None) -> Facts:
-    interp = interpreter(rec.NATIVE, mac_ver="", executable="/opt/venv/bin/python", translated=None, archs=(),
-                         env={}, machine="x86_64", processor="x86_64", platform="Linux-6.8.0-x86_64-with-glibc2.39")
+    interp = interpreter(
+        rec.NATIVE,
+        mac_ver="",
+        executable="/opt/venv/bin/python",
+        translated=None,
+        archs=(),
+        env={},
+        machine="x86_64",
+        processor="x86_64",
+        platform="Linux-6.8.0-x86_64-with-glibc2.39",
+    )
     return facts(linux_host(), interp, torch, smoke)
 
 
 # NVIDIA H100 as the device tool's machine reports it (KINDS.md: "NVIDIA H100 80GB HBM3 with 81559 MiB").
 H100 = CudaDevice(name="NVIDIA H100 80GB HBM3", memory_bytes=81559 * 1024**2, capability="9.0")
-CUDA_SMOKE = SmokeFacts(requested="gpu", device="cuda", reason="MPS is not available and CUDA is", mode="quick",
-                        steps=quick_smoke("cuda").steps)
+CUDA_SMOKE = SmokeFacts(
+    requested="gpu",
+    device="cuda",
+    reason="MPS is not available and CUDA is",
+    mode="quick",
+    steps=quick_smoke("cuda").steps,
+)
 
 
 def scenarios() -> list[Scenario]:
     m1 = mac_host({**rec.SYSCTL_M1, **PHYSICAL}, rec.SW_VERS_14_5, rec.DISPLAYS_M1)
     return [
-        Scenario("healthy native M1", facts(m1, interpreter(), torch_facts(mps_device_name="Apple M1"), quick_smoke()),
-                 expect(), mentions={"chip": ["Apple M1", "7-core GPU", "4P+4E"]}),
+        Scenario(
+            "healthy native M1",
+            facts(m1, interpreter(), torch_facts(mps_device_name="Apple M1"), quick_smoke()),
+            expect(),
+            mentions={"chip": ["Apple M1", "7-core GPU", "4P+4E"]},
+        ),
         Scenario(
             "healthy native M2 Pro, fallback unset, Lightning agrees",
-            facts(mac_host({**rec.SYSCTL_M2_PRO, **PHYSICAL}, rec.SW_VERS_14_4_1_RSR),
-                  interpreter(mac_ver="14.4.1", env={}, packages={"lightning": "2.4.0"}),
-                  torch_facts("2.10.0", mps_device_name="Apple M2 Pro"), quick_smoke()),
+            facts(
+                mac_host({**rec.SYSCTL_M2_PRO, **PHYSICAL}, rec.SW_VERS_14_4_1_RSR),
+                interpreter(mac_ver="14.4.1", env={}, packages={"lightning": "2.4.0"}),
+                torch_facts("2.10.0", mps_device_name="Apple M2 Pro"),
+                quick_smoke(),
+            ),
             expect(mps_fallback_env="warn", frameworks="pass"),
             mentions={"chip": ["Apple M2 Pro", "16 GiB"], "mps-fallback-env": ["export PYTORCH_ENABLE_MPS_FALLBACK=1"]},
         ),
         Scenario(
             "healthy native M3 Max with torch's core count and transformers",
-            facts(mac_host({**rec.SYSCTL_M3_MAX, **PHYSICAL}, rec.SW_VERS_15_6, rec.DISPLAYS_M3_MAX),
-                  interpreter(mac_ver="15.6", packages={"transformers": "4.57.0", "accelerate": "1.15.0"}),
-                  torch_facts("2.9.0", mps_device_name="Apple M3 Max", mps_core_count=40), quick_smoke()),
+            facts(
+                mac_host({**rec.SYSCTL_M3_MAX, **PHYSICAL}, rec.SW_VERS_15_6, rec.DISPLAYS_M3_MAX),
+                interpreter(mac_ver="15.6", packages={"transformers": "4.57.0", "accelerate": "1.15.0"}),
+                torch_facts("2.9.0", mps_device_name="Apple M3 Max", mps_core_count=40),
+                quick_smoke(),
+            ),
             expect(frameworks="pass"),
             mentions={"chip": ["40-core GPU"], "mps-available": ["Apple M3 Max", "40 GPU cores"]},
         ),
         Scenario(
             "healthy native M4 on macOS 15.6 with torch 2.13",
-            facts(mac_host({**rec.SYSCTL_M4, **PHYSICAL}, rec.SW_VERS_15_6, rec.DISPLAYS_M4),
-                  interpreter(mac_ver="15.6"), torch_facts("2.13.0", mps_device_name="Apple M4"), quick_smoke()),
-            expect(), mentions={"chip": ["Apple M4", "10-core GPU"], "macos-version": ["14.0"]},
+            facts(
+                mac_host({**rec.SYSCTL_M4, **PHYSICAL}, rec.SW_VERS_15_6, rec.DISPLAYS_M4),
+                interpreter(mac_ver="15.6"),
+                torch_facts("2.13.0", mps_device_name="Apple M4"),
+                quick_smoke(),
+            ),
+            expect(),
+            mentions={"chip": ["Apple M4", "10-core GPU"], "macos-version": ["14.0"]},
         ),
         Scenario(
             "Rosetta via an Intel Miniconda: torch 2.2.2 says available, Lightning will not",
-            facts(mac_host({**rec.SYSCTL_M3_MAX, **PHYSICAL}, rec.SW_VERS_14_4_1_RSR, rec.DISPLAYS_M3_MAX),
-                  interpreter(rec.ROSETTA, mac_ver="14.4.1", translated=1, archs=("x86_64",),
-                              executable="/Users/dev/miniconda3/envs/ml/bin/python", conda_prefix="/Users/dev/miniconda3/envs/ml",
-                              conda_subdir="osx-64", conda_base_archs=["x86_64"],
-                              env={"CONDA_DEFAULT_ENV": "ml", "CONDA_PYTHON_EXE": "/Users/dev/miniconda3/bin/python"},
-                              packages={"lightning": "2.2.0"}),
-                  torch_facts("2.2.2", mps_device_name=None), quick_smoke()),
+            facts(
+                mac_host({**rec.SYSCTL_M3_MAX, **PHYSICAL}, rec.SW_VERS_14_4_1_RSR, rec.DISPLAYS_M3_MAX),
+                interpreter(
+                    rec.ROSETTA,
+                    mac_ver="14.4.1",
+                    translated=1,
+                    archs=("x86_64",),
+                    executable="/Users/dev/miniconda3/envs/ml/bin/python",
+                    conda_prefix="/Users/dev/miniconda3/envs/ml",
+                    conda_subdir="osx-64",
+                    conda_base_archs=["x86_64"],
+                    env={"CONDA_DEFAULT_ENV": "ml", "CONDA_PYTHON_EXE": "/Users/dev/miniconda3/bin/python"},
+                    packages={"lightning": "2.2.0"},
+                ),
+                torch_facts("2.2.2", mps_device_name=None),
+                quick_smoke(),
+            ),
             expect(python_arch="fail", macos_version="skip", mps_fallback_env="warn", frameworks="warn"),
             exit_code=1,
-            mentions={"python-arch": ["Intel (x86_64) Anaconda/Miniconda", "Miniforge3-MacOSX-arm64.sh", "-n ml-arm64"],
-                      "frameworks": ["'i386'", "MPSAccelerator can not run"]},
+            mentions={
+                "python-arch": ["Intel (x86_64) Anaconda/Miniconda", "Miniforge3-MacOSX-arm64.sh", "-n ml-arm64"],
+                "frameworks": ["'i386'", "MPSAccelerator can not run"],
+            },
         ),
         Scenario(
             "conda env built for osx-64 inside an arm64 Miniforge",
-            facts(m1, interpreter(rec.ROSETTA, translated=1, archs=("x86_64",), executable="/Users/dev/miniforge3/envs/old/bin/python",
-                                  conda_prefix="/Users/dev/miniforge3/envs/old", conda_subdir="osx-64", conda_base_archs=["arm64"],
-                                  env={"CONDA_DEFAULT_ENV": "old", "PYTORCH_ENABLE_MPS_FALLBACK": "1"}),
-                  TorchFacts(installed=False)),
+            facts(
+                m1,
+                interpreter(
+                    rec.ROSETTA,
+                    translated=1,
+                    archs=("x86_64",),
+                    executable="/Users/dev/miniforge3/envs/old/bin/python",
+                    conda_prefix="/Users/dev/miniforge3/envs/old",
+                    conda_subdir="osx-64",
+                    conda_base_archs=["arm64"],
+                    env={"CONDA_DEFAULT_ENV": "old", "PYTORCH_ENABLE_MPS_FALLBACK": "1"},
+                ),
+                TorchFacts(installed=False),
+            ),
             expect(python_arch="fail", torch_import="skip", mps_built="skip", mps_available="skip", smoke="skip"),
             exit_code=1,
-            mentions={"python-arch": ["CONDA_SUBDIR=osx-arm64 conda create -n old-arm64 python=3.11",
-                                      "conda config --env --set subdir osx-arm64"]},
+            mentions={
+                "python-arch": [
+                    "CONDA_SUBDIR=osx-arm64 conda create -n old-arm64 python=3.11",
+                    "conda config --env --set subdir osx-arm64",
+                ]
+            },
         ),
         Scenario(
             "universal2 python.org Python started from an IDE running under Rosetta",
-            facts(m1, interpreter(rec.ROSETTA, translated=1, archs=("x86_64", "arm64"),
-                                  executable="/Library/Frameworks/Python.framework/Versions/3.11/bin/python3",
-                                  env={"__CFBundleIdentifier": "com.jetbrains.pycharm", "PYTORCH_ENABLE_MPS_FALLBACK": "1"}),
-                  torch_facts("2.2.2", available=False, mps_error=rec.MPS_TOO_LOW_12_3)),
+            facts(
+                m1,
+                interpreter(
+                    rec.ROSETTA,
+                    translated=1,
+                    archs=("x86_64", "arm64"),
+                    executable="/Library/Frameworks/Python.framework/Versions/3.11/bin/python3",
+                    env={"__CFBundleIdentifier": "com.jetbrains.pycharm", "PYTORCH_ENABLE_MPS_FALLBACK": "1"},
+                ),
+                torch_facts("2.2.2", available=False, mps_error=rec.MPS_TOO_LOW_12_3),
+            ),
             expect(python_arch="fail", macos_version="skip", mps_available="skip", smoke="skip"),
             exit_code=1,
             mentions={"python-arch": ["com.jetbrains.pycharm", "arch -arm64 /Library/Frameworks/Python.framework"]},
         ),
         Scenario(
             "macOS 12.7.6 with torch 2.5.1 (pytorch/pytorch#139425)",
-            facts(mac_host({**rec.SYSCTL_M1, **PHYSICAL}, rec.SW_VERS_12_7_6, rec.DISPLAYS_M1),
-                  interpreter(mac_ver="12.7.6"), torch_facts("2.5.1", available=False, mps_error=rec.MPS_TOO_LOW_12_3)),
+            facts(
+                mac_host({**rec.SYSCTL_M1, **PHYSICAL}, rec.SW_VERS_12_7_6, rec.DISPLAYS_M1),
+                interpreter(mac_ver="12.7.6"),
+                torch_facts("2.5.1", available=False, mps_error=rec.MPS_TOO_LOW_12_3),
+            ),
             expect(macos_version="fail", mps_available="skip", smoke="skip"),
             exit_code=1,
             mentions={"macos-version": ["older than macOS 13.0", "'torch<2.5'"]},
         ),
         Scenario(
             "macOS 13.7.4 with a torch 2.10 nightly (pytorch/pytorch#164943)",
-            facts(mac_host({**rec.SYSCTL_M1, **PHYSICAL}, rec.SW_VERS_13_7_4, rec.DISPLAYS_M1),
-                  interpreter(mac_ver="13.7.4", platform=rec.PLATFORM_NATIVE_13_7_4),
-                  torch_facts("2.10.0.dev20251008", available=False, mps_error=rec.MPS_TOO_LOW_13_0)),
+            facts(
+                mac_host({**rec.SYSCTL_M1, **PHYSICAL}, rec.SW_VERS_13_7_4, rec.DISPLAYS_M1),
+                interpreter(mac_ver="13.7.4", platform=rec.PLATFORM_NATIVE_13_7_4),
+                torch_facts("2.10.0.dev20251008", available=False, mps_error=rec.MPS_TOO_LOW_13_0),
+            ),
             expect(macos_version="fail", mps_available="skip", smoke="skip"),
             exit_code=1,
             mentions={"macos-version": ["older than macOS 14.0", "'torch<2.10'"]},
         ),
         Scenario(
             "Intel Mac, AMD GPU, torch 2.2.2 (no smoke run)",
-            facts(mac_host(rec.SYSCTL_INTEL, rec.SW_VERS_13_5, None),
-                  interpreter({"machine": "x86_64", "processor": "i386"}, mac_ver="13.5", translated=0, archs=("x86_64",)),
-                  torch_facts("2.2.2"), workload="none"),
+            facts(
+                mac_host(rec.SYSCTL_INTEL, rec.SW_VERS_13_5, None),
+                interpreter(
+                    {"machine": "x86_64", "processor": "i386"}, mac_ver="13.5", translated=0, archs=("x86_64",)
+                ),
+                torch_facts("2.2.2"),
+                workload="none",
+            ),
             expect(chip="warn", virtual_machine="skip", macos_version="warn", smoke="skip"),
             mentions={"chip": ["Intel Mac", "2.2.2", "unofficially"]},
         ),
         Scenario(
             "GitHub-hosted macOS arm64 runner: is_available() True, first allocation fails",
-            facts(mac_host(rec.SYSCTL_VM, rec.SW_VERS_15_7_9, None),
-                  interpreter(mac_ver="15.7.9", env={"CI": "true", "GITHUB_ACTIONS": "true"}),
-                  torch_facts("2.5.1", mps_device_name="Apple Paravirtual device"),
-                  quick_smoke(failing=SmokeStep("allocate", "fail", 0.4, {}, rec.VM_ALLOCATION_ERROR, "RuntimeError"))),
+            facts(
+                mac_host(rec.SYSCTL_VM, rec.SW_VERS_15_7_9, None),
+                interpreter(mac_ver="15.7.9", env={"CI": "true", "GITHUB_ACTIONS": "true"}),
+                torch_facts("2.5.1", mps_device_name="Apple Paravirtual device"),
+                quick_smoke(failing=SmokeStep("allocate", "fail", 0.4, {}, rec.VM_ALLOCATION_ERROR, "RuntimeError")),
+            ),
             expect(virtual_machine="warn", mps_available="warn", mps_fallback_env="warn", smoke="fail"),
             exit_code=1,
             mentions={"smoke": ["paravirtual GPU", "--require none"], "virtual-machine": ["VirtualMac2,1"]},
         ),
         Scenario(
             "sandbox with no Metal device on macOS 26.2 (openai/codex#10199)",
-            facts(mac_host({"machdep.cpu.brand_string": "Apple M3", "hw.optional.arm64": "1", **PHYSICAL}, rec.SW_VERS_26_2),
-                  interpreter(mac_ver="26.2"), torch_facts("2.10.0", available=False, mps_error=rec.MPS_TOO_LOW_14_0)),
+            facts(
+                mac_host(
+                    {"machdep.cpu.brand_string": "Apple M3", "hw.optional.arm64": "1", **PHYSICAL}, rec.SW_VERS_26_2
+                ),
+                interpreter(mac_ver="26.2"),
+                torch_facts("2.10.0", available=False, mps_error=rec.MPS_TOO_LOW_14_0),
+            ),
             expect(mps_available="fail", smoke="skip"),
             exit_code=1,
             mentions={"mps-available": ["sandbox", "does not mean the OS is too old"]},
         ),
         Scenario(
             "torch not installed, macOS 13.5: the install command is pinned",
-            facts(mac_host({**rec.SYSCTL_M1, **PHYSICAL}, rec.SW_VERS_13_5, rec.DISPLAYS_M1), interpreter(mac_ver="13.5"),
-                  TorchFacts(installed=False)),
+            facts(
+                mac_host({**rec.SYSCTL_M1, **PHYSICAL}, rec.SW_VERS_13_5, rec.DISPLAYS_M1),
+                interpreter(mac_ver="13.5"),
+                TorchFacts(installed=False),
+            ),
             expect(macos_version="warn", torch_import="fail", mps_built="skip", mps_available="skip", smoke="skip"),
             exit_code=1,
             mentions={"torch-import": ["-m pip install 'torch<2.10'"]},
@@ -288,13 +400,24 @@ def scenarios() -> list[Scenario]:
         ),
         Scenario(
             "invalid fallback and watermark values",
-            facts(m1, interpreter(env={"PYTORCH_ENABLE_MPS_FALLBACK": "true", "PYTORCH_MPS_HIGH_WATERMARK_RATIO": "abc",
-                                       "PYTORCH_MPS_ENABLE_FALLBACK": "1"}),
-                  torch_facts(mps_device_name="Apple M1"), quick_smoke()),
+            facts(
+                m1,
+                interpreter(
+                    env={
+                        "PYTORCH_ENABLE_MPS_FALLBACK": "true",
+                        "PYTORCH_MPS_HIGH_WATERMARK_RATIO": "abc",
+                        "PYTORCH_MPS_ENABLE_FALLBACK": "1",
+                    }
+                ),
+                torch_facts(mps_device_name="Apple M1"),
+                quick_smoke(),
+            ),
             expect(mps_fallback_env="fail", mps_watermark_env="fail", mps_env_vars="warn"),
             exit_code=1,
-            mentions={"mps-watermark-env": ["reads it as 0", "no memory limit"],
-                      "mps-env-vars": ["did you mean PYTORCH_ENABLE_MPS_FALLBACK"]},
+            mentions={
+                "mps-watermark-env": ["reads it as 0", "no memory limit"],
+                "mps-env-vars": ["did you mean PYTORCH_ENABLE_MPS_FALLBACK"],
+            },
         ),
         Scenario(
             "Python in old-SDK compatibility mode sees macOS 10.16",
@@ -304,31 +427,77 @@ def scenarios() -> list[Scenario]:
         ),
         Scenario(
             "Linux with CUDA, --require mps",
-            _linux(torch_facts("2.11.0+cu130", mps_built=False, available=False, mps_error=rec.LINUX_NOT_BUILT,
-                               cuda_built="13.0", cuda_available=True, cuda_devices=[H100]), CUDA_SMOKE),
-            {**MAC_SKIPPED_OFF_LINUX, "platform": "fail", "interpreter": "pass", "torch-import": "pass", "smoke": "skip"},
+            _linux(
+                torch_facts(
+                    "2.11.0+cu130",
+                    mps_built=False,
+                    available=False,
+                    mps_error=rec.LINUX_NOT_BUILT,
+                    cuda_built="13.0",
+                    cuda_available=True,
+                    cuda_devices=[H100],
+                ),
+                CUDA_SMOKE,
+            ),
+            {
+                **MAC_SKIPPED_OFF_LINUX,
+                "platform": "fail",
+                "interpreter": "pass",
+                "torch-import": "pass",
+                "smoke": "skip",
+            },
             exit_code=1,
             mentions={"platform": ["NVIDIA H100 80GB HBM3", "--require gpu"]},
         ),
         Scenario(
             "Linux with CUDA, --require gpu",
-            _linux(torch_facts("2.11.0+cu130", mps_built=False, available=False, cuda_built="13.0",
-                               cuda_available=True, cuda_devices=[H100]), CUDA_SMOKE),
-            {**MAC_SKIPPED_OFF_LINUX, "platform": "pass", "interpreter": "pass", "torch-import": "pass", "smoke": "pass"},
+            _linux(
+                torch_facts(
+                    "2.11.0+cu130",
+                    mps_built=False,
+                    available=False,
+                    cuda_built="13.0",
+                    cuda_available=True,
+                    cuda_devices=[H100],
+                ),
+                CUDA_SMOKE,
+            ),
+            {
+                **MAC_SKIPPED_OFF_LINUX,
+                "platform": "pass",
+                "interpreter": "pass",
+                "torch-import": "pass",
+                "smoke": "pass",
+            },
             require="gpu",
         ),
         Scenario(
             "Linux CPU only, --require gpu",
-            _linux(torch_facts("2.13.0+cpu", mps_built=False, available=False, mps_error=rec.LINUX_NOT_BUILT),
-                   quick_smoke(device=None)),
-            {**MAC_SKIPPED_OFF_LINUX, "platform": "fail", "interpreter": "pass", "torch-import": "pass", "smoke": "skip"},
-            require="gpu", exit_code=1,
+            _linux(
+                torch_facts("2.13.0+cpu", mps_built=False, available=False, mps_error=rec.LINUX_NOT_BUILT),
+                quick_smoke(device=None),
+            ),
+            {
+                **MAC_SKIPPED_OFF_LINUX,
+                "platform": "fail",
+                "interpreter": "pass",
+                "torch-import": "pass",
+                "smoke": "skip",
+            },
+            require="gpu",
+            exit_code=1,
             mentions={"platform": ["CPU-only build", "--force-reinstall torch"]},
         ),
         Scenario(
             "Linux CPU only, --require none",
             _linux(torch_facts("2.13.0+cpu", mps_built=False, available=False), quick_smoke(device=None)),
-            {**MAC_SKIPPED_OFF_LINUX, "platform": "skip", "interpreter": "pass", "torch-import": "pass", "smoke": "skip"},
+            {
+                **MAC_SKIPPED_OFF_LINUX,
+                "platform": "skip",
+                "interpreter": "pass",
+                "torch-import": "pass",
+                "smoke": "skip",
+            },
             require="none",
         ),
     ]

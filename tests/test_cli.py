@@ -81,8 +81,18 @@ def test_doctor_require_none_reports_and_exits_0(real_torch) -> None:
 
 
 def test_doctor_check_selects_findings(real_torch) -> None:
-    result = invoke("doctor", "--python", PYTHON, "--check", "torch-import,interpreter", "--format", "json",
-                    "--require", "none", "--no-smoke")
+    result = invoke(
+        "doctor",
+        "--python",
+        PYTHON,
+        "--check",
+        "torch-import,interpreter",
+        "--format",
+        "json",
+        "--require",
+        "none",
+        "--no-smoke",
+    )
     assert [f["id"] for f in json.loads(result.output)["findings"]] == ["interpreter", "torch-import"]
 
 
@@ -147,8 +157,10 @@ def test_explain_rejudges_a_report_saved_on_a_mac(tmp_path) -> None:
         ("{not json", "is not JSON"),
         ('{"kind": "something-else"}', "is not an mpscheck report"),
         ('{"kind": "mpscheck-report", "schema_version": 99, "facts": {}}', "schema version 99"),
-        ('{"kind": "mpscheck-report", "schema_version": 1, "facts": {"host": {"cpu_count": "many"}}}',
-         "corrupt facts: facts.host.cpu_count: expected int"),
+        (
+            '{"kind": "mpscheck-report", "schema_version": 1, "facts": {"host": {"cpu_count": "many"}}}',
+            "corrupt facts: facts.host.cpu_count: expected int",
+        ),
         ('{"kind": "mpscheck-report", "schema_version": 1, "facts": []}', "corrupt facts"),
     ],
 )
@@ -204,8 +216,9 @@ def test_internal_error_is_exit_3_without_traceback(monkeypatch) -> None:
 
 
 def test_probe_failure_is_a_finding_not_a_crash(make_python) -> None:
-    result = invoke("doctor", "--python", make_python("sleep 30"), "--timeout", "1", "--require", "none",
-                    "--format", "json")
+    result = invoke(
+        "doctor", "--python", make_python("sleep 30"), "--timeout", "1", "--require", "none", "--format", "json"
+    )
     document = json.loads(result.output)
     interpreter = next(f for f in document["findings"] if f["id"] == "interpreter")
     assert interpreter["status"] == "fail" and "no answer within 1 s" in interpreter["summary"]
@@ -219,8 +232,9 @@ def test_smoke_test_on_cpu(real_torch) -> None:
     validate(document)
     statuses = {f["id"]: f["status"] for f in document["findings"]}
     assert statuses["smoke-device"] == "warn"  # auto ended on the CPU
-    assert all(statuses[f"smoke-{s}"] == "pass" for s in ("allocate", "elementwise", "matmul", "train", "dtypes",
-                                                         "memory"))
+    assert all(
+        statuses[f"smoke-{s}"] == "pass" for s in ("allocate", "elementwise", "matmul", "train", "dtypes", "memory")
+    )
     seconds = [s["seconds"] for s in document["facts"]["target"]["smoke"]["steps"]]
     assert len(seconds) == 7 and all(isinstance(s, float) for s in seconds)
 
@@ -236,10 +250,16 @@ def test_installed_entry_point_runs_as_a_subprocess(real_torch) -> None:
     exe = shutil.which("mpscheck", path=os.path.dirname(sys.executable)) or shutil.which("mpscheck")
     if exe is None:
         pytest.fail("the mpscheck console script is not installed (pip install -e .)")
-    done = subprocess.run([exe, "doctor", "--python", PYTHON, "--require", "none", "--no-smoke"],
-                          capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [exe, "doctor", "--python", PYTHON, "--require", "none", "--no-smoke"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert "torch-import" in done.stdout and "\x1b[" not in done.stdout
-    module = subprocess.run([sys.executable, "-m", "mpscheck", "--version"], capture_output=True, text=True,
-                            timeout=60, check=False)
+    module = subprocess.run(
+        [sys.executable, "-m", "mpscheck", "--version"], capture_output=True, text=True, timeout=60, check=False
+    )
     assert module.returncode == 0 and "mpscheck, version" in module.stdout

@@ -54,7 +54,11 @@ def test_system_profiler_displays(text: str, expected) -> None:
 def test_host_probe_on_recorded_m2_max() -> None:
     host = mac_host(rec.SYSCTL_M2_MAX, rec.SW_VERS_15_6, None)
     assert (host.cpu_brand, host.arm64_hardware, host.performance_cores, host.efficiency_cores) == (
-        "Apple M2 Max", True, 8, 4)
+        "Apple M2 Max",
+        True,
+        8,
+        4,
+    )
     assert host.memory_bytes == 64 * 1024**3 and host.cpu_count == 12
     assert (host.macos_version, host.macos_build) == ("15.6", "24G84")
     assert host.gpu_cores is None and "system_profiler" in host.errors["gpu_cores"]
@@ -80,8 +84,15 @@ def test_sysctl_is_not_read_off_macos() -> None:
 
 @pytest.mark.parametrize(
     ("text", "version"),
-    [("2.5.1+cpu", (2, 5, 1)), ("2.10.0.dev20251008", (2, 10, 0)), ("14.4.1", (14, 4, 1)), ("26.2", (26, 2)),
-     ("", None), (None, None), ("abc", None)],
+    [
+        ("2.5.1+cpu", (2, 5, 1)),
+        ("2.10.0.dev20251008", (2, 10, 0)),
+        ("14.4.1", (14, 4, 1)),
+        ("26.2", (26, 2)),
+        ("", None),
+        (None, None),
+        ("abc", None),
+    ],
 )
 def test_parse_version(text, version) -> None:
     assert parse_version(text) == version
@@ -89,8 +100,14 @@ def test_parse_version(text, version) -> None:
 
 @pytest.mark.parametrize(
     ("torch", "floor"),
-    [((1, 12), (12, 3)), ((2, 4, 1), (12, 3)), ((2, 5, 1), (13, 0)), ((2, 9, 1), (13, 0)), ((2, 10, 0), (14, 0)),
-     ((2, 13), (14, 0))],
+    [
+        ((1, 12), (12, 3)),
+        ((2, 4, 1), (12, 3)),
+        ((2, 5, 1), (13, 0)),
+        ((2, 9, 1), (13, 0)),
+        ((2, 10, 0), (14, 0)),
+        ((2, 13), (14, 0)),
+    ],
 )
 def test_macos_floor_per_torch_release(torch, floor) -> None:
     assert macos_floor(torch) == floor
@@ -134,8 +151,9 @@ def test_signature_details() -> None:
     assert recognise("incompatible architecture (have (x86_64), need (arm64e))").detail == "have x86_64, need arm64e"
 
 
-@pytest.mark.parametrize(("text", "value"), [("1.5", 1.5), ("abc", 0.0), ("1.5x", 1.5), (" 0.8", 0.8), ("", 0.0),
-                                             ("2e0", 2.0), ("-1", -1.0)])
+@pytest.mark.parametrize(
+    ("text", "value"), [("1.5", 1.5), ("abc", 0.0), ("1.5x", 1.5), (" 0.8", 0.8), ("", 0.0), ("2e0", 2.0), ("-1", -1.0)]
+)
 def test_strtod_reads_like_c(text: str, value: float) -> None:
     assert strtod(text) == value
 
@@ -166,15 +184,28 @@ def test_conda_meta_python_record(tmp_path) -> None:
     meta.mkdir()
     (meta / "python-dateutil-2.9.0-pyhd8ed1ab_0.json").write_text(json.dumps({"subdir": "noarch"}))
     (meta / "python-3.11.9-h932a869_0_cpython.json").write_text(
-        json.dumps({"name": "python", "version": "3.11.9", "subdir": "osx-64", "platform": "osx", "arch": "x86_64"}))
+        json.dumps({"name": "python", "version": "3.11.9", "subdir": "osx-64", "platform": "osx", "arch": "x86_64"})
+    )
     assert conda_python_subdir(str(tmp_path)) == "osx-64"
     assert conda_python_subdir(str(tmp_path / "nowhere")) is None
 
 
 def test_env_allowlist_keeps_torch_vars_and_drops_secrets() -> None:
     environ = {
-        "PYTORCH_ENABLE_MPS_FALLBACK": "1", "CONDA_PREFIX": "/opt/conda", "VIRTUAL_ENV": "/v",
-        "HF_TOKEN": "x", "AWS_SECRET_ACCESS_KEY": "y", "GITHUB_TOKEN": "z", "CONDA_TOKEN": "t",
-        "PYTORCH_API_KEY": "k", "HOME": "/home/me", "PATH": "/bin", "OPENAI_API_KEY": "o",
+        "PYTORCH_ENABLE_MPS_FALLBACK": "1",
+        "CONDA_PREFIX": "/opt/conda",
+        "VIRTUAL_ENV": "/v",
+        "HF_TOKEN": "x",
+        "AWS_SECRET_ACCESS_KEY": "y",
+        "GITHUB_TOKEN": "z",
+        "CONDA_TOKEN": "t",
+        "PYTORCH_API_KEY": "k",
+        "HOME": "/home/me",
+        "PATH": "/bin",
+        "OPENAI_API_KEY": "o",
     }
-    assert allowed_env(environ) == {"PYTORCH_ENABLE_MPS_FALLBACK": "1", "CONDA_PREFIX": "/opt/conda", "VIRTUAL_ENV": "/v"}
+    assert allowed_env(environ) == {
+        "PYTORCH_ENABLE_MPS_FALLBACK": "1",
+        "CONDA_PREFIX": "/opt/conda",
+        "VIRTUAL_ENV": "/v",
+    }

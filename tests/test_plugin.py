@@ -42,10 +42,12 @@ def test_markers_skip_with_the_doctors_reason_on_linux(pytester: pytest.Pytester
     pytester.makepyfile(MARKED_TESTS)
     result = pytester.runpytest("-rs", "--mpscheck-report", saved(pytester, "Linux CPU only, --require gpu"))
     result.assert_outcomes(passed=1, skipped=2)
-    result.stdout.fnmatch_lines([
-        "*MPS not usable: platform: Linux x86_64: MPS cannot be used here*",
-        "*GPU not usable: platform: Linux x86_64: no GPU usable*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*MPS not usable: platform: Linux x86_64: MPS cannot be used here*",
+            "*GPU not usable: platform: Linux x86_64: no GPU usable*",
+        ]
+    )
 
 
 def test_gpu_marker_accepts_cuda(pytester: pytest.Pytester) -> None:
@@ -56,8 +58,9 @@ def test_gpu_marker_accepts_cuda(pytester: pytest.Pytester) -> None:
 
 def test_require_option_fails_the_session_at_start(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(MARKED_TESTS)
-    result = pytester.runpytest("--mpscheck-require", "mps", "--mpscheck-report",
-                                saved(pytester, "GitHub-hosted macOS arm64 runner"))
+    result = pytester.runpytest(
+        "--mpscheck-require", "mps", "--mpscheck-report", saved(pytester, "GitHub-hosted macOS arm64 runner")
+    )
     assert result.ret == 1
     result.stdout.fnmatch_lines(["*mpscheck: MPS is required and not usable: smoke: *paravirtual GPU*"])
     assert "passed" not in result.stdout.str()  # nothing ran

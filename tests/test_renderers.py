@@ -83,10 +83,17 @@ def test_markdown_for_an_issue() -> None:
     assert "| ✅ | `chip` | Apple M2 Pro, 16 GiB unified memory |" in out
     assert "**mps-fallback-env**: Set it before Python starts" in out
     assert "```sh\nexport PYTORCH_ENABLE_MPS_FALLBACK=1\n```" in out
-    details = out[out.index("<details>"):]
-    for field in ("PyTorch version: 2.10.0", "OS: macOS 14.4.1 (arm64)", "CPU: Apple M2 Pro", "Is MPS available: True",
-                  "Python platform: macOS-14.4.1-arm64-arm-64bit", "Is CUDA available: False",
-                  "Versions of relevant libraries:", "[pip3] lightning==2.4.0"):
+    details = out[out.index("<details>") :]
+    for field in (
+        "PyTorch version: 2.10.0",
+        "OS: macOS 14.4.1 (arm64)",
+        "CPU: Apple M2 Pro",
+        "Is MPS available: True",
+        "Python platform: macOS-14.4.1-arm64-arm-64bit",
+        "Is CUDA available: False",
+        "Versions of relevant libraries:",
+        "[pip3] lightning==2.4.0",
+    ):
         assert field in details, field
 
 

@@ -21,8 +21,9 @@ def test_scenario(scenario: Scenario) -> None:
     by_id = {f.id: f for f in report.findings}
     for check_id, words in scenario.mentions.items():
         finding = by_id[check_id]
-        text = " ".join([finding.summary, *finding.details, *(
-            [finding.fix.summary, *finding.fix.commands] if finding.fix else [])])
+        text = " ".join(
+            [finding.summary, *finding.details, *([finding.fix.summary, *finding.fix.commands] if finding.fix else [])]
+        )
         for word in words:
             assert word in text, f"{check_id}: {word!r} not in {text!r}"
 
@@ -52,7 +53,19 @@ def test_one_root_cause_one_failure() -> None:
 
 def test_report_order_is_cause_before_effect() -> None:
     assert [c.id for c in checks_for(DOCTOR)] == [
-        "platform", "chip", "virtual-machine", "interpreter", "python-arch", "python-macos-compat",
-        "macos-version", "torch-import", "mps-built", "mps-available", "mps-fallback-env",
-        "mps-watermark-env", "mps-env-vars", "smoke", "frameworks",
+        "platform",
+        "chip",
+        "virtual-machine",
+        "interpreter",
+        "python-arch",
+        "python-macos-compat",
+        "macos-version",
+        "torch-import",
+        "mps-built",
+        "mps-available",
+        "mps-fallback-env",
+        "mps-watermark-env",
+        "mps-env-vars",
+        "smoke",
+        "frameworks",
     ]

@@ -11,11 +11,17 @@ from tests.scenarios import PHYSICAL, facts, interpreter, mac_host, quick_smoke,
 FULL_PASS_VALUES = {
     "allocate": {"elements": 4096, "tensor_device": "mps:0"},
     "elementwise": {"max_relative_error": {"add": 0.0, "sum": 1e-7}, "tolerance": 1e-4},
-    "matmul": {"float32": {"n": 1024, "max_relative_error": 1e-6, "tolerance": 1e-3, "gflops": 1000.0},
-               "float16": {"n": 512, "max_relative_error": 1e-4, "tolerance": 1e-2, "gflops": 900.0}},
+    "matmul": {
+        "float32": {"n": 1024, "max_relative_error": 1e-6, "tolerance": 1e-3, "gflops": 1000.0},
+        "float16": {"n": 512, "max_relative_error": 1e-4, "tolerance": 1e-2, "gflops": 900.0},
+    },
     "train": {"steps": 5, "losses": [2.3, 2.2, 2.0, 1.9, 1.8], "first_loss_difference": 1e-5},
-    "memory": {"synchronize": "torch.mps.synchronize", "allocated_before": 0, "allocated_after": 67108864,
-               "recommended_max": 22906503168},
+    "memory": {
+        "synchronize": "torch.mps.synchronize",
+        "allocated_before": 0,
+        "allocated_after": 67108864,
+        "recommended_max": 22906503168,
+    },
 }
 
 
@@ -29,19 +35,30 @@ def mps_dtypes(bf16: str = "pass", bf16_error: str | None = None) -> SmokeStep:
 def full_smoke(*replace: SmokeStep, fallback: str | None = "1", device: str = "mps") -> SmokeFacts:
     steps = [SmokeStep(name, "pass", 0.1, values) for name, values in FULL_PASS_VALUES.items()]
     steps.insert(4, mps_dtypes())
-    steps.append(SmokeStep("fallback", "pass", 0.0, {"PYTORCH_ENABLE_MPS_FALLBACK": fallback,
-                                                     "in_effect": fallback == "1"}))
+    steps.append(
+        SmokeStep("fallback", "pass", 0.0, {"PYTORCH_ENABLE_MPS_FALLBACK": fallback, "in_effect": fallback == "1"})
+    )
     by_name = {s.name: s for s in steps}
     for step in replace:
         by_name[step.name] = step
-    return SmokeFacts(requested="auto", device=device, reason="torch.backends.mps.is_available() is True",
-                      mode="full", steps=list(by_name.values()))
+    return SmokeFacts(
+        requested="auto",
+        device=device,
+        reason="torch.backends.mps.is_available() is True",
+        mode="full",
+        steps=list(by_name.values()),
+    )
 
 
 def m1_facts(smoke: SmokeFacts, sw_vers: str = rec.SW_VERS_14_5, torch_version: str = "2.5.1", run=None, **interp):
     host = mac_host({**rec.SYSCTL_M1, **PHYSICAL}, sw_vers, rec.DISPLAYS_M1)
-    return facts(host, interpreter(**interp), torch_facts(torch_version, mps_device_name="Apple M1"), smoke,
-                 run=run or ProbeRun(status="ok", workload="full"))
+    return facts(
+        host,
+        interpreter(**interp),
+        torch_facts(torch_version, mps_device_name="Apple M1"),
+        smoke,
+        run=run or ProbeRun(status="ok", workload="full"),
+    )
 
 
 def smoke_findings(facts_, require: Requirement = Requirement.DEVICE, strict: bool = False):
@@ -52,8 +69,15 @@ def smoke_findings(facts_, require: Requirement = Requirement.DEVICE, strict: bo
 def test_healthy_mps_run_passes_with_float64_expected_unsupported() -> None:
     report, found = smoke_findings(m1_facts(full_smoke()))
     assert {i: f.status.value for i, f in found.items()} == {
-        "smoke-device": "pass", "smoke-allocate": "pass", "smoke-elementwise": "pass", "smoke-matmul": "pass",
-        "smoke-train": "pass", "smoke-dtypes": "pass", "smoke-memory": "pass", "smoke-fallback": "pass"}
+        "smoke-device": "pass",
+        "smoke-allocate": "pass",
+        "smoke-elementwise": "pass",
+        "smoke-matmul": "pass",
+        "smoke-train": "pass",
+        "smoke-dtypes": "pass",
+        "smoke-memory": "pass",
+        "smoke-fallback": "pass",
+    }
     assert "float64 unsupported as expected on mps (use float32)" in found["smoke-dtypes"].summary
     assert "1000.0 GFLOP/s" in found["smoke-matmul"].summary
     assert "recommended maximum 21.3 GiB" in found["smoke-memory"].summary
@@ -70,8 +94,11 @@ def test_bfloat16_on_macos_13_is_explained_by_the_os() -> None:
 
 
 def test_bfloat16_missing_on_macos_14_is_not_blamed_on_the_os() -> None:
-    smoke = full_smoke(mps_dtypes("unsupported", "Trying to convert BFloat16 to the MPS backend but it does not "
-                                                 "have support for that dtype."))
+    smoke = full_smoke(
+        mps_dtypes(
+            "unsupported", "Trying to convert BFloat16 to the MPS backend but it does not have support for that dtype."
+        )
+    )
     _, found = smoke_findings(m1_facts(smoke))
     assert found["smoke-dtypes"].status is Status.WARN
     assert "unsupported: bfloat16" in found["smoke-dtypes"].summary
@@ -105,9 +132,14 @@ def test_missing_kernel_with_fallback_off_says_to_enable_it() -> None:
 def test_abort_inside_metal_names_the_step_and_skips_the_rest() -> None:
     smoke = full_smoke()
     smoke.steps = smoke.steps[:2]  # allocate and elementwise finished; matmul was running
-    run = ProbeRun(status="crashed", workload="full", returncode=-6, running_stage="step:matmul",
-                   message="killed by SIGABRT during the step:matmul stage",
-                   stderr_tail="(the crashed process's last words)\n")
+    run = ProbeRun(
+        status="crashed",
+        workload="full",
+        returncode=-6,
+        running_stage="step:matmul",
+        message="killed by SIGABRT during the step:matmul stage",
+        stderr_tail="(the crashed process's last words)\n",
+    )
     report, found = smoke_findings(m1_facts(smoke, run=run))
     assert found["smoke-allocate"].status is Status.PASS
     assert found["smoke-matmul"].status is Status.FAIL

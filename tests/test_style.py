@@ -44,16 +44,19 @@ def test_checks_never_touch_the_machine() -> None:
             else:
                 names = set()
             assert not {n for n in names if n.split(".")[0] in forbidden or n.startswith("mpscheck.probes")}, (
-                f"{path.name} imports {names}")
+                f"{path.name} imports {names}"
+            )
             if isinstance(node, ast.Attribute):
                 assert node.attr != "environ", f"{path.name} reads the environment"
 
 
 def test_help_imports_no_heavy_modules() -> None:
     """`mpscheck --help` must not pay for rich, psutil, the probes or torch."""
-    code = ("import sys; from mpscheck.cli import cli\n"
-            "try:\n    cli(['--help'])\nexcept SystemExit:\n    pass\n"
-            "print(sorted(m for m in ('rich', 'psutil', 'torch', 'mpscheck.probes.target', 'mpscheck.checks')"
-            " if m in sys.modules))")
+    code = (
+        "import sys; from mpscheck.cli import cli\n"
+        "try:\n    cli(['--help'])\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in ('rich', 'psutil', 'torch', 'mpscheck.probes.target', 'mpscheck.checks')"
+        " if m in sys.modules))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -168,8 +168,14 @@ def test_agent_writes_no_bytecode_beside_itself(tmp_path) -> None:
         shutil.copy(module.__file__, tmp_path)
     env = fake_torch_env("mps-vm")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    done = subprocess.run([PYTHON, str(tmp_path / "in_target.py"), "--workload", "quick", "--device", "gpu"],
-                          capture_output=True, text=True, env=env, timeout=60, check=False)
+    done = subprocess.run(
+        [PYTHON, str(tmp_path / "in_target.py"), "--workload", "quick", "--device", "gpu"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
     assert '"stage": "step:allocate"' in done.stdout
     assert not (tmp_path / "__pycache__").exists()
 
