@@ -242,7 +242,7 @@ def test_smoke_test_on_cpu(real_torch) -> None:
 def test_smoke_test_device_mps_on_linux_is_a_failing_finding(real_torch) -> None:
     result = invoke("smoke-test", "--python", PYTHON, "--device", "mps")
     assert result.exit_code == 1
-    assert "--device mps was requested and is not usable here" in result.output
+    assert "--device mps was requested and torch cannot use mps here: not macOS (Linux)" in result.output
     assert "Traceback" not in result.output
 
 

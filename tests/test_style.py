@@ -60,3 +60,17 @@ def test_help_imports_no_heavy_modules() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_readme_sample_is_what_the_renderer_prints() -> None:
+    golden = (ROOT / "tests" / "golden" / "rosetta_conda.txt").read_text()
+    assert golden.rstrip("\n") in (ROOT / "README.md").read_text()
+
+
+def test_ci_runs_the_readmes_test_command() -> None:
+    readme = (ROOT / "README.md").read_text()
+    marker = readme.index("<!-- ci: the test command")
+    command = next(line for line in readme[marker:].splitlines() if line.startswith("python3 "))
+    assert "pytest" in command and "-e '.[test,torch]'" in command
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "<!-- ci: the test command" in ci and "torch==2.13.0" in ci

@@ -149,13 +149,10 @@ def smoke_device(ctx: Context) -> Outcome:
         )
     better = _why_not_better(ctx, result.device)
     if result.device is None:
-        return failed(
-            result.reason,
-            _mps_fix(ctx)
-            if result.requested == "mps"
-            else fix("Let mpscheck pick what works here.", "mpscheck smoke-test --device auto"),
-            *better,
-        )
+        if result.requested == "mps":
+            return failed(f"{result.reason}: {mps_reason(ctx)}", _mps_fix(ctx), *better)
+        auto = fix("Let mpscheck pick what works here.", "mpscheck smoke-test --device auto")
+        return failed(f"{result.reason}: {_cuda_reason(ctx)}", auto, *better)
     ran = f"ran on {result.device}: {result.reason}"
     if ctx.require is Requirement.MPS and result.device != "mps":
         return failed(f"{ran}, but MPS is required", _mps_fix(ctx), *better)
@@ -168,15 +165,19 @@ def smoke_device(ctx: Context) -> Outcome:
 
 def _why_not_better(ctx: Context, device: str | None) -> tuple[str, ...]:
     order = ["mps", "cuda", "cpu"]
-    better = order[: order.index(device)] if device in order else order[:2]
+    better = order[: order.index(device)] if device in order else []
     reasons = {"mps": f"mps not used: {mps_reason(ctx)}"}
-    if ctx.on_macos:
-        reasons["cuda"] = "cuda not used: CUDA does not exist on macOS"
-    elif not cuda_usable(ctx):
-        torch = ctx.torch
-        built = f"CUDA {torch.cuda_built} build" if torch and torch.cuda_built else "a CPU-only torch build"
-        reasons["cuda"] = f"cuda not used: no CUDA device visible ({built})"
+    if ctx.on_macos or not cuda_usable(ctx):
+        reasons["cuda"] = f"cuda not used: {_cuda_reason(ctx)}"
     return tuple(reasons[d] for d in better if d in reasons)
+
+
+def _cuda_reason(ctx: Context) -> str:
+    if ctx.on_macos:
+        return "CUDA does not exist on macOS"
+    torch = ctx.torch
+    built = f"CUDA {torch.cuda_built} build" if torch and torch.cuda_built else "a CPU-only torch build"
+    return f"no CUDA device visible ({built})"
 
 
 def _mps_fix(ctx: Context) -> Remediation:

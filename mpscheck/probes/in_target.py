@@ -284,8 +284,7 @@ def pick_device(torch, requested, facts):
     if requested in ("mps", "cuda"):
         if facts.get(requested + "_available"):
             return requested, "requested with --device %s" % requested
-        why = facts.get(requested + "_error") or "torch.%s is not available" % requested
-        return None, "--device %s was requested and is not usable here: %s" % (requested, why)
+        return None, "--device %s was requested and torch cannot use %s here" % (requested, requested)
     if facts.get("mps_available"):
         return "mps", "torch.backends.mps.is_available() is True"
     if facts.get("cuda_available"):
