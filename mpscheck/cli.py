@@ -256,7 +256,7 @@ def _finish(report: Report, fmt: str | None, output: str | None, verbose: bool) 
         except OutputError as exc:
             raise click.UsageError(str(exc)) from exc
         click.echo(f"{report.verdict.headline} (report written to {output})", err=True)
-    elif fmt == "text" and sys.stdout.isatty():
+    elif fmt == "text" and sys.stdout.isatty() and "NO_COLOR" not in os.environ:
         from rich.console import Console
 
         from mpscheck.render.text import print_report

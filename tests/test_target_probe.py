@@ -187,3 +187,23 @@ def test_default_target_prefers_the_active_environment(tmp_path) -> None:
     choice = choose_target(None, {"VIRTUAL_ENV": str(venv)}, own="/own/python")
     assert choice.path == str(venv / "bin" / "python") and "virtual environment" in choice.why
     assert choose_target(None, {}, own="/own/python").path == "/own/python"
+
+
+def _old_python(version: str) -> str | None:
+    """A real interpreter of that version (not a pyenv shim that may refuse to run)."""
+    import glob
+    import shutil
+
+    candidates = sorted(glob.glob(f"/root/.pyenv/versions/{version}.*/bin/python{version}"))
+    return candidates[0] if candidates else shutil.which(f"python{version}")
+
+
+def test_agent_runs_under_python_38() -> None:
+    """The target may be older than mpscheck: the agent must really run on 3.8, not just parse."""
+    python = _old_python("3.8")
+    if python is None:
+        pytest.skip("no Python 3.8 on this machine")
+    facts = probe_target(python, workload="quick", device="gpu", timeout=60, environ=fake_torch_env("mps-vm"))
+    assert facts.run.status == "ok", facts.run.stderr_tail
+    assert facts.interpreter.version.startswith("3.8.")
+    assert facts.torch.version == "2.5.1" and facts.smoke.steps[0].status == "fail"  # the fake torch, on 3.8

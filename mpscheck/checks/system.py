@@ -23,8 +23,10 @@ APPLE_CHIP = re.compile(r"Apple (M\d+)(?: (Pro|Max|Ultra))?")
 
 def _accelerators(ctx: Context) -> str:
     torch = ctx.torch
-    if torch is None or not torch.installed or torch.import_error:
+    if torch is None or torch.import_error:
         return "torch could not be imported, so CUDA was not checked"
+    if not torch.installed:
+        return "torch is not installed, so CUDA was not checked"
     if torch.cuda_available and torch.cuda_devices:
         names = ", ".join(f"{d.name} ({size(d.memory_bytes)})" for d in torch.cuda_devices)
         return f"CUDA {torch.cuda_built}: {plural(len(torch.cuda_devices), 'device')}: {names}"
