@@ -41,6 +41,11 @@ class GuardedGroup(click.Group):
             ctx.exit(int(ExitCode.INTERNAL))
 
 
+check_option = click.option(
+    "--check", "only", multiple=True, metavar="ID", help="Report only these check ids (repeatable, or comma-separated)."
+)
+
+
 def _positive(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
     if value is not None and value <= 0:
         raise click.BadParameter("must be a number of seconds above 0")
@@ -111,7 +116,7 @@ def cli() -> None:
     show_default=True,
     help="What must work for exit 0: mps, gpu (MPS or CUDA), none (report only).",
 )
-@click.option("--check", "only", multiple=True, metavar="ID", help="Report only these check ids (repeatable).")
+@check_option
 @click.option("--list-checks", is_flag=True, help="List the check ids and exit.")
 @output_options
 def doctor(
@@ -192,7 +197,7 @@ def smoke_test(
     default=None,
     help="Judge with this policy [default: the one the report was made with].",
 )
-@click.option("--check", "only", multiple=True, metavar="ID", help="Report only these check ids (repeatable).")
+@check_option
 @output_options
 def explain(
     report_path: str,

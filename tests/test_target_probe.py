@@ -193,9 +193,13 @@ def _old_python(version: str) -> str | None:
     """A real interpreter of that version (not a pyenv shim that may refuse to run)."""
     import glob
     import shutil
+    import subprocess
 
     candidates = sorted(glob.glob(f"/root/.pyenv/versions/{version}.*/bin/python{version}"))
-    return candidates[0] if candidates else shutil.which(f"python{version}")
+    found = candidates[0] if candidates else shutil.which(f"python{version}")
+    if found and subprocess.run([found, "-c", "pass"], capture_output=True, check=False).returncode == 0:
+        return found
+    return None
 
 
 def test_agent_runs_under_python_38() -> None:
