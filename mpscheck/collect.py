@@ -1,20 +1,50 @@
-"""Gather all facts for one run: the host probe runs while the target interpreter imports torch.
+"""Gather all facts for one run: the host probes run while the target interpreter imports torch.
 
-The doctor's wall time should approach `import torch` alone, so nothing here waits on anything
-it does not need to.
+The doctor's wall time should approach `import torch` alone, so nothing here waits on anything it
+does not need: the slow GPU read (system_profiler) gets a short grace once the target is done, and
+is not waited for at all when torch already reported the GPU's core count.
 """
 
 from __future__ import annotations
 
 import datetime
 import os
+import platform
 import threading
-from typing import Mapping
+from typing import Callable, Mapping, TypeVar
 
 from mpscheck import __version__
 from mpscheck.facts import Facts, HostFacts
-from mpscheck.probes.host import probe_host
+from mpscheck.probes.host import add_gpu, probe_host, read_gpu
 from mpscheck.probes.target import TargetChoice, probe_target
+
+GPU_GRACE_SECONDS = 2.0
+_T = TypeVar("_T")
+
+
+class _Background(threading.Thread):
+    """Runs a probe in a thread and keeps its result or its exception."""
+
+    def __init__(self, name: str, work: Callable[[], _T]) -> None:
+        super().__init__(name=name, daemon=True)
+        self._work = work
+        self.result: object = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.result = self._work()
+        except Exception as exc:  # a host fact we cannot read must not cost the whole report
+            self.error = exc
+
+
+def _host_then_warm_imports() -> HostFacts:
+    facts = probe_host(gpu=False)
+    # Import what judges and prints the facts now, while the target is still importing torch.
+    import mpscheck.diagnose
+    import mpscheck.render.json_report  # noqa: F401
+
+    return facts
 
 
 def collect_facts(
@@ -25,20 +55,11 @@ def collect_facts(
     timeout: float,
     environ: Mapping[str, str] | None = None,
 ) -> Facts:
-    host: list[HostFacts] = []
-    errors: list[BaseException] = []
-
-    def read_host() -> None:
-        try:
-            host.append(probe_host())
-            # Import what judges and prints the facts now, while the target is still importing torch.
-            import mpscheck.diagnose
-            import mpscheck.render.json_report  # noqa: F401
-        except Exception as exc:  # a host fact we cannot read must not cost the whole report
-            errors.append(exc)
-
-    worker = threading.Thread(target=read_host, name="mpscheck-host-probe", daemon=True)
-    worker.start()
+    host_worker = _Background("mpscheck-host-probe", _host_then_warm_imports)
+    gpu_worker = _Background("mpscheck-gpu-probe", read_gpu) if platform.system() == "Darwin" else None
+    for worker in (host_worker, gpu_worker):
+        if worker:
+            worker.start()
     target = probe_target(
         choice.path,
         workload=workload,
@@ -46,13 +67,23 @@ def collect_facts(
         timeout=timeout,
         environ=os.environ if environ is None else environ,
     )
-    worker.join(timeout=30)
+    host_worker.join(timeout=30)
+    host = host_worker.result if isinstance(host_worker.result, HostFacts) else None
+    if host is None:
+        why = host_worker.error or "timed out"
+        host = HostFacts(errors={"host": f"host probe failed: {why}"})
+    if gpu_worker:
+        torch_counted = bool(target.torch and target.torch.mps_core_count)
+        gpu_worker.join(timeout=0 if torch_counted else GPU_GRACE_SECONDS)
+        if isinstance(gpu_worker.result, tuple):
+            add_gpu(host, gpu_worker.result)
+        else:
+            host.errors["gpu_cores"] = "system_profiler did not answer while torch was probed"
     target.requested = choice.path
     target.chosen_because = choice.why
-    host_facts = host[0] if host else HostFacts(errors={"host": f"host probe failed: {errors or 'timed out'}"})
     return Facts(
         mpscheck_version=__version__,
         collected_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        host=host_facts,
+        host=host,
         target=target,
     )

@@ -41,15 +41,38 @@ def _run(argv: Sequence[str], timeout: float) -> Completed:
     return run_command(argv, timeout)
 
 
-def probe_host(system: str | None = None, sysctl: Sysctl = ctypes_sysctl, run: Runner = _run) -> HostFacts:
+def probe_host(
+    system: str | None = None, sysctl: Sysctl = ctypes_sysctl, run: Runner = _run, gpu: bool = True
+) -> HostFacts:
+    """All host facts; with gpu=False the slow system_profiler read is left to read_gpu()."""
     system = system or platform.system()
     facts = HostFacts(system=system, release=platform.release(), machine=platform.machine())
     if system == "Darwin":
         _read_macos(facts, sysctl, run)
+        if gpu:
+            add_gpu(facts, read_gpu(run))
     else:
         _read_other(facts)
     _read_toolchain(facts, system, run)
     return facts
+
+
+GpuReading = tuple[Optional[str], Optional[int], Optional[str]]  # name, cores, why not
+
+
+def read_gpu(run: Runner = _run) -> GpuReading:
+    """The Apple GPU's name and core count from system_profiler (about a second; run it in parallel)."""
+    displays = run(["system_profiler", "SPDisplaysDataType", "-json"], 15)
+    gpu = parse_displays_json(displays.stdout) if displays.returncode == 0 else None
+    if gpu:
+        return gpu[0], gpu[1], None
+    return None, None, _why(displays, "system_profiler SPDisplaysDataType")
+
+
+def add_gpu(facts: HostFacts, reading: GpuReading) -> None:
+    facts.gpu_name, facts.gpu_cores, why = reading
+    if why:
+        facts.errors["gpu_cores"] = why
 
 
 def _read_toolchain(facts: HostFacts, system: str, run: Runner) -> None:
@@ -83,13 +106,6 @@ def _read_macos(facts: HostFacts, sysctl: Sysctl, run: Runner) -> None:
     facts.macos_build = parsed.get("BuildVersion")
     if facts.macos_version is None:
         facts.errors["macos_version"] = _why(versions, "sw_vers")
-
-    displays = run(["system_profiler", "SPDisplaysDataType", "-json"], 15)
-    gpu = parse_displays_json(displays.stdout) if displays.returncode == 0 else None
-    if gpu:
-        facts.gpu_name, facts.gpu_cores = gpu
-    else:
-        facts.errors["gpu_cores"] = _why(displays, "system_profiler SPDisplaysDataType")
 
 
 def _read_other(facts: HostFacts) -> None:
