@@ -257,10 +257,12 @@ def smoke_matmul(ctx: Context) -> Outcome:
 def smoke_train(ctx: Context) -> Outcome:
     def describe(s: SmokeStep, device: str) -> Outcome:
         losses = s.values.get("losses", [])
+        setup = s.values.get("optimizer_setup_seconds") or 0.0
+        of_which = f", of which {setup:.2f} s torch.optim's one-time setup" if setup >= 0.1 else ""
         return passed(
             f"{s.values.get('steps')} Adam steps on {device}: loss {losses[0]:.3f} → {losses[-1]:.3f}, "
             f"gradients finite, first loss matches the CPU (Δ {s.values.get('first_loss_difference', 0):.1g}; "
-            f"{_took(s)})"
+            f"{_took(s)}{of_which})"
         )
 
     return judge_step(ctx, "train", describe)
