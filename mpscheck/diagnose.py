@@ -65,5 +65,4 @@ def diagnose(
         verdict=decide(findings, require, strict, command),
         require=require,
         strict=strict,
-        options={"only": sorted(selected)} if selected else {},
     )

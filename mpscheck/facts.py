@@ -133,7 +133,6 @@ class SmokeFacts:
     reason: str = ""
     mode: str = "quick"  # quick (doctor) | full (smoke-test)
     steps: List[SmokeStep] = field(default_factory=list)
-    fallback_env: Optional[str] = None  # PYTORCH_ENABLE_MPS_FALLBACK as the workload process saw it
 
 
 @dataclass

@@ -7,7 +7,7 @@ here touches the machine, so a saved report can be rebuilt and judged anywhere.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from mpscheck.facts import Facts
@@ -97,7 +97,6 @@ class Report:
     verdict: Verdict
     require: Requirement
     strict: bool
-    options: dict[str, Any] = field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
         out = {s.value: 0 for s in Status}
