@@ -211,3 +211,9 @@ def test_agent_runs_under_python_38() -> None:
     assert facts.run.status == "ok", facts.run.stderr_tail
     assert facts.interpreter.version.startswith("3.8.")
     assert facts.torch.version == "2.5.1" and facts.smoke.steps[0].status == "fail"  # the fake torch, on 3.8
+
+
+def test_timeout_kills_the_interpreters_children_too(make_python) -> None:
+    """A helper process holding the output pipes open must not keep the doctor waiting."""
+    facts = probe_target(make_python("sleep 30 & sleep 30 & wait"), timeout=1.0)
+    assert facts.run.status == "timeout" and facts.run.seconds < 10

@@ -66,7 +66,10 @@ def run_command(
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    killpg = getattr(os, "killpg", None)  # POSIX only; elsewhere the process alone is killed
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
+        if killpg is None:
+            raise ProcessLookupError
+        killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         proc.kill()
