@@ -130,10 +130,9 @@ def mps_reason(ctx: Context) -> str:
     """Why MPS was not used: the doctor's first failing prerequisite, in its own words."""
     if not ctx.on_macos:
         return f"not macOS ({ctx.host.system})"
-    for check_id in MPS_PREREQUISITES:
-        finding = ctx.findings.get(check_id)
-        if finding and finding.status.value in ("fail", "crash"):
-            return f"{finding.summary} [{check_id}]"
+    root = ctx.upstream_problem(*MPS_PREREQUISITES)
+    if root:
+        return f"{ctx.findings[root].summary} [{root}]"
     return "torch.backends.mps.is_available() is False"
 
 
@@ -181,11 +180,9 @@ def _cuda_reason(ctx: Context) -> str:
 
 
 def _mps_fix(ctx: Context) -> Remediation:
-    for check_id in MPS_PREREQUISITES:
-        finding = ctx.findings.get(check_id)
-        if finding and finding.fix and finding.status.value in ("fail", "crash"):
-            return finding.fix
-    return fix("Run the doctor for the full diagnosis.", "mpscheck doctor")
+    root = ctx.upstream_problem(*MPS_PREREQUISITES)
+    remedy = ctx.findings[root].fix if root else None
+    return remedy or fix("Run the doctor for the full diagnosis.", "mpscheck doctor")
 
 
 def judge_step(ctx: Context, name: str, describe: Callable[[SmokeStep, str], Outcome]) -> Outcome:
