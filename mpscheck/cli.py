@@ -190,12 +190,12 @@ def smoke_test(
 
 
 @cli.command()
-@click.argument("report_path", metavar="REPORT.json", type=click.Path(dir_okay=False))
+@click.argument("report_path", metavar="INPUT", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
     "--require",
     type=click.Choice(REQUIRE_CHOICES),
     default=None,
-    help="Judge with this policy [default: the one the report was made with].",
+    help="Judge a saved report with this policy [default: the one the report was made with].",
 )
 @check_option
 @output_options
@@ -208,20 +208,51 @@ def explain(
     strict: bool,
     verbose: bool,
 ) -> None:
-    """Re-run today's checks on a report saved with --format json (from this or another machine)."""
+    """Explain INPUT (a file, or - for stdin): a report saved with --format json, re-judged by today's checks,
+    or pasted text: collect_env, uname, sysctl, sw_vers, conda info, pip/uv errors, REPL lines, framework
+    banners, tracebacks, a line naming the Mac. Exit 0: it shows a working setup; 1: a problem; 2: unreadable."""
     from mpscheck.diagnose import diagnose
-    from mpscheck.saved import ReportError, load_report
+    from mpscheck.explain_input import InputError, read_input, saved_report
+    from mpscheck.saved import ReportError
 
     _check_output(output)
     try:
-        saved = load_report(report_path)
-    except ReportError as exc:
+        given = read_input(report_path)
+        if not given.is_report:
+            return _explain_paste(given.text, fmt, output, verbose, strict)
+        saved = saved_report(given, report_path)
+    except (InputError, ReportError) as exc:
         raise click.UsageError(str(exc)) from exc
     requirement = Requirement(require) if require else saved.require
     report = diagnose(
         saved.facts, command=saved.command, require=requirement, strict=strict or saved.strict, only=_split_ids(only)
     )
     _finish(report, fmt, output, verbose)
+
+
+def _explain_paste(text: str, fmt: str | None, output: str | None, verbose: bool, strict: bool) -> None:
+    from mpscheck.emit import OutputError, append_step_summary, write_whole
+    from mpscheck.paste import ACCEPTED
+    from mpscheck.paste_judgement import explain_text
+    from mpscheck.render.paste import headline, render
+
+    diagnosis = explain_text(text)
+    if diagnosis.exit_code is ExitCode.USAGE:
+        raise click.UsageError("nothing in the input could be read; explain accepts: " + "; ".join(ACCEPTED))
+    fmt = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    if fmt == "github":
+        append_step_summary(render(diagnosis, "markdown", verbose), os.environ)
+    rendered = render(diagnosis, fmt, verbose)
+    if output:
+        try:
+            write_whole(output, rendered)
+        except OutputError as exc:
+            raise click.UsageError(str(exc)) from exc
+        click.echo(f"{headline(diagnosis)} (written to {output})", err=True)
+    else:
+        click.echo(rendered, nl=False)
+    code = diagnosis.exit_code
+    sys.exit(int(ExitCode.PROBLEMS if strict and code is ExitCode.READY and diagnosis.cause.id != "healthy" else code))
 
 
 def _split_ids(values: tuple[str, ...]) -> list[str]:

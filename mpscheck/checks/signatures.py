@@ -1,33 +1,14 @@
-"""Known error texts from torch and Metal, recognised so a finding can name the cause, not echo it.
+"""Known error texts, recognised so a finding can name the cause, not echo it: the checks' view of the
+one signature table in ``mpscheck/signatures.py``, keeping the cause keys the checks already use.
 
-Each pattern comes from a cited report (../shared/mps-facts.md). Matching is on torch's own words,
-so a new torch that rewords a message degrades to "unrecognised", never to a wrong diagnosis.
+A new torch that rewords a message degrades to "unrecognised", never to a wrong diagnosis.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-# EmptyTensor.cpp MPS_ERROR_RUNTIME_TOO_LOW, all three wordings (pytorch/pytorch#164943, #177819).
-NO_METAL_DEVICE = re.compile(r"The MPS backend is supported on [Mm]ac[Oo][Ss] (12\.3|13\.0|14\.0)\+")
-# Non-MPS builds: EmptyTensor.cpp, user reports, and torch 2.13.0+cpu on Linux as mpscheck recorded it.
-NOT_BUILT = re.compile(
-    r"not linked with support for mps|not compiled with MPS enabled|with arguments from the 'MPS' backend"
-)
-# MPSAllocator.mm; the 0-byte form is the GitHub-hosted VM signature (actions/runner-images#9918).
-OUT_OF_MEMORY = re.compile(r"MPS backend out of memory \(MPS allocated: ([^,]+), other allocations: ([^,)]+)")
-VIRTUAL_GPU = re.compile(r"MPS backend out of memory \(MPS allocated: 0 bytes, other allocations: 0 bytes")
-# MPSFallback.mm, wording since 2.6 and before (pytorch/pytorch#141314, #86195).
-FALLBACK_OFF = re.compile(r"is not currently implemented for the MPS device")
-NO_FLOAT64 = re.compile(r"Cannot convert a (MPS Tensor to float64|float64 Tensor to MPS)")
-NEEDS_MACOS14 = re.compile(
-    r"(BFloat16 is only supported on MacOS 14|bfloat16 type is supported on MacOS 14"
-    r"|complex types are only supported on MacOS 14|does not have support for that dtype)"
-)
-WATERMARK = re.compile(r"invalid (high|low) watermark ratio")
-# dlopen of a wheel built for the other architecture (invoke-ai/InvokeAI#2152; older dyld wording too).
-WRONG_ARCH = re.compile(r"incompatible architecture \(have \(?'?(\w+)'?\)?, need \(?'?(\w+)'?\)?")
+from mpscheck.signatures import TABLE, groups_of
 
 
 @dataclass(frozen=True)
@@ -36,26 +17,24 @@ class Signature:
     detail: str = ""
 
 
+def _detail(cause: str, groups: dict[str, str], whole: str) -> str:
+    if cause == "out-of-memory":
+        return f"MPS allocated {groups.get('allocated', '?')}, other allocations {groups.get('other', '?')}"
+    if cause == "wrong-arch":
+        return f"have {groups.get('have', '?')}, need {groups.get('need', '?')}"
+    if cause == "watermark":
+        return whole
+    return ""
+
+
 def recognise(text: str | None) -> Signature | None:
-    """The known cause behind an error text, or None."""
+    """The known cause behind an error text, or None (the table's rows that the checks know, in order)."""
     if not text:
         return None
-    if VIRTUAL_GPU.search(text):
-        return Signature("virtual-gpu")
-    if match := OUT_OF_MEMORY.search(text):
-        return Signature("out-of-memory", f"MPS allocated {match.group(1)}, other allocations {match.group(2)}")
-    if match := WATERMARK.search(text):
-        return Signature("watermark", match.group(0))
-    if FALLBACK_OFF.search(text):
-        return Signature("fallback-off")
-    if NO_FLOAT64.search(text):
-        return Signature("no-float64")
-    if NEEDS_MACOS14.search(text):
-        return Signature("needs-macos14")
-    if NO_METAL_DEVICE.search(text):
-        return Signature("no-metal-device")
-    if NOT_BUILT.search(text):
-        return Signature("not-built")
-    if match := WRONG_ARCH.search(text):
-        return Signature("wrong-arch", f"have {match.group(1)}, need {match.group(2)}")
+    for row in TABLE:
+        if row.legacy is None:
+            continue
+        match = row.pattern.search(text)
+        if match:
+            return Signature(row.legacy, _detail(row.legacy, groups_of(match), match.group(0).strip()))
     return None

@@ -1,0 +1,61 @@
+"""Parsers of pasted text: one module per kind of paste, each turning any text into observations.
+
+``read(text)`` runs every parser over the same lines (one paste may mix kinds: a collect_env block,
+a traceback, a line of prose) and returns a Paste whose ``facts`` are the probes' dataclasses with
+only what the paste shows. Every parser is total: any text in, observations out, never an exception.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Callable
+
+from mpscheck.paste.model import Observation, Paste
+
+PARSERS = (
+    "collect_env",
+    "sw_vers",
+    "uname",
+    "sysctl",
+    "conda",
+    "pip",
+    "repl",
+    "banner",
+    "traceback",
+    "environment",
+    "prose",
+)
+ACCEPTED = (
+    "a saved report (mpscheck doctor --format json)",
+    "python -m torch.utils.collect_env",
+    "uname -a / uname -m / arch",
+    "sysctl (machdep.cpu.brand_string, sysctl.proc_translated, hw.optional.arm64 ...)",
+    "sw_vers",
+    "conda info / conda config --show subdir",
+    "pip or uv errors (No matching distribution found for torch ...)",
+    "a Python REPL or python -c transcript (torch.backends.mps.is_available(), platform.processor() ...)",
+    "framework banners (Lightning, Ultralytics, ComfyUI, transformers-cli env)",
+    "tracebacks and warnings from torch on MPS",
+    "a line of prose naming the Mac (e.g. 'on an M2 Max with 32 GB, macOS 14.5')",
+)
+MAX_LINE = 4000  # longer lines are cut: the patterns never need more, and regexes stay fast
+
+
+def parser(name: str) -> Callable[[list[str]], list[Observation]]:
+    module = importlib.import_module(f"mpscheck.paste.{name}")
+    parse: Callable[[list[str]], list[Observation]] = module.parse
+    return parse
+
+
+def split(text: str) -> list[str]:
+    """The paste's lines, with any line too long to be machine output cut to MAX_LINE."""
+    return [line[:MAX_LINE] for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+
+
+def read(text: str) -> Paste:
+    lines = split(text)
+    observations: list[Observation] = []
+    for name in PARSERS:
+        observations += parser(name)(lines)
+    observations.sort(key=lambda o: o.line)
+    return Paste("\n".join(lines), observations)

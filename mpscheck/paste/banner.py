@@ -1,0 +1,94 @@
+"""What frameworks print when they start: the device they chose and the versions they run.
+
+Lightning: ``GPU available: True (mps), used: False``. Ultralytics: ``Ultralytics YOLOv8.0.196 🚀
+Python-3.11.5 torch-2.1.0 CPU (Apple M1 Pro)``. ComfyUI: ``Total VRAM 16384 MB, total RAM 16384 MB``,
+``pytorch version: 2.1.0``, ``Device: mps``. ``transformers-cli env`` / ``accelerate env`` /
+``diffusers-cli env``: ``- Platform: macOS-13.4.1-arm64-arm-64bit``, ``- PyTorch version (GPU?): 2.0.1``
+(the dashed lines are read by the collect_env parser's ``key: value`` rule).
+"""
+
+from __future__ import annotations
+
+import re
+
+from mpscheck.paste.model import Observation, observe
+
+KIND = "banner"
+LIGHTNING = re.compile(r"GPU available: (?P<available>True|False)(?: \((?P<kind>\w+)\))?, used: (?P<used>True|False)")
+LIGHTNING_UNUSED = re.compile(r"MPS available but not used\. Set `accelerator`")
+ULTRALYTICS = re.compile(
+    r"Ultralytics\s+(?:YOLO\w*\s*)?(?P<version>\d[\w.]*).*?Python-(?P<python>\d+\.\d+(?:\.\d+)?)\s+"
+    r"torch-(?P<torch>\d[\w.+]*)\s+(?P<device>CPU|MPS|CUDA:\d+)(?:\s+\((?P<chip>[^)]*)\))?"
+)
+YOLOV5 = re.compile(
+    r"YOLOv5 \S+ (?P<version>v?\d[\w.-]*)\s+(?:Python-(?P<python>\d+\.\d+(?:\.\d+)?)\s+)?"
+    r"torch[- ](?P<torch>\d[\w.+]*)\s+"
+    r"(?P<device>CPU|MPS|CUDA:\d+)"
+)
+COMFY_RAM = re.compile(r"Total VRAM (?P<vram>\d+) MB, total RAM (?P<ram>\d+) MB")
+COMFY_TORCH = re.compile(r"(?i)^\s*(?:py)?torch version:\s*(?P<version>\d[\w.+]*)\s*$")
+COMFY_DEVICE = re.compile(r"^\s*Device:\s*(?P<device>mps|cpu|cuda(?::\d+)?)\b")
+GENERIC_DEVICE = re.compile(
+    r"(?i)^\s*(?:using|running on|selected) device:?\s*'?(?P<device>mps|cpu|cuda)(?::\d+)?'?\s*$"
+)
+YOLO = re.compile(r"^\s*(?:[$%>]\s*|!)?(?P<command>yolo\s+\S.*?)\s*$")
+PACKAGE = re.compile(
+    r"^\s*-\s*`?(?P<name>transformers|accelerate|diffusers|lightning|pytorch-lightning)`? version:\s*(?P<v>\d[\w.]*)"
+)
+
+
+def parse(lines: list[str]) -> list[Observation]:
+    out: list[Observation] = []
+    for number, line in enumerate(lines, start=1):
+        out += _line(lines, number, line)
+    return out
+
+
+def _line(lines: list[str], number: int, line: str) -> list[Observation]:
+    def seen(fact: str, value: object) -> Observation:
+        return observe(KIND, lines, number, fact, value)
+
+    if match := LIGHTNING.search(line):
+        found = [seen("paste.device_used", _lightning_device(match)), seen("paste.lightning", True)]
+        if match["kind"] == "mps" or (match["available"] == "False"):
+            found.append(seen("paste.framework_mps_available", match["available"] == "True"))
+        return found
+    if LIGHTNING_UNUSED.search(line):
+        return [
+            seen("paste.device_used", "cpu"),
+            seen("paste.framework_mps_available", True),
+            seen("paste.lightning", True),
+        ]
+    if match := ULTRALYTICS.search(line):
+        found = [
+            seen("interpreter.packages.ultralytics", match["version"]),
+            seen("interpreter.version", match["python"]),
+            seen("torch.version", match["torch"]),
+            seen("paste.device_used", match["device"].split(":")[0].lower()),
+        ]
+        if match["chip"] and match["chip"].startswith(("Apple", "Intel")):
+            found.append(seen("host.cpu_brand", match["chip"]))
+        return found
+    if match := YOLOV5.search(line):
+        found = [
+            seen("torch.version", match["torch"]),
+            seen("paste.device_used", match["device"].split(":")[0].lower()),
+        ]
+        return found + ([seen("interpreter.version", match["python"])] if match["python"] else [])
+    if match := COMFY_RAM.search(line):
+        return [seen("host.memory_bytes", int(match["ram"]) * 1024**2)]
+    if match := COMFY_TORCH.match(line):
+        return [seen("torch.version", match["version"])]
+    if match := COMFY_DEVICE.match(line) or GENERIC_DEVICE.match(line):
+        return [seen("paste.device_used", match["device"].split(":")[0])]
+    if match := YOLO.match(line):
+        return [seen("paste.yolo_command", match["command"])]
+    if match := PACKAGE.match(line):
+        return [seen(f"interpreter.packages.{match['name']}", match["v"])]
+    return []
+
+
+def _lightning_device(match: re.Match[str]) -> str:
+    if match["used"] == "True":
+        return match["kind"] or "gpu"
+    return "cpu"

@@ -1,0 +1,116 @@
+"""`python -m torch.utils.collect_env` (and the environment block of mpscheck's own markdown report).
+
+torch/utils/collect_env.py prints ``key: value`` lines; on a Mac ``OS: macOS 14.5 (arm64)`` carries
+sw_vers's version and platform.machine() of the Python that ran it, ``Python platform`` is
+platform.platform() (its version is platform.mac_ver(), 10.16 for an old-SDK Python), and the chip is
+on the line after ``CPU:``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mpscheck.paste.model import Observation, observe
+
+KIND = "collect_env"
+UNKNOWN = ("Could not collect", "N/A", "None", "")
+
+_BOOLS = {
+    "Is debug build": "torch.debug_build",
+    "Is CUDA available": "torch.cuda_available",
+    "Is MPS built": "torch.mps_built",
+    "Is MPS available": "torch.mps_available",
+}
+PLATFORM = re.compile(r"macOS-(?P<mac_ver>\d+(?:\.\d+)*)-(?P<machine>arm64|x86_64)-(?P<processor>arm|i386)(?:-64bit)?")
+LINE = re.compile(r"^\s*(?:- )?`?(?P<key>[A-Za-z][\w ./()?-]*?)`?\s*:\s*(?P<value>.*?)\s*$")
+PIP = re.compile(r"^\s*\[(?:pip3?|conda)\]\s+(?P<name>[A-Za-z0-9_.-]+)(?:==|\s+)(?P<version>\d[\w.+-]*)")
+OS_MAC = re.compile(
+    r"^(?:macOS|Mac OSX|Mac OS X) (?:(?:Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe) )?"
+    r"(?P<version>\d+(?:\.\d+)*)(?: \((?P<machine>\w+)\))?"
+)
+
+
+def parse(lines: list[str]) -> list[Observation]:
+    out: list[Observation] = []
+    for number, line in enumerate(lines, start=1):
+        out += _line(lines, number, line)
+    return out
+
+
+def _line(lines: list[str], number: int, line: str) -> list[Observation]:
+    def seen(fact: str, value: object) -> Observation:
+        return observe(KIND, lines, number, fact, value)
+
+    if match := PIP.match(line):
+        name, version = match["name"].lower(), match["version"]
+        found = [seen(f"interpreter.packages.{name}", version)]
+        if name in ("torch", "pytorch"):
+            found.append(seen("torch.version", version))
+        return found
+    match = LINE.match(line)
+    if not match:
+        return []
+    key, value = match["key"].strip(), match["value"].strip()
+    if key in _BOOLS and value in ("True", "False"):
+        return [seen(_BOOLS[key], value == "True")]
+    if key in ("PyTorch version", "PyTorch version (GPU?)") and value not in UNKNOWN:
+        version = value.split()[0]
+        return [seen("torch.version", version)] if re.match(r"\d", version) else []
+    if key == "CUDA used to build PyTorch" and value not in UNKNOWN and value != "Could not collect":
+        return [seen("torch.cuda_built", value)]
+    if key == "OS":
+        return _os(seen, value)
+    if key == "Python version" and (version := re.match(r"(?:Python )?(\d+\.\d+(?:\.\d+)?)", value)):
+        conda = [seen("paste.conda_python", True)] if re.search(r"packaged by (?:Anaconda|conda-forge)", value) else []
+        return [seen("interpreter.version", version.group(1)), *conda]
+    if key in ("Python platform", "Platform") and value not in UNKNOWN:
+        return _platform(seen, value)
+    if key == "CPU":
+        brand = value or _next_nonblank(lines, number)
+        return [observe(KIND, lines, _line_of(lines, number, brand), "host.cpu_brand", brand)] if brand else []
+    if key == "Clang version" and value not in UNKNOWN:
+        return [seen("host.clang_version", value)]
+    return []
+
+
+def _os(seen, value: str) -> list[Observation]:  # type: ignore[no-untyped-def]
+    if match := OS_MAC.match(value):
+        found = [seen("host.system", "Darwin"), seen("host.macos_version", match["version"])]
+        if match["machine"]:
+            found.append(seen("interpreter.machine", match["machine"]))
+        return found
+    for word, system in (("Windows", "Windows"), ("Ubuntu", "Linux"), ("Linux", "Linux"), ("Debian", "Linux")):
+        if word in value:
+            return [seen("host.system", system)]
+    return []
+
+
+def _platform(seen, value: str) -> list[Observation]:  # type: ignore[no-untyped-def]
+    found = [seen("interpreter.platform", value)]
+    if match := PLATFORM.search(value):
+        found += [
+            seen("host.system", "Darwin"),
+            seen("interpreter.mac_ver", match["mac_ver"]),
+            seen("interpreter.machine", match["machine"]),
+            seen("interpreter.processor", match["processor"]),
+        ]
+    elif value.startswith("Linux"):
+        found.append(seen("host.system", "Linux"))
+    elif value.startswith("Windows"):
+        found.append(seen("host.system", "Windows"))
+    return found
+
+
+def _next_nonblank(lines: list[str], number: int) -> str:
+    for line in lines[number : number + 2]:
+        if line.strip():
+            text = line.strip()
+            return text if re.match(r"(Apple M\d|Intel\(R\)|Apple silicon)", text) else ""
+    return ""
+
+
+def _line_of(lines: list[str], number: int, text: str) -> int:
+    for offset, line in enumerate(lines[number - 1 : number + 2]):
+        if text in line:
+            return number + offset
+    return number

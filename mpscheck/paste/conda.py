@@ -1,0 +1,48 @@
+"""`conda info` and `conda config --show subdir`: the subdir conda installs from (osx-64 is Intel
+packages, run under Rosetta on Apple silicon), the active env, and the virtual packages conda read
+from the machine (__osx is the real macOS version, __archspec the CPU family conda sees).
+"""
+
+from __future__ import annotations
+
+import re
+
+from mpscheck.paste.model import Observation, observe
+
+KIND = "conda"
+INFO = re.compile(r"^\s*(?P<key>platform|active env location|python version|subdir)\s*:\s*(?P<value>\S.*?)\s*$")
+SUBDIR = re.compile(r"^(?:osx|linux|win)-(?:64|arm64|aarch64|32)$")
+OSX = re.compile(r"__osx=(?P<version>\d+(?:\.\d+)*)")
+ARCHSPEC = re.compile(r"__archspec=1=(?P<arch>\w+)")
+ENV_SUBDIR = re.compile(r"CONDA_SUBDIR=(?P<value>(?:osx|linux|win)-\w+)")
+
+
+def parse(lines: list[str]) -> list[Observation]:
+    out: list[Observation] = []
+    for number, line in enumerate(lines, start=1):
+        out += _line(lines, number, line)
+    return out
+
+
+def _line(lines: list[str], number: int, line: str) -> list[Observation]:
+    def seen(fact: str, value: object) -> Observation:
+        return observe(KIND, lines, number, fact, value)
+
+    found: list[Observation] = []
+    if match := INFO.match(line):
+        key, value = match["key"], match["value"]
+        if key in ("platform", "subdir") and SUBDIR.match(value):
+            found.append(seen("interpreter.conda_subdir", value))
+            if value.startswith("osx"):
+                found.append(seen("host.system", "Darwin"))
+        elif key == "active env location" and value.startswith(("/", "~")):
+            found.append(seen("interpreter.conda_prefix", value))
+        elif key == "python version" and (version := re.match(r"\d+\.\d+(?:\.\d+)?", value)):
+            found.append(seen("interpreter.version", version.group(0)))
+    if match := OSX.search(line):
+        found += [seen("host.system", "Darwin"), seen("host.macos_version", match["version"])]
+    if match := ARCHSPEC.search(line):
+        found.append(seen("paste.archspec", match["arch"]))
+    if match := ENV_SUBDIR.search(line):
+        found.append(seen("paste.conda_subdir_env", match["value"]))
+    return found

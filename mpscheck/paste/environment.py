@@ -1,0 +1,38 @@
+"""The PYTORCH_* variables a paste sets: ``export NAME=value``, ``NAME=value python ...``,
+``os.environ["NAME"] = "value"``, ``%env NAME=value``, ``[env] NAME=value`` (mpscheck's markdown).
+
+An ``os.environ`` assignment after ``import torch`` in the same paste is recorded too: torch reads
+PYTORCH_ENABLE_MPS_FALLBACK when it loads, so setting it later has no effect.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mpscheck.paste.model import Observation, observe
+
+KIND = "environment"
+NAME = r"(?P<name>PYTORCH_(?:ENABLE_MPS_FALLBACK|MPS_\w+|DEBUG_MPS_\w+))"
+SHELL = re.compile(
+    rf"(?:^|[\s;])(?:export\s+|set\s+|%env\s+|\[env\]\s+|conda env config vars set\s+)?{NAME}=(?P<value>[^\s;\"'`]*)"
+)
+PYTHON = re.compile(rf"os\.environ\[\s*['\"]{NAME}['\"]\s*\]\s*=\s*['\"]?(?P<value>[^'\"\s)]*)")
+SETDEFAULT = re.compile(rf"os\.(?:environ\.setdefault|putenv)\(\s*['\"]{NAME}['\"]\s*,\s*['\"](?P<value>[^'\"]*)")
+IMPORT_TORCH = re.compile(r"^\s*(?:>>>\s*)?(?:import torch\b|from torch\b)")
+
+
+def parse(lines: list[str]) -> list[Observation]:
+    out: list[Observation] = []
+    imported_at = None
+    for number, line in enumerate(lines, start=1):
+        if imported_at is None and IMPORT_TORCH.match(line):
+            imported_at = number
+        if match := PYTHON.search(line) or SETDEFAULT.search(line):
+            out.append(observe(KIND, lines, number, f"interpreter.env.{match['name']}", match["value"]))
+            if imported_at is not None:
+                out.append(observe(KIND, lines, number, "paste.env_after_import", match["name"]))
+        elif (match := SHELL.search(line)) and "Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to" not in line:
+            if "`PYTORCH_ENABLE_MPS_FALLBACK=1`" in line:  # torch's own advice inside the error text
+                continue
+            out.append(observe(KIND, lines, number, f"interpreter.env.{match['name']}", match["value"]))
+    return out

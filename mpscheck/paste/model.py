@@ -1,0 +1,91 @@
+"""What a parser gives back: observations (one fact, its value, the paste's line it came from), and
+how a set of observations becomes the same ``Facts`` the probes produce.
+
+A fact the paste does not show is never observed, so it stays unknown (None or empty) in the facts.
+Fact names are ``host.<field>``, ``interpreter.<field>``, ``torch.<field>`` (fields of the facts
+dataclasses), ``interpreter.packages.<name>``, ``interpreter.env.<NAME>``, and ``paste.<name>`` for
+what a paste shows that the probes do not measure (the device a script used, pip's version list...).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from mpscheck.facts import Facts, HostFacts, InterpreterFacts, TorchFacts
+
+
+@dataclass(frozen=True)
+class Observation:
+    fact: str
+    value: Any
+    line: int  # 1-based line number in the paste
+    text: str  # the paste's line, verbatim
+    kind: str  # the parser that read it: collect_env, sw_vers, ...
+
+
+@dataclass
+class Paste:
+    """Everything the parsers read from one paste: first observation of each fact wins."""
+
+    text: str
+    observations: list[Observation] = field(default_factory=list)
+
+    @property
+    def kinds(self) -> list[str]:
+        """The kinds of text recognised, in the order they first appear."""
+        seen: list[str] = []
+        for obs in sorted(self.observations, key=lambda o: o.line):
+            if obs.kind not in seen:
+                seen.append(obs.kind)
+        return seen
+
+    def get(self, fact: str) -> Observation | None:
+        return next((o for o in self.observations if o.fact == fact), None)
+
+    def value(self, fact: str) -> Any:
+        obs = self.get(fact)
+        return obs.value if obs else None
+
+    def all(self, fact: str) -> list[Observation]:
+        return [o for o in self.observations if o.fact == fact]
+
+    @property
+    def facts(self) -> Facts:
+        return to_facts(self.observations)
+
+
+def observe(kind: str, lines: list[str], number: int, fact: str, value: Any) -> Observation:
+    """An observation of *fact* on 1-based line *number* of *lines*."""
+    text = lines[number - 1] if 0 < number <= len(lines) else ""
+    return Observation(fact, value, number, text, kind)
+
+
+_FIELDS = {
+    "host": {f.name for f in dataclasses.fields(HostFacts)},
+    "interpreter": {f.name for f in dataclasses.fields(InterpreterFacts)},
+    "torch": {f.name for f in dataclasses.fields(TorchFacts)},
+}
+
+
+def to_facts(observations: list[Observation]) -> Facts:
+    """Facts with exactly what was observed; the interpreter and torch stay None unless shown."""
+    values: dict[str, dict[str, Any]] = {"host": {}, "interpreter": {}, "torch": {}}
+    packages: dict[str, str | None] = {}
+    env: dict[str, str] = {}
+    for obs in observations:
+        section, _, name = obs.fact.partition(".")
+        if obs.fact.startswith("interpreter.packages."):
+            packages.setdefault(obs.fact.split(".", 2)[2], str(obs.value))
+        elif obs.fact.startswith("interpreter.env."):
+            env.setdefault(obs.fact.split(".", 2)[2], str(obs.value))
+        elif section in _FIELDS and name in _FIELDS[section]:
+            values[section].setdefault(name, obs.value)
+    facts = Facts(host=HostFacts(**values["host"]))
+    if values["interpreter"] or packages or env:
+        facts.target.interpreter = InterpreterFacts(**values["interpreter"], packages=packages, env=env)
+    if values["torch"]:
+        facts.target.torch = TorchFacts(installed=True, **values["torch"])
+    facts.target.run.message = "read from a paste, not probed"
+    return facts

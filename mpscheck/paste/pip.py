@@ -1,0 +1,59 @@
+"""pip and uv output: "No matching distribution found for torch" with its "(from versions: ...)" list,
+the wheels they download (whose platform tag is the interpreter's architecture), uv's "You're on
+macOS (`macosx_14_0_x86_64`)" hint, and site-packages paths that name the Python version.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mpscheck.paste.model import Observation, observe
+
+KIND = "pip"
+VERSIONS = re.compile(r"requirement (?P<req>torch\S*) \(from versions: (?P<versions>[^)]*)\)")
+WHEEL = re.compile(
+    r"(?:Downloading|Using cached|Collecting|Processing|Obtaining|Installing)\s.*?"
+    r"\btorch-(?P<version>\d[\w.+]*)-(?P<py>cp\d+)-[\w]+-(?P<tag>macosx_\d+_\d+_(?P<arch>x86_64|arm64|universal2))\.whl"
+)
+UV_PLATFORM = re.compile(r"You're on macOS \(`?macosx_(?P<major>\d+)_(?P<minor>\d+)_(?P<arch>x86_64|arm64)`?\)")
+UV_TAG = re.compile(r"matching platform tag \(e\.g\.,? `?macosx_\d+_\d+_(?P<arch>x86_64|arm64)`?\)")
+PYTHON_TAG = re.compile(r"Python (?:ABI )?tag \(e\.g\.,? `?cp(?P<major>\d)(?P<minor>\d+)`?\)")
+SITE = re.compile(r"/lib/python(?P<version>\d\.\d+)/site-packages")
+UV_PYTHON = re.compile(r"^\s*Using (?:CPython|Python|PyPy) (?P<version>\d+\.\d+(?:\.\d+)?)\b")
+UV_COMMAND = re.compile(r"^\s*(?:[$%>]\s*)?(?P<command>uv (?:init|venv)\b.*(?:-p|--python)[ =]\d+\.\d+\S*.*?)\s*$")
+REQUIRES_PYTHON = re.compile(r"Requires-Python (?P<spec>[<>=!~][^;:\s]*)")
+
+
+def parse(lines: list[str]) -> list[Observation]:
+    out: list[Observation] = []
+    for number, line in enumerate(lines, start=1):
+        out += _line(lines, number, line)
+    return out
+
+
+def _line(lines: list[str], number: int, line: str) -> list[Observation]:
+    def seen(fact: str, value: object) -> Observation:
+        return observe(KIND, lines, number, fact, value)
+
+    found: list[Observation] = []
+    if match := VERSIONS.search(line):
+        listed = [v.strip() for v in match["versions"].split(",") if v.strip() and v.strip() != "none"]
+        found += [seen("paste.pip_versions", listed), seen("paste.pip_requirement", match["req"])]
+    if match := WHEEL.search(line):
+        found.append(seen("paste.wheel_tag", match["tag"]))
+        if match["arch"] != "universal2":
+            found.append(seen("interpreter.machine", match["arch"]))
+        found.append(seen("interpreter.version", f"{match['py'][2]}.{match['py'][3:]}"))
+    if match := UV_PLATFORM.search(line) or UV_TAG.search(line):
+        found += [seen("host.system", "Darwin"), seen("interpreter.machine", match["arch"])]
+    if match := PYTHON_TAG.search(line):
+        found.append(seen("interpreter.version", f"{match['major']}.{match['minor']}"))
+    if (match := SITE.search(line)) and ("pip" in line or "Requirement" in line or "site-packages" in line):
+        found.append(seen("paste.site_python", match["version"]))
+    if match := UV_PYTHON.match(line):
+        found.append(seen("interpreter.version", match["version"]))
+    if match := UV_COMMAND.match(line):
+        found.append(seen("paste.uv_command", match["command"]))
+    if match := REQUIRES_PYTHON.search(line):
+        found.append(seen("paste.requires_python", match["spec"]))
+    return found

@@ -1,0 +1,82 @@
+"""A line of prose about the machine: "on an M2 Max with 32 GB", "MacBook Pro M1 16GB",
+"macOS Sonoma 14.2", "an Intel Mac", "Mac mini (2018, Intel i7)", "Ventura 13.2", "uname -m returns x86_64",
+"reports platform i386".
+
+Only what the words say is kept: a chip named with an Apple-silicon family (M1..M5, optionally Pro,
+Max, Ultra) on a line with a Mac word; "Intel" on a line with a Mac word; a memory size on the same line
+as a chip; a macOS version written with its number (a release name alone gives its major version).
+A chip from prose is recorded as "Apple M2 Max".
+"""
+
+from __future__ import annotations
+
+import re
+
+from mpscheck.paste.model import Observation, observe
+
+KIND = "prose"
+CHIP = re.compile(r"(?<![\w/.-])(?:Apple\s+)?(?P<family>M[1-5])(?:\s+(?P<tier>Pro|Max|Ultra))?(?![\w/.-])")
+MAC_WORD = re.compile(r"(?i)\b(?:mac\w*|apple|silicon|chip|imac)\b|\b(?:on|my|an?|the) M[1-5]\b")
+MEMORY = re.compile(r"(?i)\b(?P<n>8|16|18|24|32|36|48|64|96|128|192|256|512)\s?GB\b(?!/s)")
+SAYS = r"(?:shows?|says?|returns?|gives?|prints?|reports?|is)"
+UNAME = re.compile(rf"\buname(?: -m)? {SAYS} [`'\"]?(?P<arch>arm64|x86_64)\b")
+PROCESSOR = re.compile(rf"\b(?:platform(?:\.processor\(\))?|processor) (?:{SAYS} )?[`'\"]?(?P<value>i386|arm64|arm)\b")
+MACOS = re.compile(
+    r"\b(?:macOS|Mac OS|OS X|OSX)\s+(?:is\s+)?(?:(?:Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\s+)?"
+    r"(?P<version>(?:1[0-5]|26)(?:\.\d+){0,2})\b(?!\.\d)"
+)
+HOSTED_RUNNER = re.compile(
+    r"(?i)(?<!self-)(?<!self )\b(?:github(?:-hosted)?|hosted|default|gha)\b[\w ]*\bmacos\b[\w -]*\brunners?\b"
+    r"|\bmacos-(?:latest|1[2-5]|26)(?:-(?:xlarge|large))?\b.*\brunners?\b"
+)
+INTEL = re.compile(r"\bIntel\b")
+NAMES = {"Big Sur": "11", "Monterey": "12", "Ventura": "13", "Sonoma": "14", "Sequoia": "15", "Tahoe": "26"}
+NAMED = re.compile(
+    r"\b(?P<name>Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\b(?:\s+(?P<version>\d+(?:\.\d+){0,2})\b)?"
+)
+
+
+def parse(lines: list[str]) -> list[Observation]:
+    out: list[Observation] = []
+    for number, line in enumerate(lines, start=1):
+        if _looks_like_code_or_output(line):
+            continue
+        if (match := CHIP.search(line)) and MAC_WORD.search(line):
+            brand = f"Apple {match['family']}" + (f" {match['tier']}" if match["tier"] else "")
+            out.append(observe(KIND, lines, number, "host.cpu_brand", brand))
+            out.append(observe(KIND, lines, number, "host.arm64_hardware", True))
+            out.append(observe(KIND, lines, number, "host.system", "Darwin"))
+            if memory := MEMORY.search(line):
+                out.append(observe(KIND, lines, number, "host.memory_bytes", int(memory["n"]) * 1024**3))
+        elif INTEL.search(line) and MAC_WORD.search(line):
+            out.append(observe(KIND, lines, number, "host.arm64_hardware", False))
+            out.append(observe(KIND, lines, number, "paste.intel_prose", True))
+            out.append(observe(KIND, lines, number, "host.system", "Darwin"))
+        if HOSTED_RUNNER.search(line) and "self-hosted" not in line.lower():
+            out.append(observe(KIND, lines, number, "host.hypervisor", True))  # GitHub's macOS runners are VMs
+        if match := UNAME.search(line):
+            out.append(observe(KIND, lines, number, "paste.shell_machine", match["arch"]))
+        if match := PROCESSOR.search(line):
+            out.append(observe(KIND, lines, number, "interpreter.processor", match["value"]))
+        if match := MACOS.search(line):
+            out.append(observe(KIND, lines, number, "host.macos_version", match["version"]))
+            out.append(observe(KIND, lines, number, "host.system", "Darwin"))
+        elif match := NAMED.search(line):
+            version = (
+                match["version"]
+                if match["version"] and match["version"].split(".")[0] == NAMES[match["name"]]
+                else None
+            )
+            out.append(observe(KIND, lines, number, "host.macos_version", version or NAMES[match["name"]]))
+            out.append(observe(KIND, lines, number, "host.system", "Darwin"))
+    return out
+
+
+def _looks_like_code_or_output(line: str) -> bool:
+    """Paths, key: value lines and tracebacks are read by the other parsers, not as prose."""
+    stripped = line.strip()
+    return (
+        not stripped
+        or stripped.startswith(("File ", ">>>", "$", "[", "/", "Traceback"))
+        or bool(re.match(r"^[\w .()?-]+:\s", stripped) and not re.match(r"^(?:Note|Context|Machine|Setup)\b", stripped))
+    )

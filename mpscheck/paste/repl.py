@@ -1,0 +1,103 @@
+"""REPL transcripts and `python -c` one-liners: torch.backends.mps.is_available() / is_built(),
+platform.processor() / machine() / platform() / mac_ver(), torch.__version__, sys.version, and a
+tensor printed with device='mps:0' (which proves MPS worked).
+
+An expression counts only when the line after it (or the text after ``=``/``:`` on the same line)
+has the shape of its value, so a script line such as ``if torch.backends.mps.is_available():``
+followed by code observes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mpscheck.paste.model import Observation, observe
+
+KIND = "repl"
+BOOL = r"(?P<v>True|False)"
+WORD = r"'?(?P<v>[\w.+-]+)'?"
+EXPRESSIONS: tuple[tuple[str, str, str], ...] = (
+    (r"mps\.is_available\(\)", "torch.mps_available", BOOL),
+    (r"mps\.is_built\(\)", "torch.mps_built", BOOL),
+    (r"cuda\.is_available\(\)", "torch.cuda_available", BOOL),
+    (r"platform\.processor\(\)", "interpreter.processor", WORD),
+    (r"platform\.machine\(\)", "interpreter.machine", WORD),
+    (r"platform\.mac_ver\(\)(?:\[0\])?", "interpreter.mac_ver", r"\(?'(?P<v>\d+(?:\.\d+)*)'"),
+    (r"platform\.platform\(\)", "interpreter.platform", WORD),
+    (r"torch\.__version__", "torch.version", r"'?(?P<v>\d+\.\d+[\w.+-]*)'?"),
+    (r"sys\.version\b(?!_)", "interpreter.version", r"'?(?P<v>\d+\.\d+\.\d+)"),
+)
+PROMPT = re.compile(r"^\s*(?:>>>|\.\.\.|In \[\d+\]:|\$|%|\(\S+\)\s*\S*[$%#]|\S+@\S+ ?[~\w/]*\s*[$%#])")
+OUT_PREFIX = re.compile(r"^\s*(?:Out\[\d+\]:\s*)?")
+MPS_TENSOR = re.compile(r"device='mps(?::\d+)?'\)")
+BANNER = re.compile(r"^\s*\[(?:GCC|Clang)[^\]]*\] on (?P<os>linux|darwin|win32)\s*$")
+SYSTEMS = {"linux": "Linux", "darwin": "Darwin", "win32": "Windows"}
+LABELS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(?i)^\W*(?:is )?mps (?:is )?available\W*\s*[:=?]?\s*(?P<v>True|False)\W*$"), "torch.mps_available"),
+    (re.compile(r"(?i)^\W*(?:is )?mps (?:is )?built\W*\s*[:=?]?\s*(?P<v>True|False)\W*$"), "torch.mps_built"),
+)
+
+
+def parse(lines: list[str]) -> list[Observation]:
+    out: list[Observation] = []
+    for number, line in enumerate(lines, start=1):
+        out += _expressions(lines, number, line)
+        if MPS_TENSOR.search(line) and not PROMPT.match(line):
+            out.append(observe(KIND, lines, number, "paste.mps_tensor", True))
+        if match := BANNER.match(line):
+            out.append(observe(KIND, lines, number, "host.system", SYSTEMS[match["os"]]))
+        for pattern, fact in LABELS:
+            if match := pattern.match(line):
+                out.append(observe(KIND, lines, number, fact, match["v"] == "True"))
+    return out
+
+
+def _expressions(lines: list[str], number: int, line: str) -> list[Observation]:
+    found = [(m.start(), m.end(), fact, shape) for expr, fact, shape in EXPRESSIONS for m in re.finditer(expr, line)]
+    if not found or line.lstrip().startswith("#"):
+        return []
+    found.sort()
+    out: list[Observation] = []
+    # The value printed on the same line: "torch.backends.mps.is_available()=True" or "...: True".
+    for _, end, fact, shape in found:
+        if tail := re.match(r"\s*(?:=>|->|[=:])\s*" + shape + r"\s*$", line[end:]):
+            out += _value(lines, number, fact, tail["v"])
+    if out:
+        return out
+    result = _output_line(lines, number)
+    if result is None:
+        return []
+    at, text = result
+    values = [text] if len(found) == 1 else re.split(r"[\s,]+", text.strip("() "))
+    if len(found) == 1 and not re.fullmatch(found[0][3], text) and text.split():
+        values = [text.split()[-1]]  # print("label:", value)
+    if len(values) != len(found):
+        return []
+    for (_, _, fact, shape), value in zip(found, values):
+        if match := re.fullmatch(shape, value.strip()):
+            out += _value(lines, at, fact, match["v"])
+    return out
+
+
+def _output_line(lines: list[str], number: int) -> tuple[int, str] | None:
+    """The first line printed after line *number*, if it is output and not another prompt or code."""
+    for at in range(number + 1, min(number + 3, len(lines)) + 1):
+        text = lines[at - 1]
+        if not text.strip():
+            continue
+        if PROMPT.match(text):
+            return None
+        return at, OUT_PREFIX.sub("", text).strip()
+    return None
+
+
+def _value(lines: list[str], number: int, fact: str, raw: str) -> list[Observation]:
+    value: object = raw == "True" if fact.startswith("torch.") and fact != "torch.version" else raw
+    found = [observe(KIND, lines, number, fact, value)]
+    if fact == "interpreter.platform":
+        system = next(
+            (s for p, s in (("macOS", "Darwin"), ("Linux", "Linux"), ("Windows", "Windows")) if raw.startswith(p)), None
+        )
+        if system:
+            found.append(observe(KIND, lines, number, "host.system", system))
+    return found

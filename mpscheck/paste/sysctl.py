@@ -1,0 +1,86 @@
+"""`sysctl` lines (machdep.cpu.brand_string, hw.optional.arm64, sysctl.proc_translated, hw.memsize,
+kern.hv_vmm_present, hw.model) and `system_profiler SPHardwareDataType` (Chip, Memory, Model Identifier).
+
+sysctl.proc_translated in a paste is that of the shell that ran sysctl: 1 means the terminal itself
+runs under Rosetta, so a Python started from it defaults to x86_64; so do x86 flags (SSE2, MMX) in
+machdep.cpu.features next to an Apple chip. ``sysctl -n KEY`` prints the value on the next line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mpscheck.paste.model import Observation, observe
+
+KIND = "sysctl"
+SYSCTL = re.compile(r"^\s*(?P<key>[a-z_]+(?:\.[a-z0-9_]+)+)\s*[:=]\s*(?P<value>\S.*?)\s*$")
+PROFILER = re.compile(
+    r"^\s*(?P<key>Chip|Processor Name|Memory|Model Identifier|Total Number of Cores)\s*:\s*(?P<value>\S.*?)\s*$"
+)
+MEMORY = re.compile(r"^(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>GB|GiB|TB|TiB|MB|MiB)$")
+UNITS = {"MB": 1024**2, "MiB": 1024**2, "GB": 1024**3, "GiB": 1024**3, "TB": 1024**4, "TiB": 1024**4}
+_INTS = {
+    "hw.memsize": "host.memory_bytes",
+    "hw.ncpu": "host.cpu_count",
+    "hw.perflevel0.physicalcpu": "host.performance_cores",
+    "hw.perflevel1.physicalcpu": "host.efficiency_cores",
+}
+
+
+def memory_bytes(text: str) -> int | None:
+    """'32 GB' -> bytes (Apple's GB on these pages are GiB); None when it is not a size."""
+    match = MEMORY.match(text.strip())
+    if not match:
+        return None
+    return int(float(match["n"]) * UNITS[match["unit"]])
+
+
+SYSCTL_N = re.compile(r"sysctl -n (?P<key>[a-z_]+(?:\.[a-z0-9_]+)+)\s*$")
+
+
+def parse(lines: list[str]) -> list[Observation]:
+    out: list[Observation] = []
+    for number, line in enumerate(lines, start=1):
+        if (match := SYSCTL_N.search(line)) and number < len(lines) and lines[number].strip():
+            out += _sysctl(lines, number + 1, match["key"], lines[number].strip())
+        elif match := SYSCTL.match(line):
+            out += _sysctl(lines, number, match["key"], match["value"])
+        elif match := PROFILER.match(line):
+            out += _profiler(lines, number, match["key"], match["value"])
+    return out
+
+
+def _sysctl(lines: list[str], number: int, key: str, value: str) -> list[Observation]:
+    def seen(fact: str, val: object) -> list[Observation]:
+        return [observe(KIND, lines, number, fact, val)]
+
+    if key == "machdep.cpu.brand_string":
+        return seen("host.cpu_brand", value)
+    if key in _INTS and value.isdigit():
+        return seen(_INTS[key], int(value))
+    if key == "hw.optional.arm64" and value in ("0", "1"):
+        return seen("host.arm64_hardware", value == "1")
+    if key == "kern.hv_vmm_present" and value in ("0", "1"):
+        return seen("host.hypervisor", value == "1")
+    if key == "hw.model" and re.fullmatch(r"[A-Za-z]+\d+,\d+", value):
+        return seen("host.model", value)
+    if key == "sysctl.proc_translated" and value in ("0", "1"):
+        return seen("paste.shell_translated", int(value))
+    if key == "machdep.cpu.features" and re.search(r"\b(?:SSE2|MMX|FPU)\b", value):
+        return seen("paste.x86_cpu_features", True)  # what Rosetta reports to a translated process
+    if key == "kern.osproductversion" and re.fullmatch(r"\d+(?:\.\d+)*", value):
+        return seen("host.macos_version", value)
+    return []
+
+
+def _profiler(lines: list[str], number: int, key: str, value: str) -> list[Observation]:
+    def seen(fact: str, val: object) -> list[Observation]:
+        return [observe(KIND, lines, number, fact, val)]
+
+    if key in ("Chip", "Processor Name") and re.match(r"(Apple M\d|Apple silicon|.*Intel)", value):
+        return seen("host.cpu_brand", value)
+    if key == "Memory" and (size := memory_bytes(value)):
+        return seen("host.memory_bytes", size)
+    if key == "Model Identifier" and re.fullmatch(r"[A-Za-z]+\d+,\d+", value):
+        return seen("host.model", value)
+    return []

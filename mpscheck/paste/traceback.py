@@ -1,0 +1,69 @@
+"""Tracebacks and warnings: the exception lines (``RuntimeError: ...``), and what the file paths in
+the frames show: the Python version (``lib/python3.10``), torch's location, a conda env, the user's
+home folder (shown as ``~`` in every report), and Windows or Linux paths.
+
+The error texts themselves are matched against the signature table by the judgement.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mpscheck.paste.model import Observation, observe
+
+KIND = "traceback"
+FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line \d+|^(?P<wpath>/\S+\.py):\d+: \w*Warning')
+EXECUTABLE = re.compile(r"^\s*(?P<path>/\S+/bin/python[\d.]*)\s*$")
+EXCEPTION = re.compile(
+    r"^\s*(?:[\w.]+\.)?(?P<type>[A-Z]\w*(?:Error|Exception|Warning|Interrupt))(?::\s*(?P<message>.*))?$"
+)
+ABORT = re.compile(r"(?:libc\+\+abi: terminating|zsh: abort|Abort trap: 6|Segmentation fault|illegal hardware)")
+SITE = re.compile(r"/lib/python(?P<version>\d\.\d+)/site-packages/")
+TORCH_DIR = re.compile(r"^(?P<dir>.*/site-packages/torch)/")
+HOME = re.compile(r"^(?P<home>/Users/[^/]+)/")
+CONDA = re.compile(r"^(?P<prefix>.*/(?:mini|ana)conda3?|.*/miniforge3|.*/mambaforge)(?:/envs/(?P<env>[^/]+))?/")
+WINDOWS = re.compile(r"^[A-Za-z]:\\")
+ANY_HOME = re.compile(r"(?<![\w.])(?P<home>/Users/(?!runner/|Shared/)[^/\s'\"]+)/")
+
+
+def parse(lines: list[str]) -> list[Observation]:
+    out: list[Observation] = []
+    for number, line in enumerate(lines, start=1):
+        out += _line(lines, number, line)
+    return out
+
+
+def _line(lines: list[str], number: int, line: str) -> list[Observation]:
+    def seen(fact: str, value: object) -> Observation:
+        return observe(KIND, lines, number, fact, value)
+
+    if match := FRAME.match(line):
+        return _frame(seen, match["path"] or match["wpath"])
+    if match := EXECUTABLE.match(line):
+        return [seen("interpreter.executable", match["path"])]
+    if match := EXCEPTION.match(line):
+        return [seen("paste.exception", match["type"])]
+    if ABORT.search(line):
+        return [seen("paste.abort", True)]
+    if (match := ANY_HOME.search(line)) and "Triggered internally at" not in line:
+        return [seen("interpreter.home", match["home"]), seen("host.system", "Darwin")]
+    return []
+
+
+def _frame(seen, path: str) -> list[Observation]:  # type: ignore[no-untyped-def]
+    found = [seen("paste.frame", path)]
+    if WINDOWS.match(path):
+        return [*found, seen("host.system", "Windows")]
+    if path.startswith(("/home/", "/usr/lib/python3/dist-packages", "/content/")):
+        found.append(seen("host.system", "Linux"))
+    if match := SITE.search(path):
+        found.append(seen("interpreter.version", match["version"]))
+    if match := TORCH_DIR.match(path):
+        found.append(seen("torch.location", match["dir"]))
+    if match := HOME.match(path):
+        found += [seen("interpreter.home", match["home"]), seen("host.system", "Darwin")]
+    if (match := CONDA.match(path)) and match["env"]:
+        found.append(seen("interpreter.conda_prefix", f"{match['prefix']}/envs/{match['env']}"))
+    elif match:
+        found.append(seen("interpreter.conda_prefix", match["prefix"]))
+    return found

@@ -1,0 +1,47 @@
+"""`uname -a`, `uname -m` and `arch`: the kernel (RELEASE_ARM64_* is Apple silicon hardware whatever
+the shell runs as) and the architecture of the process that ran uname (x86_64 under Rosetta).
+"""
+
+from __future__ import annotations
+
+import re
+
+from mpscheck.paste.model import Observation, observe
+
+KIND = "uname"
+DARWIN = re.compile(
+    r"Darwin\s+\S+\s+(?P<release>\d+\.\d+(?:\.\d+)?)\s+Darwin Kernel Version[^;]*;"
+    r"\s*\S*RELEASE_(?P<kernel>ARM64|X86_64)"
+    r"\S*\s+(?P<machine>arm64|x86_64)\b"
+)
+SHORT = re.compile(
+    r"^\s*Darwin\s+(?P<release>\d+\.\d+(?:\.\d+)?)\s+(?P<machine>arm64|x86_64)(?:\s+(?P<processor>arm|i386))?\s*$"
+)
+LINUX = re.compile(r"^\s*Linux\s+\S+\s+\d+\.\d+\S*\s.*\b(?P<machine>x86_64|aarch64)\b")
+COMMAND = re.compile(r"(?:^|[\s$%#>])(?:uname -m|uname -p|arch)\s*$")
+ARCH_WORD = re.compile(r"^\s*(arm64|x86_64|i386|arm)\s*$")
+
+
+def parse(lines: list[str]) -> list[Observation]:
+    out: list[Observation] = []
+    for number, line in enumerate(lines, start=1):
+        if match := DARWIN.search(line):
+            out += [
+                observe(KIND, lines, number, "host.system", "Darwin"),
+                observe(KIND, lines, number, "host.release", match["release"]),
+                observe(KIND, lines, number, "host.arm64_hardware", match["kernel"] == "ARM64"),
+                observe(KIND, lines, number, "paste.shell_machine", match["machine"]),
+            ]
+        elif match := SHORT.match(line):  # uname -mprs / -srm
+            out += [
+                observe(KIND, lines, number, "host.system", "Darwin"),
+                observe(KIND, lines, number, "host.release", match["release"]),
+                observe(KIND, lines, number, "paste.shell_machine", match["machine"]),
+            ]
+        elif match := LINUX.search(line):
+            out.append(observe(KIND, lines, number, "host.system", "Linux"))
+        elif (match := ARCH_WORD.match(line)) and number > 1 and COMMAND.search(lines[number - 2]):
+            word = match.group(1)
+            fact = "paste.shell_processor" if lines[number - 2].rstrip().endswith("-p") else "paste.shell_machine"
+            out.append(observe(KIND, lines, number, fact, word))
+    return out

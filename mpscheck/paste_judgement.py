@@ -1,0 +1,717 @@
+"""Judge a paste: its errors (matched against the signature table) together with the facts it shows.
+
+Pure: no machine access. The root cause is the deepest one the paste has evidence for: an error that
+is a known symptom of a setup problem the paste also shows (a bfloat16 error from an x86_64 Python
+under Rosetta) is attributed to that problem; otherwise the error is the cause. Without an error, a
+setup problem is the cause; then a CPU run on a Mac (MPS never requested); then a fallback warning
+(a performance note); then "healthy" only with positive evidence that MPS works. The doctor's checks
+run on the same partial facts, and only the findings whose inputs the paste shows are kept.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+
+from mpscheck import signatures as table
+from mpscheck.facts import Facts
+from mpscheck.model import ExitCode, Finding, Remediation, Status
+from mpscheck.paste import read
+from mpscheck.paste.model import Observation, Paste
+from mpscheck.versions import LAST_INTEL_MAC_TORCH, at_least, macos_floor, parse_version, torch_pin_for_macos
+
+HEALTHY, NOT_ENOUGH = "healthy", "not-enough-evidence"
+AMBIGUOUS = (NOT_ENOUGH, "x86_64-python", "no-metal-device")  # the paste cannot settle these alone
+DOCTOR_HINT = "mpscheck doctor --format markdown"
+OpLookup = Callable[[str], "str | None"]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Cause:
+    id: str
+    summary: str
+    fix: Remediation | None
+    evidence: tuple[Evidence, ...] = ()
+    source: str = ""
+    notes: tuple[str, ...] = ()
+
+
+@dataclass
+class Diagnosis:
+    """A paste's root cause first, then the other causes and the doctor's findings it supports."""
+
+    kinds: list[str]
+    cause: Cause
+    others: list[Cause] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    facts: Facts = field(default_factory=Facts)
+    exit_code: ExitCode = ExitCode.PROBLEMS
+    next_step: str | None = None
+
+
+def explain_text(text: str, ops: OpLookup | None = None) -> Diagnosis:
+    return judge(read(text), ops)
+
+
+def judge(paste: Paste, ops: OpLookup | None = None) -> Diagnosis:
+    lines = paste.text.split("\n")
+    hits = list(table.find(lines))
+    if not paste.observations and not hits:
+        return Diagnosis([], Cause("unreadable", "nothing in the input could be read", None), exit_code=ExitCode.USAGE)
+    facts = paste.facts
+    judge_ = _Judge(paste, hits, ops or knowledge_lookup())
+    causes = judge_.causes()
+    top = causes[0]
+    others = [c for c in causes[1:] if c.id != top.id]
+    ok = top.id in (HEALTHY, "op-fallback-warning")
+    shows_setup = any(o.fact.split(".")[0] in ("host", "interpreter", "torch") for o in paste.observations)
+    unsure = top.id in AMBIGUOUS or (not ok and not shows_setup)
+    return Diagnosis(
+        kinds=paste.kinds or ["error text"],
+        cause=top,
+        others=others,
+        findings=relevant_findings(paste),
+        facts=facts,
+        exit_code=ExitCode.READY if ok else ExitCode.PROBLEMS,
+        next_step=DOCTOR_HINT if unsure else None,
+    )
+
+
+# ---- the op coverage table (another module; optional until it exists) -------------------------------
+
+
+def knowledge_lookup() -> OpLookup:
+    """first_mps_release from mpscheck.knowledge.ops when it is there; else a lookup that knows nothing."""
+    try:
+        from mpscheck.knowledge.ops import first_mps_release  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return _no_table
+
+    def lookup(op: str) -> str | None:
+        for name in op_names(op):
+            try:
+                found = first_mps_release(name)
+            except Exception:  # a table problem must not cost the diagnosis
+                return None
+            if found:
+                return str(found)
+        return None
+
+    lookup.known = True  # type: ignore[attr-defined]
+    return lookup
+
+
+def _no_table(op: str) -> str | None:
+    return None
+
+
+def op_names(op: str) -> list[str]:
+    """'aten::sgn.out' -> the spellings a table may use: 'aten::sgn.out', 'sgn.out', 'sgn'."""
+    bare = op.removeprefix("aten::")
+    return list(dict.fromkeys([op, bare, bare.split(".")[0]]))
+
+
+# ---- sizes in torch's out-of-memory message -----------------------------------------------------------
+
+_UNITS = {"bytes": 1, "KB": 1024, "KiB": 1024, "MB": 1024**2, "MiB": 1024**2, "GB": 1024**3, "GiB": 1024**3}
+_UNITS |= {"TB": 1024**4, "TiB": 1024**4}
+
+
+def size_bytes(text: str | None) -> int | None:
+    """'17.36 GB' -> bytes (torch's format_size counts in 1024s whatever the label)."""
+    match = re.fullmatch(r"\s*([\d.]+)\s*(bytes|[KMGT]i?B)\s*", text or "")
+    if not match:
+        return None
+    try:
+        return int(float(match.group(1)) * _UNITS[match.group(2)])
+    except ValueError:
+        return None
+
+
+def gib(num: int) -> str:
+    return f"{num / 1024**3:.2f} GiB"
+
+
+# ---- the judge ----------------------------------------------------------------------------------------
+
+# A setup cause that, when the paste shows it, is the real reason for these error causes.
+EXPLAINED_BY: dict[str, tuple[str, ...]] = {
+    "no-metal-device": ("not-macos", "rosetta-python", "intel-mac", "virtual-machine", "macos-too-old"),
+    "dtype-needs-macos14": ("rosetta-python", "intel-mac", "macos-too-old"),
+    "bf16-needs-newer-torch": ("rosetta-python", "intel-mac"),
+    "lightning-processor": ("rosetta-python", "x86_64-python"),
+    "no-matching-distribution": ("rosetta-python",),
+    "torch-not-built-with-mps": ("not-macos", "rosetta-python"),
+    "torch-too-old": ("not-macos",),
+}
+SETUP_ORDER = (
+    "not-macos",
+    "rosetta-python",
+    "intel-mac",
+    "x86_64-python",
+    "virtual-machine",
+    "macos-too-old",
+    "torch-too-old",
+    "torch-not-built-with-mps",
+    "no-metal-device",
+)
+# Ops reached only when the input is on the CPU and the weights on MPS (pytorch/pytorch#86844).
+CPU_INPUT_OPS = ("aten::_slow_conv2d_forward", "aten::_slow_conv2d_backward", "aten::slow_conv3d_forward")
+
+
+class _Judge:
+    def __init__(self, paste: Paste, hits: list[table.Hit], ops: OpLookup) -> None:
+        self.paste, self.hits, self.ops = paste, hits, ops
+        self.facts = paste.facts
+        info = self.facts.target.interpreter
+        self.python = shlex.quote(info.executable) if info and info.executable else "python3"
+
+    # evidence helpers
+    def ev(self, *facts: str) -> tuple[Evidence, ...]:
+        found = [o for name in facts for o in self.paste.all(name)]
+        return _evidence(found)
+
+    def value(self, fact: str) -> object:
+        return self.paste.value(fact)
+
+    def fill(self, row: table.Row, groups: dict[str, str]) -> tuple[str, Remediation]:
+        values = {"python": self.python, **groups}
+        commands = tuple(table.fill(c, values) for c in row.commands)
+        return table.fill(row.summary, values), Remediation(table.fill(row.fix, values), commands)
+
+    def causes(self) -> list[Cause]:
+        setup = self.setup_causes()
+        by_id = {c.id: c for c in setup}
+        errors = [h for h in self.hits if h.row.severity == table.ERROR]
+        warnings = [h for h in self.hits if h.row.severity == table.WARNING]
+        ordered = sorted(errors, key=lambda h: table.TABLE.index(h.row))
+        found: list[Cause] = []
+        for hit in ordered:
+            cause = self.error_cause(hit, by_id)
+            if cause.id not in {c.id for c in found}:
+                found.append(cause)
+        found += [c for c in setup if c.id not in {f.id for f in found}]
+        if not errors and not setup and (not_requested := self.mps_not_requested()):
+            found.append(not_requested)
+        for hit in warnings:
+            cause = self.error_cause(hit, by_id)
+            if cause.id not in {c.id for c in found}:
+                found.append(cause)
+        if not found:
+            found.append(self.health())
+        return found
+
+    # ---- setup causes from the facts ----
+
+    def arm64_hardware(self) -> tuple[Evidence, ...]:
+        host = self.facts.host
+        ev: list[Observation] = []
+        if host.arm64_hardware:
+            ev += self.paste.all("host.arm64_hardware")
+        if host.cpu_brand and host.cpu_brand.startswith("Apple M"):
+            ev += self.paste.all("host.cpu_brand")
+        if self.value("paste.shell_machine") == "arm64":
+            ev += self.paste.all("paste.shell_machine")
+        if self.value("paste.archspec") in ("arm64", "m1", "m2", "m3", "m4"):
+            ev += self.paste.all("paste.archspec")
+        return _evidence(ev)
+
+    def x86_python(self) -> tuple[Evidence, ...]:
+        info = self.facts.target.interpreter
+        ev: list[Observation] = []
+        if info and info.machine == "x86_64":
+            ev += self.paste.all("interpreter.machine")
+        if info and info.processor == "i386":
+            ev += self.paste.all("interpreter.processor")
+        if info and info.conda_subdir == "osx-64":
+            ev += self.paste.all("interpreter.conda_subdir")
+        if self.value("paste.shell_translated") == 1 or self.value("paste.x86_cpu_features"):
+            ev += self.paste.all("paste.shell_translated") + self.paste.all("paste.x86_cpu_features")
+        if self.value("paste.shell_machine") == "x86_64" and not self.paste.all("host.arm64_hardware"):
+            ev += self.paste.all("paste.shell_machine")
+        return _evidence(ev)
+
+    def setup_causes(self) -> list[Cause]:
+        found: dict[str, Cause] = {}
+        host, torch = self.facts.host, self.facts.target.torch
+        if host.system in ("Linux", "Windows"):
+            found["not-macos"] = Cause(
+                "not-macos",
+                f"this runs on {host.system}, where there is no MPS: MPS exists only on macOS (a Docker container on a "
+                "Mac is a Linux VM)",
+                Remediation(
+                    "Run PyTorch natively on macOS with Apple silicon for MPS; on this machine use CUDA or the CPU.",
+                    ("mpscheck doctor --require gpu",),
+                ),
+                self.ev("host.system"),
+                "docs/source/notes/mps.rst (MPS is a macOS backend)",
+            )
+        x86, arm = self.x86_python(), self.arm64_hardware()
+        intel = host.arm64_hardware is False or bool(host.cpu_brand and "Intel" in host.cpu_brand)
+        if x86 and arm and not intel:
+            found["rosetta-python"] = self.rosetta(x86 + arm)
+        elif intel and "not-macos" not in found:
+            found["intel-mac"] = self.intel_mac()
+        elif x86 and "not-macos" not in found:
+            found["x86_64-python"] = Cause(
+                "x86_64-python",
+                "this Python is x86_64: on Apple silicon it runs under Rosetta (no torch after "
+                f"{LAST_INTEL_MAC_TORCH}, no MPS); on an Intel Mac MPS is not supported by current torch. The paste "
+                "does not show which Mac this is",
+                Remediation(
+                    "Tell which: an 'Apple M…' chip means Rosetta, so install a native arm64 Python (Homebrew in "
+                    "/opt/homebrew, python.org, or an arm64 Miniforge) and recreate the environment.",
+                    (
+                        "sysctl -n machdep.cpu.brand_string",
+                        f"{self.python} -c 'import platform; print(platform.machine())'",
+                        "CONDA_SUBDIR=osx-arm64 conda create -n torch-arm64 python=3.12",
+                    ),
+                ),
+                x86,
+                "https://github.com/pytorch/pytorch/issues/114602 (no x86_64 macOS wheels after 2.2.2)",
+            )
+        if (
+            host.hypervisor
+            or (host.model or "").startswith("VirtualMac")
+            or "Virtual" in (host.cpu_brand or "")
+            or (torch and torch.mps_device_name == "Apple Paravirtual device")
+        ):
+            found["virtual-machine"] = self.virtual_machine(self.ev("host.hypervisor", "host.model", "host.cpu_brand"))
+        if (old := self.macos_too_old(None)) is not None:
+            found["macos-too-old"] = old
+        version = parse_version(torch.version) if torch else None
+        if version and not at_least(version, (1, 12)):
+            found["torch-too-old"] = self.torch_too_old(self.ev("torch.version"))
+        if torch and torch.mps_built is False and "not-macos" not in found:
+            found["torch-not-built-with-mps"] = self.from_row("not-built", self.ev("torch.mps_built"))
+        if torch and torch.mps_built is not False and torch.mps_available is False and not found:
+            found["no-metal-device"] = self.from_row("no-metal-device", self.ev("torch.mps_available"))
+        return [found[i] for i in SETUP_ORDER if i in found]
+
+    def rosetta(self, evidence: tuple[Evidence, ...]) -> Cause:
+        from mpscheck.checks.interpreter import rosetta_cause
+        from mpscheck.checks.registry import Context
+
+        info = self.facts.target.interpreter
+        if info is not None and not info.conda_prefix and self.value("paste.conda_python"):
+            _, remedy = rosetta_cause(Context(self.facts), replace(info, conda_prefix="torch", conda_subdir="osx-64"))
+            why = "a conda Python with Intel (osx-64) packages"
+        elif info is not None and not info.conda_prefix and not info.real_executable:
+            _, remedy = rosetta_cause(Context(self.facts), info)
+            why = "an x86_64 Python build"
+        elif info is not None and (info.machine == "x86_64" or info.processor == "i386" or info.conda_subdir):
+            why, remedy = rosetta_cause(Context(self.facts), info)
+        else:
+            why = "the terminal itself runs under Rosetta, so everything started from it is x86_64"
+            remedy = Remediation(
+                "Run the terminal natively: untick 'Open using Rosetta' in its Get Info (and use the arm64 Homebrew in "
+                "/opt/homebrew), then recreate the environment; check with:",
+                ("arch", "sysctl -n sysctl.proc_translated", "ls /opt/homebrew/bin/brew"),
+            )
+        return Cause(
+            "rosetta-python",
+            f"x86_64 Python under Rosetta 2 on Apple silicon ({why}): x86_64 torch stops at {LAST_INTEL_MAC_TORCH}, "
+            "sees macOS as 10.16 and has no usable MPS; Lightning sees processor 'i386'",
+            remedy,
+            evidence,
+            "https://github.com/pytorch/pytorch/issues/146236; "
+            "https://github.com/Lightning-AI/pytorch-lightning/issues/14634",
+        )
+
+    def intel_mac(self) -> Cause:
+        return Cause(
+            "intel-mac",
+            f"an Intel Mac: current torch has no MPS for it (the last macOS x86_64 torch is {LAST_INTEL_MAC_TORCH}, "
+            "and MPS on AMD GPUs is not supported), so MPS features such as bfloat16 are out of reach",
+            Remediation(
+                f"Use a Mac with Apple silicon for MPS; on this Mac run on the CPU (torch {LAST_INTEL_MAC_TORCH} is "
+                "the last release). Confirm the chip, and that conda is not an Intel install on Apple silicon:",
+                (
+                    "sysctl -n machdep.cpu.brand_string",
+                    "conda info | grep platform",
+                    f"{self.python} -m pip install torch=={LAST_INTEL_MAC_TORCH}",
+                ),
+            ),
+            self.ev("host.cpu_brand", "host.arm64_hardware", "paste.intel_prose"),
+            "https://github.com/pytorch/pytorch/issues/114602; https://github.com/pytorch/pytorch/issues/141864",
+        )
+
+    def virtual_machine(self, evidence: tuple[Evidence, ...], detail: str = "") -> Cause:
+        return Cause(
+            "virtual-machine",
+            "a macOS virtual machine (such as a GitHub-hosted runner): its paravirtual GPU reports MPS available "
+            "but refuses allocations" + detail,
+            Remediation(
+                "Run MPS work on a physical Mac (a self-hosted runner in CI); on hosted runners, test on the CPU. "
+                "Some projects lift the cap in CI with the watermark variable, which does not always help.",
+                ("mpscheck doctor --require none", "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0"),
+            ),
+            evidence,
+            "https://github.com/actions/runner-images/issues/9918; https://github.com/pytorch/pytorch/issues/125197",
+        )
+
+    def macos_too_old(self, floor_text: str | None) -> Cause | None:
+        """macOS below what this torch needs: from the torch version when shown, else the error's own floor."""
+        macos = parse_version(self.facts.host.macos_version)
+        torch = self.facts.target.torch
+        version = parse_version(torch.version) if torch else None
+        if macos is None:
+            return None
+        if version:
+            floor = macos_floor(version)
+        elif floor_text:
+            # 2.2-2.5 print "12.3+", but 2.5's real floor is 13.0 (pytorch/pytorch#139425): below 13 is too old.
+            floor = (13, 0) if floor_text == "12.3" else tuple(int(p) for p in floor_text.split("."))
+        else:
+            floor = (12, 3)
+        if at_least(macos, floor):
+            return None
+        pin = torch_pin_for_macos(macos)
+        commands = ["softwareupdate --list"] + ([f"{self.python} -m pip install '{pin}'"] if pin else [])
+        also = f", or install the newest torch whose MPS runs on it ({pin})" if pin else ""
+        return Cause(
+            "macos-too-old",
+            f"macOS {self.facts.host.macos_version} is older than macOS {'.'.join(map(str, floor))}, which "
+            f"{'torch ' + torch.version if torch and torch.version else 'this torch'} needs for MPS",
+            Remediation(f"Upgrade macOS{also}; or run on the CPU.", tuple(commands)),
+            self.ev("host.macos_version", "torch.version"),
+            "https://github.com/pytorch/pytorch/issues/139425; mpscheck/versions.py (MAC_FLOOR_BY_TORCH)",
+        )
+
+    def torch_too_old(self, evidence: tuple[Evidence, ...]) -> Cause:
+        return self.from_row("old-torch-device-string", evidence)
+
+    def from_row(self, row_id: str, evidence: tuple[Evidence, ...], groups: dict[str, str] | None = None) -> Cause:
+        row = table.BY_ID[row_id]
+        summary, remedy = self.fill(row, groups or {})
+        return Cause(row.cause, summary, remedy, evidence, row.source)
+
+    # ---- error causes ----
+
+    def error_cause(self, hit: table.Hit, setup: dict[str, Cause]) -> Cause:
+        row, evidence = hit.row, (Evidence(hit.line, hit.text),)
+        for deeper in EXPLAINED_BY.get(row.cause, ()):
+            if deeper in setup:
+                cause = setup[deeper]
+                return Cause(cause.id, cause.summary, cause.fix, evidence + cause.evidence, cause.source, cause.notes)
+        if row.cause == "no-metal-device" and (old := self.macos_too_old(hit.groups.get("floor"))) is not None:
+            return Cause(old.id, old.summary, old.fix, evidence + old.evidence, old.source)
+        if row.id == "oom-zero":
+            return self.virtual_machine(evidence, ": the first allocation failed with 0 bytes in use")
+        if row.id == "oom":
+            return self.out_of_memory(hit, evidence)
+        if row.cause in ("op-not-implemented", "op-fallback-warning") and "op" in hit.groups:
+            return self.op_cause(hit, evidence)
+        if row.cause == "lightning-processor":
+            return self.lightning(hit, evidence)
+        if row.cause == "no-matching-distribution":
+            return self.no_distribution(hit, evidence)
+        summary, remedy = self.fill(row, dict(hit.groups))
+        return Cause(row.cause, summary, remedy, evidence, row.source)
+
+    def out_of_memory(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
+        row = hit.row
+        allocated, other = size_bytes(hit.groups.get("allocated")), size_bytes(hit.groups.get("other"))
+        cap, requested = size_bytes(hit.groups.get("max")), size_bytes(hit.groups.get("requested"))
+        memory = self.facts.host.memory_bytes
+        numbers = ", ".join(
+            f"{label} {hit.groups[key]}"
+            for label, key in (
+                ("torch holds", "allocated"),
+                ("other allocations", "other"),
+                ("cap", "max"),
+                ("asked for", "requested"),
+            )
+            if hit.groups.get(key)
+        ) + (f"; this Mac has {gib(memory)}" if memory else "")
+        fits = None not in (allocated, other, cap, requested) and allocated + other + requested <= cap  # type: ignore[operator]
+        if fits and other == 0:
+            return self.virtual_machine(
+                evidence,
+                f": torch was refused {hit.groups['requested']} although it fits under the cap, with no other "
+                f"allocations ({numbers})",
+            )
+        lift = "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0"
+        if cap is None and allocated is not None:
+            kind = (
+                "the upper limit is already off (PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0: no 'max allowed' in the "
+                "message), so the machine itself is out of memory"
+            )
+            remedy = Remediation("Use less memory per step (smaller batch/model, float16).", ())
+        elif memory and cap and cap < 0.9 * memory:
+            kind = (
+                f"a watermark setting: the cap ({gib(cap)}) is well under this Mac's memory ({gib(memory)}), "
+                "lower than torch's default (1.7 x the GPU's recommended working set)"
+            )
+            remedy = Remediation(
+                "Unset PYTORCH_MPS_HIGH_WATERMARK_RATIO (or raise it) before Python starts.",
+                ("unset PYTORCH_MPS_HIGH_WATERMARK_RATIO", lift),
+            )
+        elif other is not None and allocated is not None and cap and other > max(allocated, cap * 0.25):
+            kind = (
+                f"memory taken outside torch's tensors: other allocations ({hit.groups['other']}) exceed what torch "
+                "itself holds (other models or Metal work in this process, or apps sharing the unified memory)"
+            )
+            remedy = Remediation(
+                "Free the other allocations (quit other GPU apps, unload other models); lifting the cap risks "
+                "freezing the system.",
+                (lift,),
+            )
+        else:
+            where = f" with {gib(memory)}" if memory else ""
+            kind = f"a model or batch too large for this Mac{where}: torch's own tensors fill the cap"
+            remedy = Remediation(
+                "Use a smaller model, batch or resolution, or float16; lifting the cap with the variable below lets "
+                "macOS swap (slow; may freeze the system).",
+                (lift,),
+            )
+        return Cause(
+            "out-of-memory",
+            f"MPS ran out of memory: {kind} ({numbers})",
+            remedy,
+            evidence + self.ev("host.memory_bytes"),
+            row.source,
+        )
+
+    def op_cause(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
+        op = hit.groups["op"]
+        torch = self.facts.target.torch
+        torch_version = parse_version(torch.version) if torch else None
+        if hit.row.cause == "op-not-implemented" and op in CPU_INPUT_OPS:
+            row = table.BY_ID["device-mismatch"]
+            return Cause(
+                "device-mismatch",
+                f"{op} is reached only when the input is on the CPU and the weights on MPS: " + row.summary,
+                Remediation(row.fix, ()),
+                evidence,
+                "https://github.com/pytorch/pytorch/pull/86844; " + row.source,
+            )
+        env_late = self.paste.all("paste.env_after_import")
+        if hit.row.cause == "op-not-implemented" and env_late:
+            return Cause(
+                "fallback-env-too-late",
+                "PYTORCH_ENABLE_MPS_FALLBACK is set in the script after `import torch`: torch reads it when it loads, "
+                f"so {op} still raises",
+                Remediation(
+                    "Set it before Python starts (in the shell, or at the very top of the script before any import).",
+                    ("export PYTORCH_ENABLE_MPS_FALLBACK=1",),
+                ),
+                evidence + self.ev("paste.env_after_import"),
+                "aten/src/ATen/mps/MPSFallback.mm (read once at load)",
+            )
+        since = self.ops(op)
+        known_table = getattr(self.ops, "known", False)
+        upgrade = since and (torch_version is None or not at_least(torch_version, parse_version(since) or (0,)))
+        if hit.row.cause == "op-fallback-warning":
+            note = (
+                f"{op} has an MPS kernel since torch {since}: upgrading removes the fallback"
+                if upgrade
+                else "no MPS kernel in any release yet"
+                if known_table
+                else "whether a newer torch has an MPS kernel for it is not known here"
+            )
+            summary, remedy = self.fill(hit.row, dict(hit.groups))
+            commands = (f"{self.python} -m pip install --upgrade 'torch>={since}'",) if upgrade else remedy.commands
+            return Cause(
+                "op-fallback-warning",
+                f"{summary}; {note}. The fallback copies the op's tensors to the CPU and back at every call",
+                Remediation(remedy.summary, commands),
+                evidence,
+                hit.row.source,
+            )
+        fallback = "export PYTORCH_ENABLE_MPS_FALLBACK=1"
+        if upgrade:
+            summary = f"{op} has an MPS kernel since torch {since}, but this torch does not: upgrade"
+            remedy = Remediation(
+                f"Upgrade torch to {since} or later; meanwhile PYTORCH_ENABLE_MPS_FALLBACK=1 (set before Python "
+                "starts) runs this op on the CPU.",
+                (f"{self.python} -m pip install --upgrade 'torch>={since}'", fallback),
+            )
+        else:
+            state = "no MPS kernel in any release yet" if known_table else "no MPS kernel in this torch"
+            summary = f"{op}: {state}, and the CPU fallback is off"
+            remedy = Remediation(
+                "Set PYTORCH_ENABLE_MPS_FALLBACK=1 before Python starts (os.environ after `import torch` is too late), "
+                "or keep this op on the CPU; a newer torch may have the kernel.",
+                (fallback, f"{self.python} -m pip install --upgrade torch"),
+            )
+        notes = ()
+        if self.paste.all("interpreter.env.PYTORCH_ENABLE_MPS_FALLBACK"):
+            notes = (
+                "the paste sets PYTORCH_ENABLE_MPS_FALLBACK, yet the op raised: the variable did not reach this "
+                "process when torch loaded (set it in the shell that starts Python, or upgrade torch)",
+            )
+        return Cause("op-not-implemented", summary, remedy, evidence, hit.row.source, notes)
+
+    def lightning(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
+        info = self.facts.target.interpreter
+        processor = info.processor if info else ""
+        summary, remedy = self.fill(hit.row, dict(hit.groups))
+        if processor in ("arm", "arm64"):
+            summary = (
+                f"Lightning says MPS is not available although this Python is native (platform.processor() is "
+                f"{processor!r}): older Lightning releases accepted only 'arm'; upgrade Lightning"
+            )
+            remedy = Remediation(
+                "Upgrade Lightning (the check accepts 'arm' and 'arm64' since 1.7.1).",
+                (f"{self.python} -m pip install --upgrade lightning pytorch-lightning",),
+            )
+        return Cause(
+            "lightning-processor", summary, remedy, evidence + self.ev("interpreter.processor"), hit.row.source
+        )
+
+    def no_distribution(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
+        listed = self.value("paste.pip_versions")
+        versions = listed if isinstance(listed, list) else []
+        info = self.facts.target.interpreter
+        python = info.version if info and info.version else None
+        summary, remedy = self.fill(hit.row, dict(hit.groups))
+        ev = evidence + self.ev("paste.pip_versions", "interpreter.machine", "interpreter.version", "paste.intel_prose")
+        if (
+            (versions and versions[-1] == LAST_INTEL_MAC_TORCH)
+            or (info and info.machine == "x86_64")
+            or (self.value("paste.intel_prose"))
+        ):
+            summary = (
+                f"no torch wheel for this x86_64 (Intel) Python: PyTorch stopped publishing macOS x86_64 wheels after "
+                f"{LAST_INTEL_MAC_TORCH}" + (f" (pip lists versions up to {versions[-1]})" if versions else "")
+            )
+            remedy = Remediation(
+                f"On an Intel Mac, install torch {LAST_INTEL_MAC_TORCH} (uv: constrain torch for Intel macOS); on "
+                "Apple silicon, use a native arm64 Python instead.",
+                (
+                    f"{self.python} -m pip install 'torch<={LAST_INTEL_MAC_TORCH}'",
+                    "sysctl -n machdep.cpu.brand_string",
+                ),
+            )
+        elif not versions:
+            summary = (
+                "pip (or uv) found no torch wheel at all for this Python"
+                + (f" {python}" if python else "")
+                + ": torch publishes wheels for a few Python versions only, and a new Python gets them months later"
+            )
+            uv = self.value("paste.uv_command")
+            again = [re.sub(r"(-p|--python)([ =])\d+\.\d+\S*", r"\g<1>\g<2>3.12", uv)] if isinstance(uv, str) else []
+            remedy = Remediation(
+                "Use a Python version torch has wheels for (e.g. 3.12), native arm64, and make the venv with it.",
+                (
+                    *again,
+                    "/opt/homebrew/bin/brew install python@3.12",
+                    "/opt/homebrew/bin/python3.12 -m venv ~/.venvs/torch && ~/.venvs/torch/bin/python -m pip install "
+                    "torch",
+                ),
+            )
+        return Cause("no-matching-distribution", summary, remedy, ev, hit.row.source)
+
+    # ---- no error ----
+
+    def mps_not_requested(self) -> Cause | None:
+        used = self.paste.get("paste.device_used")
+        if used is None or used.value != "cpu":
+            return None
+        mac = self.facts.host.system == "Darwin" or self.value("paste.framework_mps_available")
+        if not mac and not self.paste.all("interpreter.home"):
+            return None
+        commands: list[str] = []
+        command = self.value("paste.yolo_command")
+        if isinstance(command, str):
+            commands.append(re.sub(r"\s+device=\S+", "", command).rstrip() + " device=mps")
+        if self.value("paste.lightning"):
+            commands.append("Trainer(accelerator='mps', devices=1)")
+        commands.append(f"{self.python} -c 'import torch; print(torch.backends.mps.is_available())'")
+        return Cause(
+            "mps-not-requested",
+            "the run used the CPU on a Mac: the script or framework never asked for the MPS device "
+            "(Ultralytics device=None and Lightning accelerator defaults may pick the CPU)",
+            Remediation(
+                "Ask for the GPU explicitly: device='mps' (Ultralytics device=mps, Lightning "
+                "Trainer(accelerator='mps'), torch: model.to('mps') and every input .to('mps')).",
+                tuple(commands),
+            ),
+            self.ev("paste.device_used", "paste.framework_mps_available"),
+            "https://docs.ultralytics.com/modes/train/#apple-silicon-mps-training",
+        )
+
+    def positive(self) -> list[Observation]:
+        torch = self.facts.target.torch
+        ev: list[Observation] = []
+        if torch and torch.mps_available:
+            ev += self.paste.all("torch.mps_available")
+        ev += self.paste.all("paste.mps_tensor")
+        ev += [o for o in self.paste.all("paste.device_used") if o.value == "mps"]
+        return ev
+
+    def strong_health(self) -> bool:
+        return bool(self.positive())
+
+    def health(self) -> Cause:
+        positive = self.positive()
+        if positive:
+            return Cause(
+                HEALTHY,
+                "the paste shows MPS working: " + "; ".join(sorted({_describe(o) for o in positive})),
+                None,
+                _evidence(positive),
+            )
+        return Cause(
+            NOT_ENOUGH,
+            "the paste shows no error and not enough to say whether MPS works",
+            Remediation(
+                "Run mpscheck on the Mac and paste its report; it probes the interpreter, torch and MPS.",
+                (DOCTOR_HINT,),
+            ),
+        )
+
+
+def _describe(obs: Observation) -> str:
+    return {
+        "torch.mps_available": "torch.backends.mps.is_available() is True",
+        "paste.mps_tensor": "a tensor was created on mps",
+        "paste.device_used": "the run used the mps device",
+    }.get(obs.fact, obs.fact)
+
+
+def _evidence(observations: Iterable[Observation]) -> tuple[Evidence, ...]:
+    seen: dict[int, Evidence] = {}
+    for obs in sorted(observations, key=lambda o: o.line):
+        seen.setdefault(obs.line, Evidence(obs.line, obs.text))
+    return tuple(seen.values())
+
+
+# ---- the doctor's checks on the paste's facts ----------------------------------------------------------
+
+# A check's finding is kept only when the paste shows the facts it judges (others would judge unknowns).
+CHECK_INPUTS: dict[str, tuple[str, ...]] = {
+    "platform": ("host.system",),
+    "chip": ("host.cpu_brand",),
+    "virtual-machine": ("host.hypervisor",),
+    "python-arch": ("interpreter.machine",),
+    "python-macos-compat": ("interpreter.mac_ver", "host.macos_version"),
+    "macos-version": ("host.macos_version",),
+    "mps-built": ("torch.mps_built",),
+    "mps-available": ("torch.mps_available",),
+    "mps-fallback-env": ("interpreter.env.PYTORCH_ENABLE_MPS_FALLBACK",),
+    "mps-watermark-env": ("interpreter.env.PYTORCH_MPS_HIGH_WATERMARK_RATIO",),
+}
+
+
+def relevant_findings(paste: Paste) -> list[Finding]:
+    """The doctor's findings on the paste's facts, for the checks whose inputs the paste shows."""
+    from mpscheck.diagnose import diagnose
+
+    report = diagnose(paste.facts)
+    shown = {o.fact for o in paste.observations}
+    keep = []
+    for finding in report.findings:
+        needs = CHECK_INPUTS.get(finding.id)
+        if needs and all(n in shown for n in needs) and finding.status is not Status.SKIP:
+            keep.append(finding)
+    return keep

@@ -1,0 +1,393 @@
+"""The one table of known error texts: pattern -> cause -> summary and fix, each row with its source.
+
+Matching is on torch's (or pip's, Metal's, a framework's) own words, so a release that rewords a
+message degrades to "unrecognised", never to a wrong diagnosis. Rows are tried in order: the more
+specific pattern comes first (a 0-byte out-of-memory before the general one). Fix commands are
+templates: ``{python}`` is the interpreter the facts or the paste name (shell-quoted), ``{op}`` the
+operator an error names; a template whose placeholder has no value keeps its ``{name}`` visible
+rather than inventing one. ``legacy`` is the older cause key that ``checks/signatures.py`` exposes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+ERROR = "error"
+WARNING = "warning"  # a performance note, never a failure on its own
+
+
+@dataclass(frozen=True)
+class Row:
+    """One known message: what it looks like, what it means, what to type, and who says so."""
+
+    id: str
+    pattern: re.Pattern[str]
+    cause: str  # stable cause id (the corpus vocabulary)
+    summary: str  # one line; may use the pattern's named groups
+    fix: str  # one imperative sentence
+    commands: tuple[str, ...] = ()  # templates with {python}, {op}, ...
+    source: str = ""  # issue URL or torch source path
+    legacy: str | None = None  # cause key of mpscheck.checks.signatures.recognise
+    severity: str = ERROR
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A row found in a text: where, the line itself, and the pattern's named groups."""
+
+    row: Row
+    line: int  # 1-based line number of the match's start in the text given
+    text: str  # that whole line
+    groups: Mapping[str, str] = field(default_factory=dict)
+
+
+def _re(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+SIZE = r"[\d.]+ ?(?:bytes|[KMGT]i?B)"
+TORCH_ISSUE = "https://github.com/pytorch/pytorch/issues/"
+
+TABLE: tuple[Row, ...] = (
+    Row(
+        "oom-zero",
+        _re(r"MPS backend out of memory \(MPS allocated: 0 bytes, other allocations: 0 bytes"),
+        "virtual-machine",
+        "the first MPS allocation fails with 0 bytes in use: the paravirtual GPU of a macOS virtual machine "
+        "(such as a hosted CI runner), where is_available() is True and nothing can be allocated",
+        "Run MPS work on a physical Mac (a self-hosted runner in CI); in a hosted macOS VM, test on the CPU.",
+        ("mpscheck doctor --require none",),
+        "https://github.com/actions/runner-images/issues/9918",
+        legacy="virtual-gpu",
+    ),
+    Row(
+        "oom",
+        _re(
+            rf"MPS backend out of memory \(MPS allocated: (?P<allocated>{SIZE}), other allocations: "
+            rf"(?P<other>{SIZE})(?:, max allowed: (?P<max>{SIZE}))?\)\. Tried to allocate (?P<requested>{SIZE})"
+            r"|MPS backend out of memory \(MPS allocated: (?P<allocated2>[^,]+), other allocations: (?P<other2>[^,)]+)"
+        ),
+        "out-of-memory",
+        "MPS ran out of memory",
+        "Use less memory per step (smaller batch or resolution, half precision); free unified memory.",
+        (),
+        "aten/src/ATen/mps/MPSAllocator.mm (format of the message); mps-facts.md 3.3",
+        legacy="out-of-memory",
+    ),
+    Row(
+        "watermark",
+        _re(r"invalid (?P<which>high|low) watermark ratio (?P<value>\S+)?"),
+        "watermark-invalid",
+        "PYTORCH_MPS_{which_upper}_WATERMARK_RATIO is out of range: torch refuses the first MPS allocation",
+        "Unset both watermark variables before Python starts (or set both: low <= high within [0, 2]; both 0.0 "
+        "lifts the limit, which may freeze the system).",
+        (
+            "unset PYTORCH_MPS_HIGH_WATERMARK_RATIO PYTORCH_MPS_LOW_WATERMARK_RATIO",
+            "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 PYTORCH_MPS_LOW_WATERMARK_RATIO=0.0",
+        ),
+        "aten/src/ATen/mps/MPSAllocator.mm (TORCH_CHECK on the watermark ratios)",
+        legacy="watermark",
+    ),
+    Row(
+        "sparse",
+        _re(
+            r"Could not run '(?P<op>aten::[\w.]+)' with arguments from the 'SparseMPS' backend"
+            r"|Could not run '(?P<op2>[\w:.]*(?:sparse|compressed)\w*)' from the 'mps(?::\d+)?' device"
+        ),
+        "sparse-unsupported",
+        "{op} has no kernel for sparse tensors on MPS (the SparseMPS key); PYTORCH_ENABLE_MPS_FALLBACK does not "
+        "cover sparse ops",
+        "Keep the sparse tensor on the CPU (or make it dense with .to_dense() before moving it to mps).",
+        (),
+        "aten/src/ATen/native/native_functions.yaml (SparseMPS dispatch); " + TORCH_ISSUE + "129842",
+    ),
+    Row(
+        "op-not-implemented",
+        _re(r"The operator '(?P<op>aten::[\w.]+)' is not current(?:ly)? implemented for the MPS device"),
+        "op-not-implemented",
+        "{op} has no MPS kernel in this torch, and the CPU fallback is off",
+        "Set PYTORCH_ENABLE_MPS_FALLBACK=1 before Python starts (setting it in the script after `import torch` "
+        "is too late), or upgrade torch if a newer release has the kernel.",
+        ("export PYTORCH_ENABLE_MPS_FALLBACK=1",),
+        "aten/src/ATen/mps/MPSFallback.mm; " + TORCH_ISSUE + "77764",
+        legacy="fallback-off",
+    ),
+    Row(
+        "op-fallback",
+        _re(
+            r"The operator '(?P<op>aten::[\w.]+)' is not currently supported on the MPS backend and will fall "
+            r"back to run on the CPU"
+        ),
+        "op-fallback-warning",
+        "{op} runs on the CPU (PYTORCH_ENABLE_MPS_FALLBACK is on): slower, but not a failure",
+        "Nothing is broken; for speed, upgrade torch if a newer release has an MPS kernel for this op.",
+        (),
+        "aten/src/ATen/mps/MPSFallback.mm (TORCH_WARN_ONCE)",
+        severity=WARNING,
+    ),
+    Row(
+        "op-native-from-macos",
+        _re(r"MPS: (?P<op>\w+) op is supported natively starting from macOS (?P<macos>[\d.]+)\. Falling back on CPU"),
+        "op-fallback-warning",
+        "{op} runs on the CPU because it needs macOS {macos} on MPS: slower, but not a failure",
+        "Nothing is broken; upgrade macOS to {macos} or later for the MPS kernel.",
+        ("softwareupdate --list",),
+        "aten/src/ATen/native/mps/operations (TORCH_WARN_ONCE); mps-facts.md 2.2",
+        severity=WARNING,
+    ),
+    Row(
+        "int64-op",
+        _re(
+            r"MPS: (?P<op>\w+) op with int64 input is supported natively starting from macOS (?P<macos>[\d.]+)"
+            r"|MPS does not support (?P<op2>\w+) op with int64 input"
+        ),
+        "int64-op-needs-newer-macos",
+        "this op has no int64 MPS kernel before macOS {macos_or}",
+        "Upgrade macOS (13.3 or later) and torch (older torch misread macOS 13.3's version, fixed by PR "
+        "pytorch/pytorch#96733), or cast the tensor to int32 before the op.",
+        ("softwareupdate --list", "{python} -m pip install --upgrade torch"),
+        TORCH_ISSUE
+        + "96610; https://github.com/Plachtaa/VALL-E-X/issues/127; https://github.com/h2oai/h2ogpt/issues/464",
+    ),
+    Row(
+        "float64",
+        _re(r"Cannot convert a (?:MPS Tensor to float64|float64 Tensor to MPS)"),
+        "float64-unsupported",
+        "a float64 (double) tensor reached MPS, which has no float64",
+        "Use float32: create tensors with dtype=torch.float32 (numpy arrays are float64 by default: call "
+        ".float() or torch.from_numpy(a).float() before .to('mps')).",
+        (),
+        "aten/src/ATen/mps/EmptyTensor.cpp; aten/src/ATen/native/mps/OperationUtils.mm (getMPSDataType)",
+        legacy="no-float64",
+    ),
+    Row(
+        "needs-macos14",
+        _re(
+            r"BFloat16 is only supported on MacOS 14|bfloat16 type is supported on MacOS 14"
+            r"|complex types are only supported on MacOS 14"
+            r"|Trying to convert ComplexFloat to the MPS backend but it does not have support"
+        ),
+        "dtype-needs-macos14",
+        "bfloat16 and complex tensors on MPS need macOS 14 (and torch 2.3 or later)",
+        "Upgrade macOS to 14 or later (and torch to 2.3+), or use float16/float32 meanwhile.",
+        ("softwareupdate --list", "{python} -m pip install --upgrade torch"),
+        TORCH_ISSUE + "104191; PR pytorch/pytorch#119641 (aten/src/ATen/mps/EmptyTensor.cpp)",
+        legacy="needs-macos14",
+    ),
+    Row(
+        "bf16-old-torch",
+        _re(
+            r"BFloat16 is not supported on MPS"
+            r"|Trying to convert BFloat16 to the MPS backend but it does not have support"
+        ),
+        "bf16-needs-newer-torch",
+        "this torch has no bfloat16 on MPS: bfloat16 came to MPS in torch 2.3, and needs macOS 14",
+        "Load the model in float16 (or float32) on MPS; or upgrade to torch 2.3+ on macOS 14+ for bfloat16.",
+        ("{python} -m pip install --upgrade 'torch>=2.3'",),
+        TORCH_ISSUE + "104191; PR pytorch/pytorch#119641 (bfloat16 on MPS, torch 2.3, macOS 14)",
+        legacy="needs-macos14",
+    ),
+    Row(
+        "dtype-unsupported",
+        _re(r"Trying to convert (?P<dtype>\w+) to the MPS backend but it does not have support for that dtype"),
+        "dtype-unsupported",
+        "MPS has no {dtype} type",
+        "Use a dtype MPS has (float32, float16, bfloat16 on macOS 14) for tensors on mps.",
+        (),
+        "aten/src/ATen/native/mps/OperationUtils.mm (getMPSDataType)",
+        legacy="needs-macos14",
+    ),
+    Row(
+        "device-mismatch",
+        _re(
+            r"Expected all tensors to be on the same device, but found at least two devices"
+            r"|Placeholder storage has not been allocated on MPS device"
+            r"|Input type \(\w*MPS\w*\) and weight type \([\w.]+\) should be the same"
+            r"|Input type \([\w.]+\) and weight type \(\w*MPS\w*\) should be the same"
+        ),
+        "device-mismatch",
+        "a tensor and the model (or two tensors) are on different devices, one on mps and one on the CPU",
+        "Move the model and every input to the same device: model.to(device) and x = x.to(device), with "
+        "device = torch.device('mps').",
+        (),
+        "aten/src/ATen/native/mps/OperationUtils.mm (Placeholder); " + TORCH_ISSUE + "79279",
+    ),
+    Row(
+        "old-torch-device-string",
+        _re(r"Expected one of cpu, cuda.* device type at start of device string: mps"),
+        "torch-too-old",
+        "this torch predates MPS (1.12): it does not know the device string 'mps'",
+        "Upgrade torch (1.12 or later; on Apple silicon any current release).",
+        ("{python} -m pip install --upgrade torch",),
+        "c10/core/Device.cpp (parse_type); https://pytorch.org/blog/introducing-accelerated-pytorch-training-on-mac/",
+    ),
+    Row(
+        "old-torch-no-backends-mps",
+        _re(r"module 'torch\.backends' has no attribute 'mps'|No module named 'torch\.backends\.mps'"),
+        "torch-too-old",
+        "this torch predates MPS (1.12): torch.backends.mps does not exist",
+        "Upgrade torch (1.12 or later; on Apple silicon any current release).",
+        ("{python} -m pip install --upgrade torch",),
+        "torch/backends/mps/__init__.py (added in 1.12)",
+    ),
+    Row(
+        "no-metal-device",
+        _re(r"The MPS backend is supported on [Mm]ac[Oo][Ss] (?P<floor>12\.3|13\.0|14\.0|15\.0)\+"),
+        "no-metal-device",
+        "torch found no usable Metal device (its message names a macOS version, but it is raised whenever no "
+        "device is found: an old macOS, a VM, a sandbox such as an AI agent's, or an x86_64 Python)",
+        "Check the macOS version, the Python's architecture and whether a sandbox or VM hides the GPU.",
+        ("sw_vers", "{python} -c 'import platform; print(platform.machine(), platform.processor())'"),
+        "aten/src/ATen/mps/EmptyTensor.cpp (MPS_ERROR_RUNTIME_TOO_LOW); " + TORCH_ISSUE + "139425",
+        legacy="no-metal-device",
+    ),
+    Row(
+        "no-metal-device-unified",
+        _re(r"MPS backend is unavailable: no supported Metal GPU was found|only supported on devices with unified"),
+        "no-metal-device",
+        "torch found no supported Metal GPU",
+        "Use a Mac with Apple silicon; an Intel Mac's AMD GPU is not supported by current torch.",
+        (),
+        "aten/src/ATen/mps/MPSDevice.mm (torch 2.13+, 2.15 wording)",
+        legacy="no-metal-device",
+    ),
+    Row(
+        "doc-hint-macos",
+        _re(r"MPS not available because the current Mac ?OS version is not 12\.3\+"),
+        "no-metal-device",
+        "torch.backends.mps.is_available() is False while is_built() is True",
+        "Check the macOS version, the Python's architecture and whether a sandbox or VM hides the GPU.",
+        ("sw_vers", "{python} -c 'import platform; print(platform.machine(), platform.processor())'"),
+        "docs/source/notes/mps.rst (example code, printed by users' scripts)",
+    ),
+    Row(
+        "not-built",
+        _re(
+            r"not linked with support for mps|not compiled with MPS enabled"
+            r"|with arguments from the 'MPS' backend"
+            r"|MPS not available because the current PyTorch install was not built with MPS"
+        ),
+        "torch-not-built-with-mps",
+        "this torch was built without MPS (a Linux/Windows/CPU build, or a conda build without MPS)",
+        "Install PyPI's macOS arm64 wheel, which is built with MPS, into a native arm64 Python on the Mac.",
+        ("{python} -m pip install --force-reinstall --no-cache-dir torch",),
+        "aten/src/ATen/mps/EmptyTensor.cpp (MPS_ERROR_NOT_COMPILED); docs/source/notes/mps.rst",
+        legacy="not-built",
+    ),
+    Row(
+        "lightning-mps",
+        _re(r"MPSAccelerator can not run on your system since the accelerator is not available"),
+        "lightning-processor",
+        "Lightning says MPS is not available: it also requires platform.processor() to be 'arm', which an x86_64 "
+        "(Rosetta) Python reports as 'i386'",
+        "Run a native arm64 Python; check what Lightning sees with platform.processor().",
+        ("{python} -c 'import platform; print(platform.processor())'",),
+        "https://github.com/Lightning-AI/pytorch-lightning/issues/14634 (lightning/fabric/accelerators/mps.py)",
+    ),
+    Row(
+        "wrong-arch-dylib",
+        _re(r"incompatible architecture \(have \(?'?(?P<have>\w+)'?\)?, need \(?'?(?P<need>\w+)'?\)?"),
+        "wrong-arch-wheel",
+        "torch's libraries are {have} but this Python needs {need}: the wheel was installed by a Python of the "
+        "other architecture",
+        "Reinstall torch with this very interpreter, bypassing pip's cache of the wrong wheel.",
+        ("{python} -m pip install --force-reinstall --no-cache-dir torch",),
+        "https://github.com/invoke-ai/InvokeAI/issues/2152",
+        legacy="wrong-arch",
+    ),
+    Row(
+        "wrong-arch-wheel",
+        _re(r"(?P<wheel>torch-[\w.+]+-macosx_\w+?_(?P<arch>x86_64|arm64)\.whl) is not a supported wheel on this"),
+        "wrong-arch-wheel",
+        "{wheel} is built for {arch}, which this Python is not",
+        "Install the wheel pip picks for this interpreter instead of a downloaded file.",
+        ("{python} -m pip install torch",),
+        "pip/_internal/req/constructors.py ('is not a supported wheel on this platform')",
+    ),
+    Row(
+        "no-matching-distribution",
+        _re(
+            r"No matching distribution found for (?P<package>torch\b[^\s]*)"
+            r"|Could not find a version that satisfies the requirement (?P<package2>torch\b[^\s]*)"
+            r"|(?P<package3>torch)(?:==[\w.]+)? has no wheels with a matching (?:platform|Python ABI|Python) tag"
+            r"|no wheels? (?:are available )?with a matching .*tag.*\btorch\b"
+            r"|Distribution `(?P<package4>torch)[=\w.+ ]*@.*` can't be installed"
+        ),
+        "no-matching-distribution",
+        "pip (or uv) found no torch wheel for this Python: torch ships wheels only for some Python versions and, on "
+        "macOS, only arm64 after 2.2.2",
+        "Use a Python version that torch ships wheels for (e.g. 3.12), native arm64 on Apple silicon.",
+        ("{python} -c 'import platform, sys; print(sys.version, platform.machine())'",),
+        "pip/_internal/index/package_finder.py; https://pypi.org/project/torch/#files",
+    ),
+    Row(
+        "metal-assertion",
+        _re(
+            r"INTERNAL ASSERT FAILED at \"[^\"]*/mps/[^\"]*\"|Placeholder buffer size \(\d+\) is not large enough"
+            r"|failed assertion `|\[MPSNDArray\w*|MPSNDArrayDescriptor|LLVM ERROR: Failed to infer result type"
+            r"|error: '?mps\.\w+'? op |MPSGraph.*(?:error|assert)|-\[MTL\w+ \w+"
+        ),
+        "metal-bug-fixed-later",
+        "an assertion inside Metal/MPSGraph aborted the process: a bug in torch's MPS backend or in the OS, "
+        "several of which later torch releases fixed",
+        "Upgrade torch (and macOS); if it persists on the newest release, report it to PyTorch with the op and "
+        "the shapes.",
+        ("{python} -m pip install --upgrade torch",),
+        TORCH_ISSUE + "96153; " + TORCH_ISSUE + "77886 (fixed by PR pytorch/pytorch#78496); " + TORCH_ISSUE + "119088",
+    ),
+)
+
+BY_ID: dict[str, Row] = {row.id: row for row in TABLE}
+
+
+class _Keep(dict):  # type: ignore[type-arg]
+    """format_map that leaves an unknown {placeholder} as it is, so nothing is invented."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def fill(template: str, values: Mapping[str, str | None]) -> str:
+    """The template with the values it names; unknown placeholders stay visible."""
+    known = _Keep({k: v for k, v in values.items() if v is not None})
+    try:
+        return template.format_map(known)
+    except (ValueError, IndexError, AttributeError):
+        return template
+
+
+def groups_of(match: re.Match[str]) -> dict[str, str]:
+    """Named groups, with the alternatives' numbered twins (op2, package3...) folded into one name."""
+    out: dict[str, str] = {}
+    for name, value in match.groupdict().items():
+        if value is None:
+            continue
+        out.setdefault(name.rstrip("0123456789"), value)
+    if "which" in out:
+        out["which_upper"] = out["which"].upper()
+    out.setdefault("macos_or", out.get("macos", "13.3"))
+    return out
+
+
+def find(lines: list[str]) -> Iterator[Hit]:
+    """Every row's matches in the *lines* of a text, in line order; one hit per row per line."""
+    for number, line in enumerate(lines, start=1):
+        for row in TABLE:
+            match = row.pattern.search(line)
+            if match:
+                yield Hit(row, number, line, groups_of(match))
+
+
+def first(text: str | None) -> Hit | None:
+    """The first row (in table order) that matches anywhere in *text*: for one error message."""
+    if not text:
+        return None
+    for row in TABLE:
+        match = row.pattern.search(text)
+        if match:
+            number = text.count("\n", 0, match.start()) + 1
+            line = text.splitlines()[number - 1] if text.splitlines() else text
+            return Hit(row, number, line, groups_of(match))
+    return None

@@ -1,0 +1,153 @@
+"""The corpus of real pastes (tests/corpus/*.txt), read and compared with what `mpscheck explain` says.
+
+Shared by tests/test_corpus.py and benchmarks/explain_corpus.py (which prints the share of cases whose
+top cause is right). A case file is a header of ``key: value`` lines, a line ``---``, then the paste.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+from mpscheck.model import Remediation
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    header: dict[str, str]
+    paste: str
+
+    @property
+    def cause(self) -> str:
+        return self.header["cause"]
+
+    @property
+    def fix_command(self) -> str | None:
+        return self.header.get("fix_command") or None
+
+
+def load(path: Path) -> Case:
+    raw = path.read_text(encoding="utf-8")
+    head, _, paste = raw.partition("\n---\n")
+    header = {}
+    for line in head.splitlines():
+        key, sep, value = line.partition(":")
+        if sep and re.fullmatch(r"[a-z_]+", key.strip()):
+            header[key.strip()] = value.strip()
+    return Case(path.name, header, paste)
+
+
+def cases() -> list[Case]:
+    return [load(path) for path in sorted(CORPUS.glob("*.txt"))]
+
+
+# ---- "the fix the tool gives matches the thread's fix" ---------------------------------------------
+
+ASSIGNMENT = re.compile(r"^[A-Z_][A-Z0-9_]*=")
+
+
+def _tokens(command: str) -> list[str]:
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    out = []
+    for word in words:
+        if "/" in word and "=" in word:  # data=/Users/x/y/data.yaml -> data=data.yaml
+            key, _, value = word.partition("=")
+            word = f"{key}={value.rsplit('/', 1)[-1]}"
+        out.append({"pip3": "pip", "mamba": "conda", "python3": "python"}.get(word, word))
+    return out
+
+
+def _pip_packages(tokens: list[str]) -> list[str] | None:
+    if "pip" not in tokens or "install" not in tokens:
+        return None
+    after = tokens[tokens.index("install") + 1 :]
+    skip_next = {"--index-url", "--extra-index-url", "-i", "-f", "--find-links"}
+    packages, skipping = [], False
+    for word in after:
+        if skipping:
+            skipping = False
+        elif word in skip_next:
+            skipping = True
+        elif not word.startswith("-"):
+            packages.append(re.split(r"[<>=!~]", word)[0].lower())
+    return packages
+
+
+def same_command(thread: str, tool: str) -> bool:
+    """The thread's command and the tool's do the same thing (same variables, same package, same words)."""
+    theirs, ours = _tokens(thread), _tokens(tool)
+    if theirs and theirs[0] in ("export", "unset"):
+        return theirs[0] == ours[0] if ours else False
+    their_packages, our_packages = _pip_packages(theirs), _pip_packages(ours)
+    if their_packages is not None:
+        assignments = [t for t in theirs if ASSIGNMENT.match(t) and "pip" not in t]
+        return bool(our_packages) and their_packages[0] == our_packages[0] and all(a in ours for a in assignments)
+    return all(token in ours for token in theirs if token not in ("python", "-m"))
+
+
+def fix_contains(thread: str, fix: Remediation | None) -> bool:
+    """The tool's fix commands do what the thread's fix_command does."""
+    if fix is None:
+        return False
+    theirs = _tokens(thread)
+    if theirs and theirs[0] == "export":  # every VAR=value the thread sets, the tool sets too
+        wanted = [t for t in theirs[1:] if "=" in t]
+        ours = {t for command in fix.commands for t in _tokens(command) if "=" in t}
+        return all(w in ours for w in wanted)
+    if theirs and theirs[0] == "unset":  # every variable the thread unsets, the tool unsets too
+        ours = {t for command in fix.commands if command.startswith("unset ") for t in _tokens(command)[1:]}
+        return all(name in ours for name in theirs[1:])
+    return any(same_command(thread, command) for command in fix.commands)
+
+
+def _commands(fix: Remediation | None) -> str:
+    return " ".join(fix.commands) if fix else ""
+
+
+# What a right fix looks like for each cause, when the thread gives no command to compare with.
+FIX_SHAPES = {
+    "healthy": lambda fix: fix is None,
+    "rosetta-python": lambda fix: re.search(r"arm64|/opt/homebrew|Rosetta", _commands(fix) + fix.summary),
+    "x86_64-python": lambda fix: "machdep.cpu.brand_string" in _commands(fix),
+    "intel-mac": lambda fix: "2.2.2" in _commands(fix) and "Apple silicon" in fix.summary,
+    "macos-too-old": lambda fix: "softwareupdate" in _commands(fix),
+    "torch-too-old": lambda fix: re.search(r"pip install --upgrade torch", _commands(fix)),
+    "torch-not-built-with-mps": lambda fix: re.search(r"pip install .*torch", _commands(fix)),
+    "not-macos": lambda fix: "macOS" in fix.summary,
+    "no-metal-device": lambda fix: "sw_vers" in _commands(fix) and "sandbox" in fix.summary,
+    "virtual-machine": lambda fix: "physical Mac" in fix.summary,
+    "out-of-memory": lambda fix: "PYTORCH_MPS_HIGH_WATERMARK_RATIO" in _commands(fix),
+    "watermark-invalid": lambda fix: "PYTORCH_MPS_LOW_WATERMARK_RATIO" in _commands(fix),
+    "op-not-implemented": lambda fix: re.search(r"PYTORCH_ENABLE_MPS_FALLBACK=1|--upgrade", _commands(fix)),
+    "op-fallback-warning": lambda fix: "Nothing is broken" in fix.summary,
+    "float64-unsupported": lambda fix: "float32" in fix.summary,
+    "dtype-needs-macos14": lambda fix: "softwareupdate" in _commands(fix) and "float16" in fix.summary,
+    "bf16-needs-newer-torch": lambda fix: "float16" in fix.summary and "torch>=2.3" in _commands(fix),
+    "int64-op-needs-newer-macos": lambda fix: "softwareupdate" in _commands(fix),
+    "device-mismatch": lambda fix: ".to(" in fix.summary,
+    "sparse-unsupported": lambda fix: "CPU" in fix.summary,
+    "lightning-processor": lambda fix: re.search(r"platform\.processor|lightning", _commands(fix)),
+    "no-matching-distribution": lambda fix: re.search(r"pip install|python@3", _commands(fix)),
+    "wrong-arch-wheel": lambda fix: "--force-reinstall" in _commands(fix),
+    "metal-bug-fixed-later": lambda fix: "pip install --upgrade torch" in _commands(fix),
+    "mps-not-requested": lambda fix: "mps" in _commands(fix) + fix.summary,
+    "fallback-env-too-late": lambda fix: "export PYTORCH_ENABLE_MPS_FALLBACK=1" in fix.commands,
+}
+
+
+def fix_matches(case: Case, cause_id: str, fix: Remediation | None) -> bool:
+    """The thread's fix_command is among the tool's commands; else the fix has its cause's shape."""
+    if case.fix_command:
+        return fix_contains(case.fix_command, fix)
+    shape = FIX_SHAPES.get(cause_id)
+    if shape is None or (fix is None and cause_id != "healthy"):
+        return False
+    return bool(shape(fix))
