@@ -42,6 +42,7 @@ class Cause:
     evidence: tuple[Evidence, ...] = ()
     source: str = ""
     notes: tuple[str, ...] = ()
+    variant: str | None = None  # which kind of this cause: out-of-memory's vm-cap, too-large, other-processes...
 
 
 @dataclass
@@ -114,9 +115,10 @@ def _no_table(op: str) -> str | None:
 
 
 def op_names(op: str) -> list[str]:
-    """'aten::sgn.out' -> the spellings a table may use: 'aten::sgn.out', 'sgn.out', 'sgn'."""
+    """'aten::sgn.out' -> the spellings a table may use: 'aten::sgn.out', 'aten::sgn', 'sgn.out', 'sgn'."""
     bare = op.removeprefix("aten::")
-    return list(dict.fromkeys([op, bare, bare.split(".")[0]]))
+    base = bare.split(".")[0]
+    return list(dict.fromkeys([op, f"aten::{base}", bare, base]))
 
 
 # ---- sizes in torch's out-of-memory message -----------------------------------------------------------
@@ -164,6 +166,7 @@ SETUP_ORDER = (
     "no-metal-device",
 )
 # Ops reached only when the input is on the CPU and the weights on MPS (pytorch/pytorch#86844).
+HIGH = "PYTORCH_MPS_HIGH_WATERMARK_RATIO"
 CPU_INPUT_OPS = ("aten::_slow_conv2d_forward", "aten::_slow_conv2d_backward", "aten::slow_conv3d_forward")
 
 
@@ -405,7 +408,8 @@ class _Judge:
         if row.cause == "no-metal-device" and (old := self.macos_too_old(hit.groups.get("floor"))) is not None:
             return Cause(old.id, old.summary, old.fix, evidence + old.evidence, old.source)
         if row.id == "oom-zero":
-            return self.virtual_machine(evidence, ": the first allocation failed with 0 bytes in use")
+            vm = self.virtual_machine(evidence, ": the first allocation failed with 0 bytes in use")
+            return replace(vm, variant="vm-cap")
         if row.id == "oom":
             return self.out_of_memory(hit, evidence)
         if row.cause in ("op-not-implemented", "op-fallback-warning") and "op" in hit.groups:
@@ -434,19 +438,36 @@ class _Judge:
         ) + (f"; this Mac has {gib(memory)}" if memory else "")
         fits = None not in (allocated, other, cap, requested) and allocated + other + requested <= cap  # type: ignore[operator]
         if fits and other == 0:
-            return self.virtual_machine(
+            vm = self.virtual_machine(
                 evidence,
                 f": torch was refused {hit.groups['requested']} although it fits under the cap, with no other "
                 f"allocations ({numbers})",
             )
+            return replace(vm, variant="vm-cap")
         lift = "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0"
-        if cap is None and allocated is not None:
+        set_to = self.facts.target.interpreter.env.get(HIGH) if self.facts.target.interpreter else None
+        unified = bool(self.facts.host.cpu_brand and self.facts.host.cpu_brand.startswith("Apple"))
+        if cap is not None and set_to is not None and table.strtod_zero(set_to):
+            variant = "watermark-not-applied"
+            kind = (
+                f"a watermark setting that never reached torch: the paste sets {HIGH}={set_to}, yet the message "
+                "still shows a cap ('max allowed'), which torch prints only while the limit is on"
+            )
+            remedy = Remediation(
+                f"Set {HIGH} in the environment before Python starts (not as a function argument, not after "
+                "`import torch`); lifting the cap may freeze the system.",
+                (lift,),
+            )
+            evidence = evidence + self.ev(f"interpreter.env.{HIGH}")
+        elif cap is None and allocated is not None:
+            variant = "watermark-off"
             kind = (
                 "the upper limit is already off (PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0: no 'max allowed' in the "
                 "message), so the machine itself is out of memory"
             )
             remedy = Remediation("Use less memory per step (smaller batch/model, float16).", ())
-        elif memory and cap and cap < 0.9 * memory:
+        elif memory and unified and cap and cap < 0.9 * memory:
+            variant = "watermark-lowered"
             kind = (
                 f"a watermark setting: the cap ({gib(cap)}) is well under this Mac's memory ({gib(memory)}), "
                 "lower than torch's default (1.7 x the GPU's recommended working set)"
@@ -456,9 +477,10 @@ class _Judge:
                 ("unset PYTORCH_MPS_HIGH_WATERMARK_RATIO", lift),
             )
         elif other is not None and allocated is not None and cap and other > max(allocated, cap * 0.25):
+            variant = "other-processes"
             kind = (
-                f"memory taken outside torch's tensors: other allocations ({hit.groups['other']}) exceed what torch "
-                "itself holds (other models or Metal work in this process, or apps sharing the unified memory)"
+                f"memory taken by others: other allocations ({hit.groups['other']}) exceed what torch itself holds "
+                "(other processes and apps on the shared GPU memory, or other Metal work in this one)"
             )
             remedy = Remediation(
                 "Free the other allocations (quit other GPU apps, unload other models); lifting the cap risks "
@@ -466,6 +488,7 @@ class _Judge:
                 (lift,),
             )
         else:
+            variant = "too-large"
             where = f" with {gib(memory)}" if memory else ""
             kind = f"a model or batch too large for this Mac{where}: torch's own tensors fill the cap"
             remedy = Remediation(
@@ -479,6 +502,7 @@ class _Judge:
             remedy,
             evidence + self.ev("host.memory_bytes"),
             row.source,
+            variant=variant,
         )
 
     def op_cause(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:

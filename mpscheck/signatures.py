@@ -358,6 +358,13 @@ def fill(template: str, values: Mapping[str, str | None]) -> str:
         return template
 
 
+def strtod_zero(text: str) -> bool:
+    """Whether C's strtod reads *text* as 0 (how torch reads the watermark ratios)."""
+    from mpscheck.checks.environment import strtod
+
+    return strtod(text) == 0.0
+
+
 def groups_of(match: re.Match[str]) -> dict[str, str]:
     """Named groups, with the alternatives' numbered twins (op2, package3...) folded into one name."""
     out: dict[str, str] = {}

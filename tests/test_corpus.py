@@ -57,3 +57,27 @@ def test_every_case_names_its_source_and_cause() -> None:
 def test_the_expected_failures_are_still_corpus_files() -> None:
     names = {case.name for case in cases()}
     assert set(WRONG_CAUSE) | set(WRONG_FIX) <= names
+
+
+# The corpus writes an out-of-memory case's kind in its notes as "sub-cause: <words>".
+SUB_CAUSES = {
+    "model too large": "too-large",
+    "other processes": "other-processes",
+    "watermark setting": "watermark-not-applied",
+}
+
+
+def _oom_kinds() -> list[object]:
+    out = []
+    for case in cases():
+        words = case.header.get("notes", "").partition("sub-cause")[2].lstrip(": ")
+        expected = next((variant for phrase, variant in SUB_CAUSES.items() if words.startswith(phrase)), None)
+        if case.cause == "out-of-memory" and expected:
+            out.append(pytest.param(case, expected, id=case.name.removesuffix(".txt")))
+    return out
+
+
+@pytest.mark.parametrize(("case", "expected"), _oom_kinds())
+def test_out_of_memory_kind_is_the_threads(case: Case, expected: str) -> None:
+    """Too large, memory taken by others, a watermark setting: told apart by the message's numbers."""
+    assert explain_text(case.paste).cause.variant == expected

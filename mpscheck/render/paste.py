@@ -40,6 +40,7 @@ def to_json(diagnosis: Diagnosis) -> dict[str, Any]:
             "fix": {"summary": tilde(c.fix.summary), "commands": [tilde(x) for x in c.fix.commands]} if c.fix else None,
             "source": c.source,
             "notes": [tilde(n) for n in c.notes],
+            "variant": c.variant,
         }
 
     facts = json.loads(tilde(json.dumps(to_dict(diagnosis.facts))))

@@ -1,0 +1,326 @@
+"""Paste parsers and the judgement of pastes: totality (property-based), facts with their evidence
+lines, unknown left unknown, and the rules that pick the root cause.
+
+Recorded texts come from tests/recorded.py (each cited there) and tests/corpus (each file names its
+thread); a few messages are built from torch's own message formats (MPSAllocator.mm, MPSFallback.mm),
+with numbers chosen by the test to reach one rule each.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mpscheck import paste as paste_package
+from mpscheck.checks.signatures import recognise
+from mpscheck.model import ExitCode
+from mpscheck.paste import PARSERS, parser, read
+from mpscheck.paste_judgement import explain_text, judge, op_names, size_bytes
+from mpscheck.render.paste import render
+from tests import recorded as rec
+from tests.corpus_cases import CORPUS, load
+
+# Fragments of real pastes, so generated text reaches the parsers' deeper branches too.
+FRAGMENTS = [
+    "PyTorch version: ",
+    "OS: macOS ",
+    "Python platform: macOS-",
+    "CPU:\n",
+    "Apple M",
+    "[pip3] torch==",
+    "ProductVersion:",
+    "machdep.cpu.brand_string: ",
+    "sysctl -n hw.optional.arm64\n",
+    "sysctl.proc_translated: ",
+    "Darwin Kernel Version 23.1.0: x; root:xnu/RELEASE_ARM64_T6000 ",
+    "platform : osx-",
+    "__osx=",
+    "from versions: ",
+    "Downloading torch-2.2.2-cp310-none-macosx_10_9_x86_64.whl",
+    "You're on macOS (`macosx_",
+    ">>> torch.backends.mps.is_available()\n",
+    "platform.processor()",
+    "'i386'",
+    "GPU available: True (mps), used: ",
+    "Ultralytics YOLOv8.0.1 🚀 Python-3.11.1 torch-2.1.0 ",
+    'File "/Users/a/lib/python3.10/site-packages/torch/x.py", line 1',
+    "export PYTORCH_ENABLE_MPS_FALLBACK=",
+    'os.environ["PYTORCH_MPS_HIGH_WATERMARK_RATIO"] = "',
+    "on an M2 Max with 32 GB, macOS 14.",
+    "MPS backend out of memory (MPS allocated: ",
+    "The operator 'aten::",
+    "Darwin 25.2.0 arm64 arm",
+    "uv init x -p 3.13",
+    "Intel Mac",
+    "\n",
+    "=>",
+    ":",
+    " ",
+    "True",
+    "False",
+    "0",
+    "1",
+    "x86_64",
+    "arm64",
+]
+pasty = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=12)), max_size=30).map("".join)
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.mark.parametrize("name", PARSERS)
+@FAST
+@given(text=st.one_of(st.text(max_size=300), pasty))
+def test_every_parser_is_total(name: str, text: str) -> None:
+    """Any text in, observations out: never an exception, every observation on a real line."""
+    lines = paste_package.split(text)
+    for obs in parser(name)(lines):
+        assert 1 <= obs.line <= len(lines) and obs.text == lines[obs.line - 1]
+
+
+@FAST
+@given(text=st.one_of(st.text(max_size=300), pasty))
+def test_reading_judging_and_rendering_are_total(text: str) -> None:
+    diagnosis = explain_text(text)
+    assert diagnosis.exit_code in (ExitCode.READY, ExitCode.PROBLEMS, ExitCode.USAGE)
+    if diagnosis.exit_code is not ExitCode.USAGE:
+        for fmt in ("text", "json", "markdown", "github", "junit"):
+            assert render(diagnosis, fmt)
+
+
+def corpus(name: str) -> str:
+    return load(CORPUS / name).paste
+
+
+# ---- parsers: facts and their evidence ---------------------------------------------------------------
+
+
+def test_sw_vers_gives_the_macos_version_and_nothing_else() -> None:
+    paste = read(rec.SW_VERS_14_5)
+    facts = paste.facts
+    assert (facts.host.system, facts.host.macos_version, facts.host.macos_build) == ("Darwin", "14.5", "23F79")
+    assert facts.target.interpreter is None and facts.target.torch is None  # not shown: unknown
+    assert facts.host.cpu_brand is None and facts.host.arm64_hardware is None
+    assert paste.get("host.macos_version").line == 2  # the ProductVersion line
+
+
+def test_collect_env_under_rosetta() -> None:
+    paste = read(corpus("pytorch-146236-rosetta-bf16.txt"))
+    info, host = paste.facts.target.interpreter, paste.facts.host
+    assert (info.machine, info.processor, info.mac_ver) == ("x86_64", "i386", "10.16")
+    assert (host.macos_version, host.cpu_brand) == ("15.3", "Apple M2 Pro")
+    assert paste.facts.target.torch.version == "2.6.0a0+git1eba9b3"
+    assert paste.get("interpreter.mac_ver").text == "Python platform: macOS-10.16-x86_64-i386-64bit"
+
+
+def test_sysctl_n_values_on_the_next_line() -> None:
+    paste = read(corpus("whisper-cpp-66-rosetta-terminal-sysctl.txt"))
+    assert paste.facts.host.arm64_hardware is True and paste.facts.host.cpu_brand == "Apple M1 Max"
+    assert paste.value("paste.x86_cpu_features") is True
+
+
+def test_uname_short_form_and_repl_arrows() -> None:
+    paste = read(corpus("codex-10199-sandbox-macos26.txt"))
+    assert paste.value("paste.shell_machine") == "arm64"
+    torch = paste.facts.target.torch
+    assert (torch.mps_built, torch.mps_available) == (True, False)
+
+
+def test_conda_info_lines() -> None:
+    paste = read(corpus("llama-cpp-python-847-x86-dylib-arm-conda.txt"))
+    info = paste.facts.target.interpreter
+    assert info.conda_prefix == "/Users/fozziethebeat/anaconda3/envs/llama" and info.version == "3.11.5"
+    assert paste.value("paste.archspec") == "arm64" and paste.facts.host.macos_version == "14.1.2"
+
+
+def test_pip_version_list_and_wheel_tag() -> None:
+    versions = read(corpus("pytorch-161614-intel-mac-pip-2-2-2.txt")).value("paste.pip_versions")
+    assert versions[-1] == "2.2.2" and len(versions) == 8
+    wheel = read(corpus("pytorch-141864-intel-amd-bf16.txt"))
+    assert wheel.facts.target.interpreter.machine == "x86_64" and wheel.value("paste.wheel_tag") == "macosx_10_9_x86_64"
+
+
+def test_banner_device_and_versions() -> None:
+    paste = read(corpus("ultralytics-4695-healthy-banner.txt"))
+    assert paste.value("paste.device_used") == "mps" and paste.facts.target.torch.version == "2.1.0.dev20230831"
+    assert paste.facts.host.cpu_brand == "Apple M1"
+
+
+def test_a_code_line_is_not_an_observation() -> None:
+    paste = read("if torch.backends.mps.is_available():\n    device = 'mps'\n")
+    assert paste.facts.target.torch is None
+
+
+def test_prose_reads_only_what_it_says() -> None:
+    paste = read("# user: on an M2 Max with 32 GB, macOS Sonoma 14.2")
+    host = paste.facts.host
+    assert (host.cpu_brand, host.memory_bytes, host.macos_version) == ("Apple M2 Max", 32 * 1024**3, "14.2")
+    assert host.hypervisor is None and paste.facts.target.interpreter is None
+
+
+def test_environment_set_after_import() -> None:
+    paste = read('import torch\nos.environ["PYTORCH_ENABLE_MPS_FALLBACK"] = "1"\n')
+    assert paste.facts.target.interpreter.env == {"PYTORCH_ENABLE_MPS_FALLBACK": "1"}
+    assert paste.value("paste.env_after_import") == "PYTORCH_ENABLE_MPS_FALLBACK"
+
+
+# ---- the signature table -----------------------------------------------------------------------------
+
+
+def test_the_checks_view_keeps_its_cause_keys() -> None:
+    assert recognise(rec.VM_ALLOCATION_ERROR).cause == "virtual-gpu"
+    assert recognise(rec.FALLBACK_OFF_ERROR).cause == "fallback-off"
+    assert recognise("Could not run 'aten::add' with arguments from the 'SparseMPS' backend") is None
+
+
+def test_every_row_cites_a_source() -> None:
+    from mpscheck.signatures import TABLE
+
+    assert len({row.id for row in TABLE}) == len(TABLE)
+    for row in TABLE:
+        assert "github.com" in row.source or "/" in row.source, row.id
+
+
+def test_sizes_count_in_1024s() -> None:
+    assert size_bytes("17.36 GB") == int(17.36 * 1024**3) and size_bytes("0 bytes") == 0
+    assert size_bytes("2.41 MiB") == int(2.41 * 1024**2) and size_bytes("lots") is None
+
+
+# ---- judgement ----------------------------------------------------------------------------------------
+
+
+def test_bfloat16_under_rosetta_is_rosetta_not_an_old_macos() -> None:
+    diagnosis = explain_text(corpus("pytorch-146236-rosetta-bf16.txt"))
+    assert diagnosis.cause.id == "rosetta-python"
+    quoted = [e.text for e in diagnosis.cause.evidence]
+    assert any("MPS BFloat16 is only supported on MacOS 14" in t for t in quoted)  # the symptom, quoted
+    assert "OS: macOS 15.3 (x86_64)" in quoted
+
+
+def test_bfloat16_on_a_native_python_on_macos_13_is_the_os() -> None:
+    assert explain_text(corpus("torchchat-616-bf16-ci-macos13.txt")).cause.id == "dtype-needs-macos14"
+
+
+# torch's message format (MPSAllocator.mm, mps-facts.md 3.3); the numbers are the test's.
+OOM = (
+    "RuntimeError: MPS backend out of memory (MPS allocated: {a}, other allocations: {o}, max allowed: {m}). "
+    "Tried to allocate {r} on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for "
+    "memory allocations (may cause system failure)."
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "prose", "cause", "variant"),
+    [
+        (OOM.format(a="0 bytes", o="0 bytes", m="7.93 GB", r="256 bytes"), "", "virtual-machine", "vm-cap"),
+        (OOM.format(a="1.02 GB", o="0 bytes", m="15.87 GB", r="256 bytes"), "", "virtual-machine", "vm-cap"),
+        (OOM.format(a="1.45 GB", o="7.42 GB", m="9.07 GB", r="563.62 MB"), "", "out-of-memory", "other-processes"),
+        (OOM.format(a="8.93 GB", o="120.39 MB", m="9.07 GB", r="25.00 MB"), "", "out-of-memory", "too-large"),
+        (
+            OOM.format(a="11.50 GB", o="100.00 MB", m="11.60 GB", r="512.00 MB"),
+            "on an M2 Max with 32 GB",
+            "out-of-memory",
+            "watermark-lowered",
+        ),
+        (
+            OOM.format(a="2.44 GB", o="4.34 GB", m="6.77 GB", r="10.58 MB"),
+            "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0",
+            "out-of-memory",
+            "watermark-not-applied",
+        ),
+        (
+            "MPS backend out of memory (MPS allocated: 30.10 GB, other allocations: 1.00 GB). Tried to allocate "
+            "2.00 GB on private pool.",
+            "",
+            "out-of-memory",
+            "watermark-off",
+        ),
+    ],
+)
+def test_out_of_memory_numbers_tell_the_kinds_apart(message: str, prose: str, cause: str, variant: str) -> None:
+    diagnosis = explain_text(f"{message}\n{prose}")
+    assert (diagnosis.cause.id, diagnosis.cause.variant) == (cause, variant)
+    assert diagnosis.cause.evidence[0].line == 1
+
+
+def test_a_fallback_warning_is_a_note_and_exit_0() -> None:
+    diagnosis = explain_text(corpus("pytorch-80278-bitwise-and-fallback-warning.txt"))
+    assert diagnosis.cause.id == "op-fallback-warning" and diagnosis.exit_code is ExitCode.READY
+
+
+# MPSFallback.mm's message format (pytorch/pytorch#86195), for an op chosen by the test.
+NOT_IMPLEMENTED = "NotImplementedError: The operator '{op}' is not currently implemented for the MPS device."
+
+
+def test_an_op_with_a_kernel_in_a_later_release_says_upgrade() -> None:
+    table = {"aten::foo": "2.1"}  # a tiny stand-in for mpscheck.knowledge.ops
+
+    def lookup(op: str) -> str | None:
+        return next((table[n] for n in op_names(op) if n in table), None)
+
+    lookup.known = True  # type: ignore[attr-defined]
+    text = NOT_IMPLEMENTED.format(op="aten::foo.out") + "\nPyTorch version: 2.0.1\n"
+    cause = judge(read(text), lookup).cause
+    assert cause.id == "op-not-implemented" and "since torch 2.1: upgrade" in cause.summary
+    assert "-m pip install --upgrade 'torch>=2.1'" in cause.fix.commands[0]
+    missing = judge(read(NOT_IMPLEMENTED.format(op="aten::bar")), lookup).cause
+    assert "no MPS kernel in any release yet" in missing.summary
+    assert missing.fix.commands[0] == "export PYTORCH_ENABLE_MPS_FALLBACK=1"
+
+
+def test_sparse_ops_are_not_covered_by_the_fallback_variable() -> None:
+    cause = explain_text(corpus("whisper-webui-276-sparse.txt")).cause
+    assert cause.id == "sparse-unsupported" and "does not cover sparse ops" in cause.summary
+
+
+def test_the_fallback_variable_set_after_import_is_too_late() -> None:
+    text = 'import torch\nos.environ["PYTORCH_ENABLE_MPS_FALLBACK"] = "1"\n' + NOT_IMPLEMENTED.format(op="aten::foo")
+    cause = explain_text(text).cause
+    assert cause.id == "fallback-env-too-late" and "export PYTORCH_ENABLE_MPS_FALLBACK=1" in cause.fix.commands
+
+
+def test_slow_conv2d_means_the_input_is_on_the_cpu() -> None:
+    assert explain_text(corpus("pytorch-86195-slow-conv2d-input-on-cpu.txt")).cause.id == "device-mismatch"
+
+
+def test_healthy_needs_positive_evidence() -> None:
+    assert explain_text(corpus("spack-31283-healthy-repl.txt")).exit_code is ExitCode.READY
+    only_version = explain_text(rec.SW_VERS_14_5)
+    assert only_version.cause.id == "not-enough-evidence" and only_version.exit_code is ExitCode.PROBLEMS
+    assert only_version.next_step == "mpscheck doctor --format markdown"
+
+
+def test_nothing_readable_is_exit_2() -> None:
+    assert explain_text("hello world\nlorem ipsum").exit_code is ExitCode.USAGE
+
+
+def test_the_doctors_findings_only_where_the_paste_shows_their_inputs() -> None:
+    findings = explain_text(rec.SW_VERS_13_5).findings
+    assert [f.id for f in findings] == ["platform", "macos-version"]
+
+
+# ---- rendering ---------------------------------------------------------------------------------------
+
+
+def test_json_carries_a_stable_cause_id_and_the_evidence_lines_with_home_as_tilde() -> None:
+    diagnosis = explain_text(corpus("pytorch-80278-bitwise-and-fallback-warning.txt"))
+    data = json.loads(render(diagnosis, "json"))
+    assert data["kind"] == "mpscheck-paste-diagnosis" and data["cause"]["id"] == "op-fallback-warning"
+    assert data["cause"]["evidence"][0]["line"] == 1
+    assert data["cause"]["evidence"][0]["text"].startswith("~/miniforge3/envs/torch/lib/python3.9/")
+    assert "/Users/marco" not in json.dumps(data)
+
+
+def test_markdown_is_a_short_reply_with_the_fix_commands() -> None:
+    out = render(explain_text(corpus("kohya-603-invalid-low-watermark.txt")), "markdown")
+    assert out.startswith("**Root cause: `watermark-invalid`**")
+    assert "```sh\nunset PYTORCH_MPS_HIGH_WATERMARK_RATIO PYTORCH_MPS_LOW_WATERMARK_RATIO" in out
+    assert "RuntimeError: invalid low watermark ratio 1.4" in out and len(out.splitlines()) < 25
+
+
+def test_junit_and_github_name_the_cause() -> None:
+    diagnosis = explain_text(corpus("basaran-173-model-not-moved.txt"))
+    assert '<failure message="a tensor and the model' in render(diagnosis, "junit")
+    assert render(diagnosis, "github").startswith("::error title=mpscheck explain device-mismatch::")
