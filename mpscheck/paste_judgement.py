@@ -553,7 +553,8 @@ class _Judge:
             )
         fallback = "export PYTORCH_ENABLE_MPS_FALLBACK=1"
         if upgrade:
-            summary = f"{op} has an MPS kernel since torch {since}, but this torch does not: upgrade"
+            shown = f" (this is torch {torch.version})" if torch and torch.version else ""
+            summary = f"{op} has an MPS kernel since torch {since}: upgrade{shown}"
             remedy = Remediation(
                 f"Upgrade torch to {since} or later; meanwhile PYTORCH_ENABLE_MPS_FALLBACK=1 (set before Python "
                 "starts) runs this op on the CPU.",
@@ -564,7 +565,8 @@ class _Judge:
             summary = f"{op}: {state}, and the CPU fallback is off"
             remedy = Remediation(
                 "Set PYTORCH_ENABLE_MPS_FALLBACK=1 before Python starts (os.environ after `import torch` is too late), "
-                "or keep this op on the CPU; a newer torch may have the kernel.",
+                "or keep this op on the CPU; a newer torch may have the kernel. The fallback copies the op's tensors "
+                "to the CPU and back at every call: slower, not wrong.",
                 (fallback, f"{self.python} -m pip install --upgrade torch"),
             )
         notes = ()
