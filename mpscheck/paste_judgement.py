@@ -569,7 +569,7 @@ class _Judge:
                 "to the CPU and back at every call: slower, not wrong.",
                 (fallback, f"{self.python} -m pip install --upgrade torch"),
             )
-        notes = ()
+        notes: tuple[str, ...] = ()
         if self.paste.all("interpreter.env.PYTORCH_ENABLE_MPS_FALLBACK"):
             notes = (
                 "the paste sets PYTORCH_ENABLE_MPS_FALLBACK, yet the op raised: the variable did not reach this "

@@ -342,7 +342,7 @@ TABLE: tuple[Row, ...] = (
 BY_ID: dict[str, Row] = {row.id: row for row in TABLE}
 
 
-class _Keep(dict):  # type: ignore[type-arg]
+class _Keep(dict[str, str]):
     """format_map that leaves an unknown {placeholder} as it is, so nothing is invented."""
 
     def __missing__(self, key: str) -> str:

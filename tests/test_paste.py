@@ -324,3 +324,18 @@ def test_junit_and_github_name_the_cause() -> None:
     diagnosis = explain_text(corpus("basaran-173-model-not-moved.txt"))
     assert '<failure message="a tensor and the model' in render(diagnosis, "junit")
     assert render(diagnosis, "github").startswith("::error title=mpscheck explain device-mismatch::")
+
+
+def test_every_cause_id_has_a_docs_section() -> None:
+    import re
+    from pathlib import Path
+
+    from mpscheck.paste_judgement import SETUP_ORDER
+    from mpscheck.signatures import TABLE
+
+    documented = set(
+        re.findall(r"^### `([a-z0-9_-]+)`$", (Path(__file__).parent.parent / "docs" / "explain.md").read_text(), re.M)
+    )
+    produced = {row.cause for row in TABLE} | set(SETUP_ORDER)
+    produced |= {"healthy", "not-enough-evidence", "mps-not-requested", "fallback-env-too-late"}
+    assert produced <= documented, produced - documented

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, observe
+from mpscheck.paste.model import Observation, Seen, observe
 
 KIND = "collect_env"
 UNKNOWN = ("Could not collect", "N/A", "None", "")
@@ -73,7 +73,7 @@ def _line(lines: list[str], number: int, line: str) -> list[Observation]:
     return []
 
 
-def _os(seen, value: str) -> list[Observation]:  # type: ignore[no-untyped-def]
+def _os(seen: Seen, value: str) -> list[Observation]:
     if match := OS_MAC.match(value):
         found = [seen("host.system", "Darwin"), seen("host.macos_version", match["version"])]
         if match["machine"]:
@@ -85,7 +85,7 @@ def _os(seen, value: str) -> list[Observation]:  # type: ignore[no-untyped-def]
     return []
 
 
-def _platform(seen, value: str) -> list[Observation]:  # type: ignore[no-untyped-def]
+def _platform(seen: Seen, value: str) -> list[Observation]:
     found = [seen("interpreter.platform", value)]
     if match := PLATFORM.search(value):
         found += [

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from mpscheck.facts import Facts, HostFacts, InterpreterFacts, TorchFacts
 
@@ -54,6 +54,9 @@ class Paste:
     @property
     def facts(self) -> Facts:
         return to_facts(self.observations)
+
+
+Seen = Callable[[str, Any], Observation]  # a parser's "this fact, on the line at hand"
 
 
 def observe(kind: str, lines: list[str], number: int, fact: str, value: Any) -> Observation:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, observe
+from mpscheck.paste.model import Observation, Seen, observe
 
 KIND = "traceback"
 FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line \d+|^(?P<wpath>/\S+\.py):\d+: \w*Warning')
@@ -50,7 +50,7 @@ def _line(lines: list[str], number: int, line: str) -> list[Observation]:
     return []
 
 
-def _frame(seen, path: str) -> list[Observation]:  # type: ignore[no-untyped-def]
+def _frame(seen: Seen, path: str) -> list[Observation]:
     found = [seen("paste.frame", path)]
     if WINDOWS.match(path):
         return [*found, seen("host.system", "Windows")]
