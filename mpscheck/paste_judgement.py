@@ -44,6 +44,11 @@ class Cause:
     notes: tuple[str, ...] = ()
     variant: str | None = None  # which kind of this cause: out-of-memory's vm-cap, too-large, other-processes...
 
+    def __post_init__(self) -> None:
+        """Evidence in the paste's order, each line once."""
+        unique = {e.line: e for e in self.evidence}
+        object.__setattr__(self, "evidence", tuple(unique[n] for n in sorted(unique)))
+
 
 @dataclass
 class Diagnosis:
@@ -296,7 +301,10 @@ class _Judge:
         if torch and torch.mps_built is False and "not-macos" not in found:
             found["torch-not-built-with-mps"] = self.from_row("not-built", self.ev("torch.mps_built"))
         if torch and torch.mps_built is not False and torch.mps_available is False and not found:
-            found["no-metal-device"] = self.from_row("no-metal-device", self.ev("torch.mps_available"))
+            evidence = self.ev("torch.mps_available", "torch.mps_built", "host.macos_version")
+            found["no-metal-device"] = (
+                self.hidden_gpu(evidence) if host.macos_version else self.from_row("no-metal-device", evidence)
+            )
         return [found[i] for i in SETUP_ORDER if i in found]
 
     def rosetta(self, evidence: tuple[Evidence, ...]) -> Cause:
@@ -389,6 +397,22 @@ class _Judge:
             "https://github.com/pytorch/pytorch/issues/139425; mpscheck/versions.py (MAC_FLOOR_BY_TORCH)",
         )
 
+    def hidden_gpu(self, evidence: tuple[Evidence, ...]) -> Cause:
+        """No Metal device although the paste shows a macOS new enough: something hides the GPU."""
+        return Cause(
+            "no-metal-device",
+            f"torch finds no Metal device although macOS {self.facts.host.macos_version} is new enough (and nothing "
+            "in the paste shows Rosetta or a VM): typically a sandbox, such as an AI agent's tool runner or the "
+            "App Sandbox, or a remote session, hides the GPU from this process",
+            Remediation(
+                "Run the same command from a normal Terminal window, outside the sandbox, and compare; if only the "
+                "sandboxed run fails, allow Metal in its policy or run the work outside it.",
+                (f"{self.python} -c 'import torch; print(torch.backends.mps.is_available())'",),
+            ),
+            evidence,
+            "https://github.com/openai/codex/issues/10199; https://github.com/openai/codex/issues/9007",
+        )
+
     def torch_too_old(self, evidence: tuple[Evidence, ...]) -> Cause:
         return self.from_row("old-torch-device-string", evidence)
 
@@ -407,6 +431,8 @@ class _Judge:
                 return Cause(cause.id, cause.summary, cause.fix, evidence + cause.evidence, cause.source, cause.notes)
         if row.cause == "no-metal-device" and (old := self.macos_too_old(hit.groups.get("floor"))) is not None:
             return Cause(old.id, old.summary, old.fix, evidence + old.evidence, old.source)
+        if row.cause == "no-metal-device" and self.facts.host.macos_version:
+            return self.hidden_gpu(evidence + self.ev("host.macos_version", "torch.mps_built", "torch.mps_available"))
         if row.id == "oom-zero":
             vm = self.virtual_machine(evidence, ": the first allocation failed with 0 bytes in use")
             return replace(vm, variant="vm-cap")
@@ -707,9 +733,11 @@ def _describe(obs: Observation) -> str:
 
 def _evidence(observations: Iterable[Observation]) -> tuple[Evidence, ...]:
     seen: dict[int, Evidence] = {}
-    for obs in sorted(observations, key=lambda o: o.line):
+    for obs in observations:
+        if obs.command is not None:
+            seen.setdefault(obs.command, Evidence(obs.command, obs.command_text))
         seen.setdefault(obs.line, Evidence(obs.line, obs.text))
-    return tuple(seen.values())
+    return tuple(seen[n] for n in sorted(seen))
 
 
 # ---- the doctor's checks on the paste's facts ----------------------------------------------------------

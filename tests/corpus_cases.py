@@ -122,7 +122,7 @@ FIX_SHAPES = {
     "torch-too-old": lambda fix: re.search(r"pip install --upgrade torch", _commands(fix)),
     "torch-not-built-with-mps": lambda fix: re.search(r"pip install .*torch", _commands(fix)),
     "not-macos": lambda fix: "macOS" in fix.summary,
-    "no-metal-device": lambda fix: "sw_vers" in _commands(fix) and "sandbox" in fix.summary,
+    "no-metal-device": lambda fix: "sandbox" in fix.summary and re.search(r"sw_vers|is_available\(\)", _commands(fix)),
     "virtual-machine": lambda fix: "physical Mac" in fix.summary,
     "out-of-memory": lambda fix: "PYTORCH_MPS_HIGH_WATERMARK_RATIO" in _commands(fix),
     "watermark-invalid": lambda fix: "PYTORCH_MPS_LOW_WATERMARK_RATIO" in _commands(fix),

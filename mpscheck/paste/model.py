@@ -23,6 +23,8 @@ class Observation:
     line: int  # 1-based line number in the paste
     text: str  # the paste's line, verbatim
     kind: str  # the parser that read it: collect_env, sw_vers, ...
+    command: int | None = None  # the line of the command that printed this value (REPL, sysctl -n, uname -m)
+    command_text: str = ""
 
 
 @dataclass
@@ -59,10 +61,12 @@ class Paste:
 Seen = Callable[[str, Any], Observation]  # a parser's "this fact, on the line at hand"
 
 
-def observe(kind: str, lines: list[str], number: int, fact: str, value: Any) -> Observation:
-    """An observation of *fact* on 1-based line *number* of *lines*."""
+def observe(kind: str, lines: list[str], number: int, fact: str, value: Any, command: int | None = None) -> Observation:
+    """An observation of *fact* on 1-based line *number* of *lines*, printed by the *command* line if given."""
     text = lines[number - 1] if 0 < number <= len(lines) else ""
-    return Observation(fact, value, number, text, kind)
+    if command is not None and not 0 < command <= len(lines):
+        command = None
+    return Observation(fact, value, number, text, kind, command, lines[command - 1] if command else "")
 
 
 _FIELDS = {

@@ -75,7 +75,7 @@ def _expressions(lines: list[str], number: int, line: str) -> list[Observation]:
         return []
     for (_, _, fact, shape), value in zip(found, values):
         if match := re.fullmatch(shape, value.strip()):
-            out += _value(lines, at, fact, match["v"])
+            out += _value(lines, at, fact, match["v"], number)
     return out
 
 
@@ -91,13 +91,13 @@ def _output_line(lines: list[str], number: int) -> tuple[int, str] | None:
     return None
 
 
-def _value(lines: list[str], number: int, fact: str, raw: str) -> list[Observation]:
+def _value(lines: list[str], number: int, fact: str, raw: str, command: int | None = None) -> list[Observation]:
     value: object = raw == "True" if fact.startswith("torch.") and fact != "torch.version" else raw
-    found = [observe(KIND, lines, number, fact, value)]
+    found = [observe(KIND, lines, number, fact, value, command)]
     if fact == "interpreter.platform":
         system = next(
             (s for p, s in (("macOS", "Darwin"), ("Linux", "Linux"), ("Windows", "Windows")) if raw.startswith(p)), None
         )
         if system:
-            found.append(observe(KIND, lines, number, "host.system", system))
+            found.append(observe(KIND, lines, number, "host.system", system, command))
     return found

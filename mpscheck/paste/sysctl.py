@@ -42,7 +42,7 @@ def parse(lines: list[str]) -> list[Observation]:
     out: list[Observation] = []
     for number, line in enumerate(lines, start=1):
         if (match := SYSCTL_N.search(line)) and number < len(lines) and lines[number].strip():
-            out += _sysctl(lines, number + 1, match["key"], lines[number].strip())
+            out += _sysctl(lines, number + 1, match["key"], lines[number].strip(), number)
         elif match := SYSCTL.match(line):
             out += _sysctl(lines, number, match["key"], match["value"])
         elif match := PROFILER.match(line):
@@ -50,9 +50,9 @@ def parse(lines: list[str]) -> list[Observation]:
     return out
 
 
-def _sysctl(lines: list[str], number: int, key: str, value: str) -> list[Observation]:
+def _sysctl(lines: list[str], number: int, key: str, value: str, command: int | None = None) -> list[Observation]:
     def seen(fact: str, val: object) -> list[Observation]:
-        return [observe(KIND, lines, number, fact, val)]
+        return [observe(KIND, lines, number, fact, val, command)]
 
     if key == "machdep.cpu.brand_string":
         return seen("host.cpu_brand", value)

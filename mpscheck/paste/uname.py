@@ -43,5 +43,5 @@ def parse(lines: list[str]) -> list[Observation]:
         elif (match := ARCH_WORD.match(line)) and number > 1 and COMMAND.search(lines[number - 2]):
             word = match.group(1)
             fact = "paste.shell_processor" if lines[number - 2].rstrip().endswith("-p") else "paste.shell_machine"
-            out.append(observe(KIND, lines, number, fact, word))
+            out.append(observe(KIND, lines, number, fact, word, number - 1))
     return out
