@@ -243,7 +243,7 @@ class _Judge:
             ev += self.paste.all("interpreter.conda_subdir")
         if self.value("paste.shell_translated") == 1 or self.value("paste.x86_cpu_features"):
             ev += self.paste.all("paste.shell_translated") + self.paste.all("paste.x86_cpu_features")
-        if self.value("paste.shell_machine") == "x86_64" and not self.paste.all("host.arm64_hardware"):
+        if self.value("paste.shell_machine") == "x86_64":  # a Rosetta shell on an Apple chip, or an Intel Mac
             ev += self.paste.all("paste.shell_machine")
         return _evidence(ev)
 

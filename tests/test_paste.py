@@ -339,3 +339,36 @@ def test_every_cause_id_has_a_docs_section() -> None:
     produced = {row.cause for row in TABLE} | set(SETUP_ORDER)
     produced |= {"healthy", "not-enough-evidence", "mps-not-requested", "fallback-env-too-late"}
     assert produced <= documented, produced - documented
+
+
+# bevry/dorothy#243 (description): `uname -a` in a terminal under Rosetta on Apple silicon.
+UNAME_ROSETTA = (
+    "➜  ~ uname -a\n"
+    "Darwin MacBook-Pro-WITH-A-WEIRD-NAME.local 24.0.0 Darwin Kernel Version 24.0.0: Wed Aug  7 03:08:06 PDT 2024; "
+    "root:xnu-11215.1.9~22/RELEASE_ARM64_T6031 x86_64\n"
+)
+# testssl/testssl.sh#127 (jpluimers, 2015): an Intel MacBook Pro.
+UNAME_INTEL = (
+    "    $ uname -a\n"
+    "    Darwin RetinaMBPro1TB.local 13.4.0 Darwin Kernel Version 13.4.0: Wed Mar 18 16:20:14 PDT 2015; "
+    "root:xnu-2422.115.14~1/RELEASE_X86_64 x86_64\n"
+    "    $ uname -m\n"
+    "    x86_64\n"
+    "    $ uname -p\n"
+    "    i386\n"
+)
+
+
+def test_uname_of_a_rosetta_terminal_is_rosetta() -> None:
+    paste = read(UNAME_ROSETTA)
+    assert paste.facts.host.arm64_hardware is True and paste.value("paste.shell_machine") == "x86_64"
+    cause = explain_text(UNAME_ROSETTA).cause
+    assert cause.id == "rosetta-python" and [e.line for e in cause.evidence] == [2]
+
+
+def test_uname_of_an_intel_mac_is_an_intel_mac() -> None:
+    paste = read(UNAME_INTEL)
+    assert paste.facts.host.arm64_hardware is False and paste.facts.host.release == "13.4.0"
+    assert paste.get("paste.shell_machine").line == 2  # uname -a gives it first; uname -m agrees
+    assert paste.value("paste.shell_processor") == "i386"
+    assert explain_text(UNAME_INTEL).cause.id == "intel-mac"
