@@ -241,6 +241,8 @@ class _Judge:
             ev += self.paste.all("interpreter.processor")
         if info and info.conda_subdir == "osx-64":
             ev += self.paste.all("interpreter.conda_subdir")
+        if info and info.binary_archs and not any(a.startswith("arm64") for a in info.binary_archs):
+            ev += self.paste.all("interpreter.binary_archs")  # an x86_64-only python runs only translated
         if self.value("paste.shell_translated") == 1 or self.value("paste.x86_cpu_features"):
             ev += self.paste.all("paste.shell_translated") + self.paste.all("paste.x86_cpu_features")
         if self.value("paste.shell_machine") == "x86_64":  # a Rosetta shell on an Apple chip, or an Intel Mac
@@ -330,7 +332,8 @@ class _Judge:
         return Cause(
             "rosetta-python",
             f"x86_64 Python under Rosetta 2 on Apple silicon ({why}): x86_64 torch stops at {LAST_INTEL_MAC_TORCH}, "
-            "sees macOS as 10.16 and has no usable MPS; Lightning sees processor 'i386'",
+            "its MPS checks misread the macOS version under Rosetta (no bfloat16, often no MPS at all), and "
+            "Lightning sees processor 'i386'",
             remedy,
             evidence,
             "https://github.com/pytorch/pytorch/issues/146236; "

@@ -372,3 +372,35 @@ def test_uname_of_an_intel_mac_is_an_intel_mac() -> None:
     assert paste.get("paste.shell_machine").line == 2  # uname -a gives it first; uname -m agrees
     assert paste.value("paste.shell_processor") == "i386"
     assert explain_text(UNAME_INTEL).cause.id == "intel-mac"
+
+
+# Homebrew/homebrew-core#83244 (BR00l): `brew config` from a terminal under Rosetta on an M1 (cut).
+BREW_CONFIG_ROSETTA = """HOMEBREW_VERSION: 3.2.6
+HOMEBREW_PREFIX: /opt/homebrew
+CPU: octa-core 64-bit westmere
+Clang: 12.0.5 build 1205
+macOS: 11.5.2-x86_64
+CLT: 12.5.0.22.9
+Rosetta 2: true
+"""
+
+
+def test_brew_config_under_rosetta() -> None:
+    paste = read(BREW_CONFIG_ROSETTA)
+    assert (paste.facts.host.macos_version, paste.facts.host.arm64_hardware) == ("11.5.2", True)
+    assert paste.value("paste.shell_translated") == 1 and paste.value("paste.brew_prefix") == "/opt/homebrew"
+    cause = explain_text(BREW_CONFIG_ROSETTA).cause
+    assert cause.id == "rosetta-python" and "Rosetta 2: true" in [e.text for e in cause.evidence]
+
+
+def test_platform_uname_and_an_x86_64_only_python() -> None:
+    # The shape of CPython's platform.uname() repr and of file(1) on a Mach-O binary; values chosen by the test.
+    text = (
+        "/usr/local/bin/python3.11: Mach-O 64-bit executable x86_64\n"
+        "uname_result(system='Darwin', node='m', release='23.1.0', version='Darwin Kernel Version 23.1.0: "
+        "root:xnu-10002.41.9~6/RELEASE_ARM64_T6000', machine='x86_64')\n"
+    )
+    paste = read(text)
+    assert paste.facts.target.interpreter.binary_archs == ["x86_64"]
+    assert paste.facts.target.interpreter.machine == "x86_64" and paste.facts.host.arm64_hardware is True
+    assert explain_text(text).cause.id == "rosetta-python"

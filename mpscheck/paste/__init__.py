@@ -13,6 +13,7 @@ from typing import Callable
 from mpscheck.paste.model import Observation, Paste
 
 PARSERS = (
+    "brew",
     "collect_env",
     "sw_vers",
     "uname",
@@ -31,6 +32,8 @@ ACCEPTED = (
     "uname -a / uname -m / arch",
     "sysctl (machdep.cpu.brand_string, sysctl.proc_translated, hw.optional.arm64 ...)",
     "sw_vers",
+    "brew config",
+    "file / lipo -archs of the python executable",
     "conda info / conda config --show subdir",
     "pip or uv errors (No matching distribution found for torch ...)",
     "a Python REPL or python -c transcript (torch.backends.mps.is_available(), platform.processor() ...)",

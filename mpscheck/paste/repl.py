@@ -32,6 +32,8 @@ OUT_PREFIX = re.compile(r"^\s*(?:Out\[\d+\]:\s*)?")
 MPS_TENSOR = re.compile(r"device='mps(?::\d+)?'\)")
 BANNER = re.compile(r"^\s*\[(?:GCC|Clang)[^\]]*\] on (?P<os>linux|darwin|win32)\s*$")
 SYSTEMS = {"linux": "Linux", "darwin": "Darwin", "win32": "Windows"}
+UNAME_RESULT = re.compile(r"uname_result\(system='(?P<system>\w+)'.*?machine='(?P<machine>\w+)'")
+KERNEL = re.compile(r"RELEASE_(?P<kernel>ARM64|X86_64)")
 LABELS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?i)^\W*(?:is )?mps (?:is )?available\W*\s*[:=?]?\s*(?P<v>True|False)\W*$"), "torch.mps_available"),
     (re.compile(r"(?i)^\W*(?:is )?mps (?:is )?built\W*\s*[:=?]?\s*(?P<v>True|False)\W*$"), "torch.mps_built"),
@@ -44,6 +46,13 @@ def parse(lines: list[str]) -> list[Observation]:
         out += _expressions(lines, number, line)
         if MPS_TENSOR.search(line) and not PROMPT.match(line):
             out.append(observe(KIND, lines, number, "paste.mps_tensor", True))
+        if match := UNAME_RESULT.search(line):  # platform.uname(): the kernel, and this Python's machine
+            out += [
+                observe(KIND, lines, number, "host.system", match["system"]),
+                observe(KIND, lines, number, "interpreter.machine", match["machine"]),
+            ]
+            if kernel := KERNEL.search(line):
+                out.append(observe(KIND, lines, number, "host.arm64_hardware", kernel["kernel"] == "ARM64"))
         if match := BANNER.match(line):
             out.append(observe(KIND, lines, number, "host.system", SYSTEMS[match["os"]]))
         for pattern, fact in LABELS:
