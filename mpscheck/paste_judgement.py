@@ -313,15 +313,24 @@ class _Judge:
         from mpscheck.checks.interpreter import rosetta_cause
         from mpscheck.checks.registry import Context
 
-        info = self.facts.target.interpreter
-        if info is not None and not info.conda_prefix and self.value("paste.conda_python"):
-            _, remedy = rosetta_cause(Context(self.facts), replace(info, conda_prefix="torch", conda_subdir="osx-64"))
-            why = "a conda Python with Intel (osx-64) packages"
-        elif info is not None and not info.conda_prefix and not info.real_executable:
-            _, remedy = rosetta_cause(Context(self.facts), info)
+        info, ctx = self.facts.target.interpreter, Context(self.facts)
+        x86 = info is not None and (
+            info.machine == "x86_64"
+            or info.processor == "i386"
+            or info.conda_subdir == "osx-64"
+            or bool(info.binary_archs and not any(a.startswith("arm64") for a in info.binary_archs))
+        )
+        if info is not None and (
+            info.conda_prefix or info.conda_subdir == "osx-64" or self.value("paste.conda_python")
+        ):
+            known = replace(info, conda_prefix=info.conda_prefix or "torch", conda_subdir=info.conda_subdir or "osx-64")
+            why, remedy = rosetta_cause(ctx, known)
+            why = why if info.conda_prefix else "a conda Python with Intel (osx-64) packages"
+        elif info is not None and x86 and info.real_executable:
+            why, remedy = rosetta_cause(ctx, info)
+        elif info is not None and x86:
+            _, remedy = rosetta_cause(ctx, info)
             why = "an x86_64 Python build"
-        elif info is not None and (info.machine == "x86_64" or info.processor == "i386" or info.conda_subdir):
-            why, remedy = rosetta_cause(Context(self.facts), info)
         else:
             why = "the terminal itself runs under Rosetta, so everything started from it is x86_64"
             remedy = Remediation(
