@@ -450,14 +450,15 @@ class _Judge:
             return replace(vm, variant="vm-cap")
         if row.id == "oom":
             return self.out_of_memory(hit, evidence)
-        if row.cause in ("op-not-implemented", "op-fallback-warning") and "op" in hit.groups:
+        if row.id in ("op-not-implemented", "op-fallback") and "op" in hit.groups:
             return self.op_cause(hit, evidence)
         if row.cause == "lightning-processor":
             return self.lightning(hit, evidence)
         if row.cause == "no-matching-distribution":
             return self.no_distribution(hit, evidence)
         summary, remedy = self.fill(row, dict(hit.groups))
-        return Cause(row.cause, summary, remedy, evidence, row.source)
+        variant = "buffer-too-large" if row.id == "buffer-too-large" else None
+        return Cause(row.cause, summary, remedy, evidence, row.source, variant=variant)
 
     def out_of_memory(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
         row = hit.row

@@ -77,6 +77,15 @@ TABLE: tuple[Row, ...] = (
         legacy="out-of-memory",
     ),
     Row(
+        "buffer-too-large",
+        _re(r"Invalid buffer size: (?P<requested>[\d.]+ ?(?:bytes|[KMGT]i?B))"),
+        "out-of-memory",
+        "one tensor of {requested} is larger than the largest buffer Metal allows on this GPU",
+        "Split the work into smaller tensors (smaller batch, tile the image); a watermark setting does not help.",
+        (),
+        "aten/src/ATen/mps/MPSAllocator.mm ('Invalid buffer size'); mps-facts.md 3.3",
+    ),
+    Row(
         "watermark",
         _re(r"invalid (?P<which>high|low) watermark ratio (?P<value>\S+)?"),
         "watermark-invalid",
@@ -105,7 +114,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "op-not-implemented",
-        _re(r"The operator '(?P<op>aten::[\w.]+)' is not current(?:ly)? implemented for the MPS device"),
+        _re(r"The operator '(?P<op>\w+::[\w.]+)' is not current(?:ly)? implemented for the MPS device"),
         "op-not-implemented",
         "{op} has no MPS kernel in this torch, and the CPU fallback is off",
         "Set PYTORCH_ENABLE_MPS_FALLBACK=1 before Python starts (setting it in the script after `import torch` "
@@ -115,9 +124,19 @@ TABLE: tuple[Row, ...] = (
         legacy="fallback-off",
     ),
     Row(
+        "library-op-missing",
+        _re(r"(?P<op>\w+): implementation for device mps(?::\d+)? not found"),
+        "op-not-implemented",
+        "{op} (a compiled op of the library, e.g. mmcv) has no MPS implementation; PYTORCH_ENABLE_MPS_FALLBACK does "
+        "not cover a library's own ops",
+        "Run this op (or the model) on the CPU, or use a library release with an MPS kernel for it.",
+        (),
+        "https://github.com/open-mmlab/mmdetection/issues/11437; https://github.com/open-mmlab/mmcv/issues/2732",
+    ),
+    Row(
         "op-fallback",
         _re(
-            r"The operator '(?P<op>aten::[\w.]+)' is not currently supported on the MPS backend and will fall "
+            r"The operator '(?P<op>\w+::[\w.]+)' is not currently supported on the MPS backend and will fall "
             r"back to run on the CPU"
         ),
         "op-fallback-warning",

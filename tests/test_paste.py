@@ -408,3 +408,14 @@ def test_platform_uname_and_an_x86_64_only_python() -> None:
     assert paste.facts.target.interpreter.binary_archs == ["x86_64"]
     assert paste.facts.target.interpreter.machine == "x86_64" and paste.facts.host.arm64_hardware is True
     assert explain_text(text).cause.id == "rosetta-python"
+
+
+def test_a_library_op_and_a_torchvision_op() -> None:
+    # open-mmlab/mmdetection#11437 (the error line); VoxelCubes/PanelCleaner#149 (the torchvision line, cut).
+    mmcv = explain_text("RuntimeError: nms_impl: implementation for device mps:0 not found.").cause
+    assert mmcv.id == "op-not-implemented" and "does not cover" in mmcv.summary
+    torchvision = explain_text(
+        "NotImplementedError: The operator 'torchvision::nms' is not currently implemented for the MPS device."
+    ).cause
+    assert torchvision.id == "op-not-implemented" and "torchvision::nms" in torchvision.summary
+    assert "export PYTORCH_ENABLE_MPS_FALLBACK=1" in torchvision.fix.commands
