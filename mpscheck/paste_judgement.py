@@ -685,6 +685,16 @@ class _Judge:
         mac = self.facts.host.system == "Darwin" or self.value("paste.framework_mps_available")
         if not mac and not self.paste.all("interpreter.home"):
             return None
+        if self.value("paste.framework_mps_available") is False:  # Lightning itself sees no MPS
+            row = table.BY_ID["lightning-mps"]
+            summary, remedy = self.fill(row, {})
+            return Cause(
+                "lightning-processor",
+                "Lightning sees no MPS ('GPU available: False'): " + summary,
+                remedy,
+                self.ev("paste.framework_mps_available"),
+                row.source,
+            )
         commands: list[str] = []
         command = self.value("paste.yolo_command")
         if isinstance(command, str):

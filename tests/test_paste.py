@@ -419,3 +419,14 @@ def test_a_library_op_and_a_torchvision_op() -> None:
     ).cause
     assert torchvision.id == "op-not-implemented" and "torchvision::nms" in torchvision.summary
     assert "export PYTORCH_ENABLE_MPS_FALLBACK=1" in torchvision.fix.commands
+
+
+def test_lightning_banners() -> None:
+    # Lightning's banner format (lightning/pytorch/trainer/setup.py: "GPU available: {}{}, used: {}").
+    unused = explain_text("GPU available: True (mps), used: False\n")
+    assert unused.cause.id == "mps-not-requested"
+    assert "Trainer(accelerator='mps', devices=1)" in unused.cause.fix.commands
+    assert explain_text("GPU available: True (mps), used: True\n").cause.id == "healthy"
+    assert explain_text("GPU available: False, used: False\n").cause.id == "not-enough-evidence"  # any OS
+    on_a_mac = "# user: on an M1 Pro\nGPU available: False, used: False\n"
+    assert explain_text(on_a_mac).cause.id == "lightning-processor"
