@@ -30,6 +30,7 @@ COMFY_TORCH = re.compile(r"(?i)^\s*(?:py)?torch version:\s*(?P<version>\d[\w.+]*
 COMFY_DEVICE = re.compile(r"^\s*Device:\s*(?P<device>mps|cpu|cuda(?::\d+)?)\b")
 GENERIC_DEVICE = re.compile(
     r"(?i)^\s*(?:using|running on|selected) device:?\s*'?(?P<device>mps|cpu|cuda)(?::\d+)?'?\s*$"
+    r"|^\s*Device \"(?P<device2>mps|cpu|cuda)\" is detected"  # Whisper-WebUI
 )
 YOLO = re.compile(r"^\s*(?:[$%>]\s*|!)?(?P<command>yolo\s+\S.*?)\s*$")
 PACKAGE = re.compile(
@@ -80,7 +81,8 @@ def _line(lines: list[str], number: int, line: str) -> list[Observation]:
     if match := COMFY_TORCH.match(line):
         return [seen("torch.version", match["version"])]
     if match := COMFY_DEVICE.match(line) or GENERIC_DEVICE.match(line):
-        return [seen("paste.device_used", match["device"].split(":")[0])]
+        device = match.groupdict().get("device") or match.groupdict().get("device2") or ""
+        return [seen("paste.device_used", device.split(":")[0].lower())]
     if match := YOLO.match(line):
         return [seen("paste.yolo_command", match["command"])]
     if match := PACKAGE.match(line):
