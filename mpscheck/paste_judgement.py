@@ -456,7 +456,12 @@ class _Judge:
             return self.lightning(hit, evidence)
         if row.cause == "no-matching-distribution":
             return self.no_distribution(hit, evidence)
-        summary, remedy = self.fill(row, dict(hit.groups))
+        groups = dict(hit.groups)
+        if row.id == "wrong-arch-dylib":
+            groups["package"] = _package_in(hit.text) or "the package named in the error"
+        summary, remedy = self.fill(row, groups)
+        if row.id == "wrong-arch-dylib" and not _package_in(hit.text):
+            remedy = Remediation(remedy.summary, ())  # no command without the package's name
         variant = "buffer-too-large" if row.id == "buffer-too-large" else None
         return Cause(row.cause, summary, remedy, evidence, row.source, variant=variant)
 
@@ -744,6 +749,14 @@ class _Judge:
                 (DOCTOR_HINT,),
             ),
         )
+
+
+def _package_in(line: str) -> str | None:
+    """The installed package a library path belongs to: .../site-packages/torch/lib/... -> torch."""
+    match = re.search(r"(?:site-packages|python_dependencies)/(?P<package>[A-Za-z0-9_.-]+)/", line)
+    if not match:
+        return None
+    return {"llama_cpp": "llama-cpp-python"}.get(match["package"], match["package"])
 
 
 def _describe(obs: Observation) -> str:

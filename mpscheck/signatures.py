@@ -309,10 +309,10 @@ TABLE: tuple[Row, ...] = (
         "wrong-arch-dylib",
         _re(r"incompatible architecture \(have \(?'?(?P<have>\w+)'?\)?, need \(?'?(?P<need>\w+)'?\)?"),
         "wrong-arch-wheel",
-        "torch's libraries are {have} but this Python needs {need}: the wheel was installed by a Python of the "
-        "other architecture",
-        "Reinstall torch with this very interpreter, bypassing pip's cache of the wrong wheel.",
-        ("{python} -m pip install --force-reinstall --no-cache-dir torch",),
+        "a compiled library of {package} is {have} but this Python needs {need}: it was built or installed by a "
+        "Python of the other architecture",
+        "Reinstall {package} with this very interpreter, bypassing pip's cache of the wrong build.",
+        ("{python} -m pip install --force-reinstall --no-cache-dir {package}",),
         "https://github.com/invoke-ai/InvokeAI/issues/2152",
         legacy="wrong-arch",
     ),
