@@ -430,3 +430,14 @@ def test_lightning_banners() -> None:
     assert explain_text("GPU available: False, used: False\n").cause.id == "not-enough-evidence"  # any OS
     on_a_mac = "# user: on an M1 Pro\nGPU available: False, used: False\n"
     assert explain_text(on_a_mac).cause.id == "lightning-processor"
+
+
+def test_json_follows_its_schema_for_every_corpus_case() -> None:
+    import jsonschema
+
+    from mpscheck.render.paste import SCHEMA_PATH
+    from tests.corpus_cases import cases
+
+    schema = json.loads(SCHEMA_PATH.read_text())
+    for case in cases():
+        jsonschema.Draft202012Validator(schema).validate(json.loads(render(explain_text(case.paste), "json")))

@@ -24,6 +24,9 @@ _BOOLS = {
 PLATFORM = re.compile(r"macOS-(?P<mac_ver>\d+(?:\.\d+)*)-(?P<machine>arm64|x86_64)-(?P<processor>arm|i386)(?:-64bit)?")
 LINE = re.compile(r"^\s*(?:- )?`?(?P<key>[A-Za-z][\w ./()?-]*?)`?\s*:\s*(?P<value>.*?)\s*$")
 PIP = re.compile(r"^\s*\[(?:pip3?|conda)\]\s+(?P<name>[A-Za-z0-9_.-]+)(?:==|\s+)(?P<version>\d[\w.+-]*)")
+CONDA_LIST = re.compile(
+    r"^\s*(?P<name>pytorch|torch)\s+(?P<version>\d+\.\d+[\w.+]*)\s+(?P<build>\S+)(?:\s+(?P<channel>\S+))?\s*$"
+)
 OS_MAC = re.compile(
     r"^(?:macOS|Mac OSX|Mac OS X) (?:(?:Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe) )?"
     r"(?P<version>\d+(?:\.\d+)*)(?: \((?P<machine>\w+)\))?"
@@ -47,6 +50,8 @@ def _line(lines: list[str], number: int, line: str) -> list[Observation]:
         if name in ("torch", "pytorch"):
             found.append(seen("torch.version", version))
         return found
+    if match := CONDA_LIST.match(line):  # `conda list` row
+        return [seen("torch.version", match["version"]), seen("interpreter.packages.torch", match["version"])]
     match = LINE.match(line)
     if not match:
         return []

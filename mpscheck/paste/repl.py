@@ -26,6 +26,7 @@ EXPRESSIONS: tuple[tuple[str, str, str], ...] = (
     (r"platform\.platform\(\)", "interpreter.platform", WORD),
     (r"torch\.__version__", "torch.version", r"'?(?P<v>\d+\.\d+[\w.+-]*)'?"),
     (r"sys\.version\b(?!_)", "interpreter.version", r"'?(?P<v>\d+\.\d+\.\d+)"),
+    (r"sysconfig\.get_platform\(\)", "interpreter.machine", r"'?macosx-\d+(?:\.\d+)?-(?P<v>x86_64|arm64)'?"),
 )
 PROMPT = re.compile(r"^\s*(?:>>>|\.\.\.|In \[\d+\]:|\$|%|\(\S+\)\s*\S*[$%#]|\S+@\S+ ?[~\w/]*\s*[$%#])")
 OUT_PREFIX = re.compile(r"^\s*(?:Out\[\d+\]:\s*)?")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -16,6 +17,7 @@ from mpscheck.paste_judgement import Cause, Diagnosis
 
 KIND = "mpscheck-paste-diagnosis"
 SCHEMA_VERSION = 1
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "paste_diagnosis.schema.json"
 HOME = re.compile(r"(?:/Users|/home)/[^/\s'\"`]+")
 MARKS = {Status.PASS: "✓", Status.WARN: "!", Status.FAIL: "✗", Status.SKIP: "-", Status.CRASH: "💥"}
 
