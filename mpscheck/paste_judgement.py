@@ -10,10 +10,12 @@ run on the same partial facts, and only the findings whose inputs the paste show
 
 from __future__ import annotations
 
+import importlib
 import re
 import shlex
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
 from mpscheck import signatures as table
 from mpscheck.facts import Facts
@@ -25,7 +27,6 @@ from mpscheck.versions import LAST_INTEL_MAC_TORCH, at_least, macos_floor, parse
 HEALTHY, NOT_ENOUGH = "healthy", "not-enough-evidence"
 AMBIGUOUS = (NOT_ENOUGH, "x86_64-python", "no-metal-device")  # the paste cannot settle these alone
 DOCTOR_HINT = "mpscheck doctor --format markdown"
-OpLookup = Callable[[str], "str | None"]
 
 
 @dataclass(frozen=True)
@@ -63,17 +64,17 @@ class Diagnosis:
     next_step: str | None = None
 
 
-def explain_text(text: str, ops: OpLookup | None = None) -> Diagnosis:
+def explain_text(text: str, ops: OpCoverage | None = None) -> Diagnosis:
     return judge(read(text), ops)
 
 
-def judge(paste: Paste, ops: OpLookup | None = None) -> Diagnosis:
+def judge(paste: Paste, ops: OpCoverage | None = None) -> Diagnosis:
     lines = paste.text.split("\n")
     hits = list(table.find(lines))
     if not paste.observations and not hits:
         return Diagnosis([], Cause("unreadable", "nothing in the input could be read", None), exit_code=ExitCode.USAGE)
     facts = paste.facts
-    judge_ = _Judge(paste, hits, ops or knowledge_lookup())
+    judge_ = _Judge(paste, hits, ops or knowledge_ops())
     causes = judge_.causes()
     top = causes[0]
     others = [c for c in causes[1:] if c.id != top.id]
@@ -94,29 +95,47 @@ def judge(paste: Paste, ops: OpLookup | None = None) -> Diagnosis:
 # ---- the op coverage table (another module; optional until it exists) -------------------------------
 
 
-def knowledge_lookup() -> OpLookup:
-    """first_mps_release from mpscheck.knowledge.ops when it is there; else a lookup that knows nothing."""
-    try:
-        from mpscheck.knowledge.ops import first_mps_release  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return _no_table
+class OpCoverage(Protocol):
+    """What the judgement asks of the op coverage table (mpscheck.knowledge.ops, or a stand-in in tests)."""
 
-    def lookup(op: str) -> str | None:
+    def first_mps_release(self, op: str) -> str | None:
+        """The first torch release with an MPS kernel for *op*; None if none or if the op is unknown."""
+
+    def knows(self, op: str) -> bool:
+        """Whether the table lists *op* at all (so None above means 'no kernel in any release')."""
+
+
+class KnowledgeOps:
+    """mpscheck.knowledge.ops behind OpCoverage; every spelling of the op is tried, errors count as unknown."""
+
+    def __init__(self, module: Any) -> None:
+        self.module = module
+
+    def first_mps_release(self, op: str) -> str | None:
         for name in op_names(op):
             try:
-                found = first_mps_release(name)
+                found = self.module.first_mps_release(name)
             except Exception:  # a table problem must not cost the diagnosis
                 return None
             if found:
                 return str(found)
         return None
 
-    lookup.known = True  # type: ignore[attr-defined]
-    return lookup
+    def knows(self, op: str) -> bool:
+        try:
+            latest = self.module.known_releases()[-1]
+            return any(self.module.op_kind(name, latest) is not None for name in op_names(op))
+        except Exception:
+            return False
 
 
-def _no_table(op: str) -> str | None:
-    return None
+def knowledge_ops() -> OpCoverage | None:
+    """The op coverage table when this mpscheck has it (mpscheck/knowledge/ops.py), else None."""
+    try:
+        module = importlib.import_module("mpscheck.knowledge.ops")
+    except ImportError:
+        return None
+    return KnowledgeOps(module)
 
 
 def op_names(op: str) -> list[str]:
@@ -176,7 +195,7 @@ CPU_INPUT_OPS = ("aten::_slow_conv2d_forward", "aten::_slow_conv2d_backward", "a
 
 
 class _Judge:
-    def __init__(self, paste: Paste, hits: list[table.Hit], ops: OpLookup) -> None:
+    def __init__(self, paste: Paste, hits: list[table.Hit], ops: OpCoverage | None) -> None:
         self.paste, self.hits, self.ops = paste, hits, ops
         self.facts = paste.facts
         info = self.facts.target.interpreter
@@ -575,8 +594,8 @@ class _Judge:
                 evidence + self.ev("paste.env_after_import"),
                 "aten/src/ATen/mps/MPSFallback.mm (read once at load)",
             )
-        since = self.ops(op)
-        known_table = getattr(self.ops, "known", False)
+        since = self.ops.first_mps_release(op) if self.ops else None
+        known_table = bool(self.ops and self.ops.knows(op))
         upgrade = since and (torch_version is None or not at_least(torch_version, parse_version(since) or (0,)))
         if hit.row.cause == "op-fallback-warning":
             note = (

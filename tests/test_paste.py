@@ -9,6 +9,7 @@ with numbers chosen by the test to reach one rule each.
 from __future__ import annotations
 
 import json
+from typing import ClassVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -258,20 +259,55 @@ def test_a_fallback_warning_is_a_note_and_exit_0() -> None:
 NOT_IMPLEMENTED = "NotImplementedError: The operator '{op}' is not currently implemented for the MPS device."
 
 
+class TinyOps:
+    """A stand-in for mpscheck.knowledge.ops: aten::foo got an MPS kernel in 2.1, aten::bar never did."""
+
+    TABLE: ClassVar[dict[str, str | None]] = {"aten::foo": "2.1", "aten::bar": None}
+
+    def first_mps_release(self, op: str) -> str | None:
+        return next((self.TABLE[n] for n in op_names(op) if n in self.TABLE), None)
+
+    def knows(self, op: str) -> bool:
+        return any(n in self.TABLE for n in op_names(op))
+
+
 def test_an_op_with_a_kernel_in_a_later_release_says_upgrade() -> None:
-    table = {"aten::foo": "2.1"}  # a tiny stand-in for mpscheck.knowledge.ops
-
-    def lookup(op: str) -> str | None:
-        return next((table[n] for n in op_names(op) if n in table), None)
-
-    lookup.known = True  # type: ignore[attr-defined]
     text = NOT_IMPLEMENTED.format(op="aten::foo.out") + "\nPyTorch version: 2.0.1\n"
-    cause = judge(read(text), lookup).cause
-    assert cause.id == "op-not-implemented" and "since torch 2.1: upgrade" in cause.summary
+    cause = judge(read(text), TinyOps()).cause
+    assert (
+        cause.id == "op-not-implemented" and "aten::foo.out has an MPS kernel since torch 2.1: upgrade" in cause.summary
+    )
     assert "-m pip install --upgrade 'torch>=2.1'" in cause.fix.commands[0]
-    missing = judge(read(NOT_IMPLEMENTED.format(op="aten::bar")), lookup).cause
+    missing = judge(read(NOT_IMPLEMENTED.format(op="aten::bar")), TinyOps()).cause
     assert "no MPS kernel in any release yet" in missing.summary
     assert missing.fix.commands[0] == "export PYTORCH_ENABLE_MPS_FALLBACK=1"
+    unknown = judge(read(NOT_IMPLEMENTED.format(op="aten::baz")), TinyOps()).cause
+    assert "no MPS kernel in this torch" in unknown.summary  # not in the table: no claim about releases
+
+
+def test_a_fallback_warning_for_an_op_with_a_later_kernel() -> None:
+    warning = (
+        "UserWarning: The operator 'aten::foo.out' is not currently supported on the MPS backend and will fall back "
+        "to run on the CPU. This may have performance implications."
+    )
+    cause = judge(read(warning), TinyOps()).cause
+    assert cause.id == "op-fallback-warning" and "has an MPS kernel since torch 2.1" in cause.summary
+
+
+def test_the_knowledge_module_is_used_when_present(monkeypatch) -> None:
+    import sys
+    import types
+
+    from mpscheck.paste_judgement import knowledge_ops
+
+    fake = types.ModuleType("mpscheck.knowledge.ops")
+    fake.first_mps_release = lambda name: {"aten::foo": "2.1"}.get(name)  # type: ignore[attr-defined]
+    fake.known_releases = lambda: ["2.0", "2.1"]  # type: ignore[attr-defined]
+    fake.op_kind = lambda name, release: "mps" if name == "aten::foo" else None  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "mpscheck.knowledge.ops", fake)
+    ops = knowledge_ops()
+    assert ops is not None and ops.first_mps_release("aten::foo.out") == "2.1" and ops.knows("aten::foo")
+    assert not ops.knows("aten::nothing")
 
 
 def test_sparse_ops_are_not_covered_by_the_fallback_variable() -> None:
