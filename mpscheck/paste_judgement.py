@@ -82,7 +82,7 @@ def judge(paste: Paste, ops: OpCoverage | None = None) -> Diagnosis:
     shows_setup = any(o.fact.split(".")[0] in ("host", "interpreter", "torch") for o in paste.observations)
     unsure = top.id in AMBIGUOUS or (not ok and not shows_setup)
     return Diagnosis(
-        kinds=paste.kinds or ["error text"],
+        kinds=paste.kinds + (["error text"] if hits and "traceback" not in paste.kinds else []),
         cause=top,
         others=others,
         findings=relevant_findings(paste),

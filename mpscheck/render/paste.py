@@ -18,12 +18,24 @@ from mpscheck.paste_judgement import Cause, Diagnosis
 KIND = "mpscheck-paste-diagnosis"
 SCHEMA_VERSION = 1
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "paste_diagnosis.schema.json"
-HOME = re.compile(r"(?:/Users|/home)/[^/\s'\"`]+")
+HOME = re.compile(r"(?:/Users|/home)/[^/\s'\"`]+|[A-Za-z]:\\Users\\[^\\\s'\"`]+")
+QUOTED_LINES, QUOTED_CHARS = 8, 300  # evidence shown in text and markdown; JSON keeps every line whole
 MARKS = {Status.PASS: "✓", Status.WARN: "!", Status.FAIL: "✗", Status.SKIP: "-", Status.CRASH: "💥"}
 
 
 def tilde(text: str) -> str:
     return HOME.sub("~", text)
+
+
+def quoted(cause: Cause) -> list[tuple[int, str]]:
+    """The evidence lines to quote: at most QUOTED_LINES, each cut at QUOTED_CHARS."""
+    out = []
+    for item in cause.evidence[:QUOTED_LINES]:
+        line = item.text.strip()
+        out.append((item.line, line if len(line) <= QUOTED_CHARS else line[: QUOTED_CHARS - 1] + "…"))
+    if len(cause.evidence) > QUOTED_LINES:
+        out.append((0, f"… and {len(cause.evidence) - QUOTED_LINES} more lines (see --format json)"))
+    return out
 
 
 def headline(diagnosis: Diagnosis) -> str:
@@ -63,7 +75,8 @@ def text(diagnosis: Diagnosis, verbose: bool = False) -> str:
     cause = diagnosis.cause
     out = [f"mpscheck explain: {headline(diagnosis)}", "", f"  {cause.summary}"]
     if cause.evidence:
-        out += ["", "  Evidence (lines of the paste):"] + [f"    {e.line:>4}: {e.text.strip()}" for e in cause.evidence]
+        out += ["", "  Evidence (lines of the paste):"]
+        out += [f"    {n:>4}: {line}" if n else f"          {line}" for n, line in quoted(cause)]
     out += _fix_lines(cause, "  ")
     out += [f"  Note: {note}" for note in cause.notes]
     if diagnosis.others:
@@ -92,7 +105,7 @@ def markdown(diagnosis: Diagnosis, verbose: bool = False) -> str:
     ok = diagnosis.exit_code is ExitCode.READY
     out = [f"**{'No problem found' if ok else 'Root cause'}: `{cause.id}`**: {cause.summary}"]
     if cause.evidence:
-        out += ["", "From your paste:", "", "```"] + [e.text.strip() for e in cause.evidence] + ["```"]
+        out += ["", "From your paste:", "", "```"] + [line for _, line in quoted(cause)] + ["```"]
     if cause.fix:
         out += ["", f"**Fix**: {cause.fix.summary}"]
         if cause.fix.commands:
