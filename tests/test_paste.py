@@ -477,3 +477,17 @@ def test_json_follows_its_schema_for_every_corpus_case() -> None:
     schema = json.loads(SCHEMA_PATH.read_text())
     for case in cases():
         jsonschema.Draft202012Validator(schema).validate(json.loads(render(explain_text(case.paste), "json")))
+
+
+def test_long_evidence_is_cut_in_the_reply_and_whole_in_json() -> None:
+    diagnosis = explain_text(corpus("whisper-webui-276-sparse.txt"))
+    quoted = render(diagnosis, "markdown").split("```")[1]
+    assert max(len(line) for line in quoted.splitlines()) <= 300 and "…" in quoted
+    whole = json.loads(render(diagnosis, "json"))["cause"]["evidence"][0]["text"]
+    assert len(whole) > 1000
+
+
+def test_home_folders_of_every_os_are_shown_as_tilde() -> None:
+    from mpscheck.render.paste import tilde
+
+    assert tilde(r"C:\Users\bob\x.py /Users/alice/y.py /home/carl/z.py") == r"~\x.py ~/y.py ~/z.py"
