@@ -491,3 +491,36 @@ def test_home_folders_of_every_os_are_shown_as_tilde() -> None:
     from mpscheck.render.paste import tilde
 
     assert tilde(r"C:\Users\bob\x.py /Users/alice/y.py /home/carl/z.py") == r"~\x.py ~/y.py ~/z.py"
+
+
+# pytorch/pytorch#177819 (bede214, "needs reproduction"): a markdown summary and a REPL-style check.
+ISSUE_177819 = """## Versions
+
+- PyTorch: `2.10.0`
+- Python: `3.12.13`
+- OS: `macOS 26.3.1`
+- Architecture: `arm64`
+- Hardware: `Apple M2 Max`
+
+```python
+torch.backends.mps.is_built() == True
+torch.backends.mps.is_available() == False
+torch.mps.device_count() == 0
+```
+
+```text
+RuntimeError: The MPS backend is supported on macOS 14.0+. Current OS version can be queried using `sw_vers`
+```
+"""
+
+
+def test_a_markdown_summary_with_comparisons() -> None:
+    facts = read(ISSUE_177819).facts
+    assert (facts.host.macos_version, facts.host.cpu_brand) == ("26.3.1", "Apple M2 Max")
+    assert (facts.target.torch.version, facts.target.torch.mps_built, facts.target.torch.mps_available) == (
+        "2.10.0",
+        True,
+        False,
+    )
+    cause = explain_text(ISSUE_177819).cause
+    assert cause.id == "no-metal-device" and "macOS 26.3.1 is new enough" in cause.summary

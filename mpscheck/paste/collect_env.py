@@ -55,10 +55,10 @@ def _line(lines: list[str], number: int, line: str) -> list[Observation]:
     match = LINE.match(line)
     if not match:
         return []
-    key, value = match["key"].strip(), match["value"].strip()
+    key, value = match["key"].strip(), match["value"].strip().strip("`")
     if key in _BOOLS and value in ("True", "False"):
         return [seen(_BOOLS[key], value == "True")]
-    if key in ("PyTorch version", "PyTorch version (GPU?)") and value not in UNKNOWN:
+    if key in ("PyTorch version", "PyTorch version (GPU?)", "PyTorch") and value not in UNKNOWN:
         version = value.split()[0]
         return [seen("torch.version", version)] if re.match(r"\d", version) else []
     if key == "CUDA used to build PyTorch" and value not in UNKNOWN and value != "Could not collect":
@@ -70,6 +70,10 @@ def _line(lines: list[str], number: int, line: str) -> list[Observation]:
         return [seen("interpreter.version", version.group(1)), *conda]
     if key in ("Python platform", "Platform") and value not in UNKNOWN:
         return _platform(seen, value)
+    if key in ("Hardware", "Chip") and re.match(r"Apple M\d|Intel", value):
+        return [seen("host.cpu_brand", value)]
+    if key == "Architecture" and value in ("arm64", "x86_64"):
+        return [seen("paste.shell_machine", value)]
     if key == "CPU":
         brand = value or _next_nonblank(lines, number)
         return [observe(KIND, lines, _line_of(lines, number, brand), "host.cpu_brand", brand)] if brand else []

@@ -36,8 +36,11 @@ SYSTEMS = {"linux": "Linux", "darwin": "Darwin", "win32": "Windows"}
 UNAME_RESULT = re.compile(r"uname_result\(system='(?P<system>\w+)'.*?machine='(?P<machine>\w+)'")
 KERNEL = re.compile(r"RELEASE_(?P<kernel>ARM64|X86_64)")
 LABELS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"(?i)^\W*(?:is )?mps (?:is )?available\W*\s*[:=?]?\s*(?P<v>True|False)\W*$"), "torch.mps_available"),
-    (re.compile(r"(?i)^\W*(?:is )?mps (?:is )?built\W*\s*[:=?]?\s*(?P<v>True|False)\W*$"), "torch.mps_built"),
+    (
+        re.compile(r"(?i)^\W*(?:is[ _])?mps[ _](?:is[ _])?available\W*\s*[:=?]?\s*(?P<v>True|False)\W*$"),
+        "torch.mps_available",
+    ),
+    (re.compile(r"(?i)^\W*(?:is[ _])?mps[ _](?:is[ _])?built\W*\s*[:=?]?\s*(?P<v>True|False)\W*$"), "torch.mps_built"),
 )
 
 
@@ -70,7 +73,7 @@ def _expressions(lines: list[str], number: int, line: str) -> list[Observation]:
     out: list[Observation] = []
     # The value printed on the same line: "torch.backends.mps.is_available()=True" or "...: True".
     for _, end, fact, shape in found:
-        if tail := re.match(r"\s*(?:=>|->|[=:])\s*" + shape + r"\s*$", line[end:]):
+        if tail := re.match(r"\s*(?:==|=>|->|[=:])\s*" + shape + r"\s*$", line[end:]):
             out += _value(lines, number, fact, tail["v"])
     if out:
         return out
