@@ -473,6 +473,8 @@ class _Judge:
             return self.op_cause(hit, evidence)
         if row.cause == "lightning-processor":
             return self.lightning(hit, evidence)
+        if row.id == "watermark" and hit.groups.get("which") == "low":
+            return self.low_watermark(hit, evidence)
         if row.cause == "no-matching-distribution":
             return self.no_distribution(hit, evidence)
         groups = dict(hit.groups)
@@ -483,6 +485,26 @@ class _Judge:
             remedy = Remediation(remedy.summary, ())  # no command without the package's name
         variant = "buffer-too-large" if row.id == "buffer-too-large" else None
         return Cause(row.cause, summary, remedy, evidence, row.source, variant=variant)
+
+    def low_watermark(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
+        """The low ratio (default 1.4 on unified memory) may not exceed the high one: the high one was lowered."""
+        info = self.facts.target.interpreter
+        high = info.env.get(HIGH) if info else None
+        low = hit.groups.get("value", "").rstrip(".") or "1.4"
+        where = (
+            f"{HIGH}={high} is set, and the low watermark ratio ({low}) may not exceed it"
+            if high is not None
+            else f"the low watermark ratio ({low}, the default on Apple silicon) may not exceed the high one, so "
+            f"{HIGH} is set below it somewhere: the shell, a .env file, or the venv's activate script"
+        )
+        summary, remedy = self.fill(hit.row, dict(hit.groups))
+        return Cause(
+            "watermark-invalid",
+            f"torch refuses the first MPS allocation: {where}",
+            remedy,
+            evidence + self.ev(f"interpreter.env.{HIGH}"),
+            hit.row.source,
+        )
 
     def out_of_memory(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
         row = hit.row

@@ -524,3 +524,11 @@ def test_a_markdown_summary_with_comparisons() -> None:
     )
     cause = explain_text(ISSUE_177819).cause
     assert cause.id == "no-metal-device" and "macOS 26.3.1 is new enough" in cause.summary
+
+
+def test_an_invalid_low_watermark_points_at_the_high_one() -> None:
+    error = "RuntimeError: invalid low watermark ratio 1.4"  # kohya-ss/sd-scripts#603, seedvr2#336
+    alone = explain_text(error).cause
+    assert alone.id == "watermark-invalid" and "activate script" in alone.summary
+    shown = explain_text("export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.7\n" + error).cause
+    assert "PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.7 is set" in shown.summary and len(shown.evidence) == 2
