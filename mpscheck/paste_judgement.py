@@ -497,7 +497,7 @@ class _Judge:
             else f"the low watermark ratio ({low}, the default on Apple silicon) may not exceed the high one, so "
             f"{HIGH} is set below it somewhere: the shell, a .env file, or the venv's activate script"
         )
-        summary, remedy = self.fill(hit.row, dict(hit.groups))
+        _, remedy = self.fill(hit.row, dict(hit.groups))
         return Cause(
             "watermark-invalid",
             f"torch refuses the first MPS allocation: {where}",
