@@ -272,17 +272,7 @@ class _Judge:
         found: dict[str, Cause] = {}
         host, torch = self.facts.host, self.facts.target.torch
         if host.system in ("Linux", "Windows"):
-            found["not-macos"] = Cause(
-                "not-macos",
-                f"this runs on {host.system}, where there is no MPS: MPS exists only on macOS (a Docker container on a "
-                "Mac is a Linux VM)",
-                Remediation(
-                    "Run PyTorch natively on macOS with Apple silicon for MPS; on this machine use CUDA or the CPU.",
-                    ("mpscheck doctor --require gpu",),
-                ),
-                self.ev("host.system"),
-                "docs/source/notes/mps.rst (MPS is a macOS backend)",
-            )
+            found["not-macos"] = self.general("not-macos", self.ev("host.system"), system=host.system)
         x86, arm = self.x86_python(), self.arm64_hardware()
         intel = host.arm64_hardware is False or bool(host.cpu_brand and "Intel" in host.cpu_brand)
         if x86 and arm and not intel:
@@ -290,23 +280,7 @@ class _Judge:
         elif intel and "not-macos" not in found:
             found["intel-mac"] = self.intel_mac()
         elif x86 and "not-macos" not in found:
-            found["x86_64-python"] = Cause(
-                "x86_64-python",
-                "this Python is x86_64: on Apple silicon it runs under Rosetta (no torch after "
-                f"{LAST_INTEL_MAC_TORCH}, no MPS); on an Intel Mac MPS is not supported by current torch. The paste "
-                "does not show which Mac this is",
-                Remediation(
-                    "Tell which: an 'Apple M…' chip means Rosetta, so install a native arm64 Python (Homebrew in "
-                    "/opt/homebrew, python.org, or an arm64 Miniforge) and recreate the environment.",
-                    (
-                        "sysctl -n machdep.cpu.brand_string",
-                        f"{self.python} -c 'import platform; print(platform.machine())'",
-                        "CONDA_SUBDIR=osx-arm64 conda create -n torch-arm64 python=3.12",
-                    ),
-                ),
-                x86,
-                "https://github.com/pytorch/pytorch/issues/114602 (no x86_64 macOS wheels after 2.2.2)",
-            )
+            found["x86_64-python"] = self.general("x86_64-python", x86)
         if (
             host.hypervisor
             or (host.model or "").startswith("VirtualMac")
@@ -351,54 +325,31 @@ class _Judge:
             _, remedy = rosetta_cause(ctx, info)
             why = "an x86_64 Python build"
         else:
-            why = "the terminal itself runs under Rosetta, so everything started from it is x86_64"
-            remedy = Remediation(
-                "Run the terminal natively: untick 'Open using Rosetta' in its Get Info (and use the arm64 Homebrew in "
-                "/opt/homebrew), then recreate the environment; check with:",
-                ("arch", "sysctl -n sysctl.proc_translated", "ls /opt/homebrew/bin/brew"),
+            return self.general(
+                "rosetta-python",
+                evidence,
+                why="the terminal itself runs under Rosetta, so everything started from it is x86_64",
             )
-        return Cause(
-            "rosetta-python",
-            f"x86_64 Python under Rosetta 2 on Apple silicon ({why}): x86_64 torch stops at {LAST_INTEL_MAC_TORCH}, "
-            "its MPS checks misread the macOS version under Rosetta (no bfloat16, often no MPS at all), and "
-            "Lightning sees processor 'i386'",
-            remedy,
-            evidence,
-            "https://github.com/pytorch/pytorch/issues/146236; "
-            "https://github.com/Lightning-AI/pytorch-lightning/issues/14634",
-        )
+        return replace(self.general("rosetta-python", evidence, why=why), fix=remedy)
 
     def intel_mac(self) -> Cause:
-        return Cause(
-            "intel-mac",
-            f"an Intel Mac: current torch has no MPS for it (the last macOS x86_64 torch is {LAST_INTEL_MAC_TORCH}, "
-            "and MPS on AMD GPUs is not supported), so MPS features such as bfloat16 are out of reach",
-            Remediation(
-                f"Use a Mac with Apple silicon for MPS; on this Mac run on the CPU (torch {LAST_INTEL_MAC_TORCH} is "
-                "the last release). Confirm the chip, and that conda is not an Intel install on Apple silicon:",
-                (
-                    "sysctl -n machdep.cpu.brand_string",
-                    "conda info | grep platform",
-                    f"{self.python} -m pip install torch=={LAST_INTEL_MAC_TORCH}",
-                ),
-            ),
-            self.ev("host.cpu_brand", "host.arm64_hardware", "paste.intel_prose"),
-            "https://github.com/pytorch/pytorch/issues/114602; https://github.com/pytorch/pytorch/issues/141864",
-        )
+        return self.general("intel-mac", self.ev("host.cpu_brand", "host.arm64_hardware", "paste.intel_prose"))
 
     def virtual_machine(self, evidence: tuple[Evidence, ...], detail: str = "") -> Cause:
-        return Cause(
-            "virtual-machine",
-            "a macOS virtual machine (such as a GitHub-hosted runner): its paravirtual GPU reports MPS available "
-            "but refuses allocations" + detail,
-            Remediation(
-                "Run MPS work on a physical Mac (a self-hosted runner in CI); on hosted runners, test on the CPU. "
-                "Some projects lift the cap in CI with the watermark variable, which does not always help.",
-                ("mpscheck doctor --require none", "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0"),
-            ),
-            evidence,
-            "https://github.com/actions/runner-images/issues/9918; https://github.com/pytorch/pytorch/issues/125197",
+        cause = self.general("virtual-machine", evidence)
+        return replace(cause, summary=cause.summary + detail)
+
+    def general(self, cause_id: str, evidence: tuple[Evidence, ...], **values: str | None) -> Cause:
+        """A cause of the table of causes read from facts, its templates filled with what the paste shows."""
+        entry = table.CAUSES[cause_id]
+        known = {"python": self.python, "last_intel": LAST_INTEL_MAC_TORCH, "macos": self.facts.host.macos_version}
+        known |= values
+        remedy = (
+            Remediation(table.fill(entry.fix, known), tuple(table.fill(c, known) for c in entry.commands))
+            if entry.fix
+            else None
         )
+        return Cause(cause_id, table.fill(entry.summary, known), remedy, evidence, entry.source)
 
     def macos_too_old(self, floor_text: str | None) -> Cause | None:
         """macOS below what this torch needs: from the torch version when shown, else the error's own floor."""
@@ -430,19 +381,7 @@ class _Judge:
 
     def hidden_gpu(self, evidence: tuple[Evidence, ...]) -> Cause:
         """No Metal device although the paste shows a macOS new enough: something hides the GPU."""
-        return Cause(
-            "no-metal-device",
-            f"torch finds no Metal device although macOS {self.facts.host.macos_version} is new enough (and nothing "
-            "in the paste shows Rosetta or a VM): typically a sandbox, such as an AI agent's tool runner or the "
-            "App Sandbox, or a remote session, hides the GPU from this process",
-            Remediation(
-                "Run the same command from a normal Terminal window, outside the sandbox, and compare; if only the "
-                "sandboxed run fails, allow Metal in its policy or run the work outside it.",
-                (f"{self.python} -c 'import torch; print(torch.backends.mps.is_available())'",),
-            ),
-            evidence,
-            "https://github.com/openai/codex/issues/10199; https://github.com/openai/codex/issues/9007",
-        )
+        return self.general("no-metal-device", evidence)
 
     def torch_too_old(self, evidence: tuple[Evidence, ...]) -> Cause:
         return self.from_row("old-torch-device-string", evidence)
@@ -605,17 +544,7 @@ class _Judge:
             )
         env_late = self.paste.all("paste.env_after_import")
         if hit.row.cause == "op-not-implemented" and env_late:
-            return Cause(
-                "fallback-env-too-late",
-                "PYTORCH_ENABLE_MPS_FALLBACK is set in the script after `import torch`: torch reads it when it loads, "
-                f"so {op} still raises",
-                Remediation(
-                    "Set it before Python starts (in the shell, or at the very top of the script before any import).",
-                    ("export PYTORCH_ENABLE_MPS_FALLBACK=1",),
-                ),
-                evidence + self.ev("paste.env_after_import"),
-                "aten/src/ATen/mps/MPSFallback.mm (read once at load)",
-            )
+            return self.general("fallback-env-too-late", evidence + self.ev("paste.env_after_import"), op=op)
         since = self.ops.first_mps_release(op) if self.ops else None
         known_table = bool(self.ops and self.ops.knows(op))
         upgrade = since and (torch_version is None or not at_least(torch_version, parse_version(since) or (0,)))
@@ -747,19 +676,9 @@ class _Judge:
             commands.append(re.sub(r"\s+device=\S+", "", command).rstrip() + " device=mps")
         if self.value("paste.lightning"):
             commands.append("Trainer(accelerator='mps', devices=1)")
-        commands.append(f"{self.python} -c 'import torch; print(torch.backends.mps.is_available())'")
-        return Cause(
-            "mps-not-requested",
-            "the run used the CPU on a Mac: the script or framework never asked for the MPS device "
-            "(Ultralytics device=None and Lightning accelerator defaults may pick the CPU)",
-            Remediation(
-                "Ask for the GPU explicitly: device='mps' (Ultralytics device=mps, Lightning "
-                "Trainer(accelerator='mps'), torch: model.to('mps') and every input .to('mps')).",
-                tuple(commands),
-            ),
-            self.ev("paste.device_used", "paste.framework_mps_available"),
-            "https://docs.ultralytics.com/modes/train/#apple-silicon-mps-training",
-        )
+        cause = self.general("mps-not-requested", self.ev("paste.device_used", "paste.framework_mps_available"))
+        assert cause.fix is not None
+        return replace(cause, fix=Remediation(cause.fix.summary, (*commands, *cause.fix.commands)))
 
     def positive(self) -> list[Observation]:
         torch = self.facts.target.torch
@@ -776,20 +695,9 @@ class _Judge:
     def health(self) -> Cause:
         positive = self.positive()
         if positive:
-            return Cause(
-                HEALTHY,
-                "the paste shows MPS working: " + "; ".join(sorted({_describe(o) for o in positive})),
-                None,
-                _evidence(positive),
-            )
-        return Cause(
-            NOT_ENOUGH,
-            "the paste shows no error and not enough to say whether MPS works",
-            Remediation(
-                "Run mpscheck on the Mac and paste its report; it probes the interpreter, torch and MPS.",
-                (DOCTOR_HINT,),
-            ),
-        )
+            how = "; ".join(sorted({_describe(o) for o in positive}))
+            return self.general(HEALTHY, _evidence(positive), how=how)
+        return self.general(NOT_ENOUGH, ())
 
 
 def _package_in(line: str) -> str | None:

@@ -532,3 +532,18 @@ def test_an_invalid_low_watermark_points_at_the_high_one() -> None:
     assert alone.id == "watermark-invalid" and "activate script" in alone.summary
     shown = explain_text("export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.7\n" + error).cause
     assert "PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.7 is set" in shown.summary and len(shown.evidence) == 2
+
+
+def test_every_cause_of_the_corpus_vocabulary_has_a_fix_in_the_tables() -> None:
+    import re
+
+    from mpscheck.signatures import CAUSES, TABLE
+
+    readme = (CORPUS / "README.md").read_text()
+    section = readme.split("## Causes", 1)[1].split("\n## ", 1)[0]
+    vocabulary = set(re.findall(r"^\| ([a-z0-9_-]+) \|", section, re.M)) - {"cause"}
+    assert vocabulary, "the corpus README lists its causes"
+    covered = {row.cause for row in TABLE} | set(CAUSES)
+    assert vocabulary <= covered, vocabulary - covered
+    for cause in CAUSES.values():
+        assert cause.id == "healthy" or (cause.fix and cause.commands), cause.id
