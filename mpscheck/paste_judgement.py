@@ -74,7 +74,8 @@ def judge(paste: Paste, ops: OpCoverage | None = None) -> Diagnosis:
     if not paste.observations and not hits:
         return Diagnosis([], Cause("unreadable", "nothing in the input could be read", None), exit_code=ExitCode.USAGE)
     facts = paste.facts
-    judge_ = _Judge(paste, hits, ops or knowledge_ops())
+    findings = relevant_findings(paste)
+    judge_ = _Judge(paste, hits, ops or knowledge_ops(), findings)
     causes = judge_.causes()
     top = causes[0]
     others = [c for c in causes[1:] if c.id != top.id]
@@ -85,7 +86,7 @@ def judge(paste: Paste, ops: OpCoverage | None = None) -> Diagnosis:
         kinds=paste.kinds + (["error text"] if hits and "traceback" not in paste.kinds else []),
         cause=top,
         others=others,
-        findings=relevant_findings(paste),
+        findings=findings,
         facts=facts,
         exit_code=ExitCode.READY if ok else ExitCode.PROBLEMS,
         next_step=DOCTOR_HINT if unsure else None,
@@ -195,8 +196,10 @@ CPU_INPUT_OPS = ("aten::_slow_conv2d_forward", "aten::_slow_conv2d_backward", "a
 
 
 class _Judge:
-    def __init__(self, paste: Paste, hits: list[table.Hit], ops: OpCoverage | None) -> None:
-        self.paste, self.hits, self.ops = paste, hits, ops
+    def __init__(
+        self, paste: Paste, hits: list[table.Hit], ops: OpCoverage | None, findings: list[Finding] | None = None
+    ) -> None:
+        self.paste, self.hits, self.ops, self.findings = paste, hits, ops, findings or []
         self.facts = paste.facts
         info = self.facts.target.interpreter
         self.python = shlex.quote(info.executable) if info and info.executable else "python3"
@@ -226,7 +229,9 @@ class _Judge:
             if cause.id not in {c.id for c in found}:
                 found.append(cause)
         found += [c for c in setup if c.id not in {f.id for f in found}]
-        if not errors and not setup and (not_requested := self.mps_not_requested()):
+        if not found:
+            found += self.failed_checks()
+        if not found and (not_requested := self.mps_not_requested()):
             found.append(not_requested)
         for hit in warnings:
             cause = self.error_cause(hit, by_id)
@@ -239,8 +244,10 @@ class _Judge:
     # ---- setup causes from the facts ----
 
     def arm64_hardware(self) -> tuple[Evidence, ...]:
-        host = self.facts.host
+        host, info = self.facts.host, self.facts.target.interpreter
         ev: list[Observation] = []
+        if info and info.proc_translated == 1:  # only Apple silicon translates
+            ev += self.paste.all("interpreter.proc_translated")
         if host.arm64_hardware:
             ev += self.paste.all("host.arm64_hardware")
         if host.cpu_brand and host.cpu_brand.startswith("Apple M"):
@@ -254,6 +261,8 @@ class _Judge:
     def x86_python(self) -> tuple[Evidence, ...]:
         info = self.facts.target.interpreter
         ev: list[Observation] = []
+        if info and info.proc_translated == 1:  # the python itself is translated: Rosetta, certainly
+            ev += self.paste.all("interpreter.proc_translated")
         if info and info.machine == "x86_64":
             ev += self.paste.all("interpreter.machine")
         if info and info.processor == "i386":
@@ -308,7 +317,8 @@ class _Judge:
 
         info, ctx = self.facts.target.interpreter, Context(self.facts)
         x86 = info is not None and (
-            info.machine == "x86_64"
+            info.proc_translated == 1
+            or info.machine == "x86_64"
             or info.processor == "i386"
             or info.conda_subdir == "osx-64"
             or bool(info.binary_archs and not any(a.startswith("arm64") for a in info.binary_archs))
@@ -680,6 +690,18 @@ class _Judge:
         assert cause.fix is not None
         return replace(cause, fix=Remediation(cause.fix.summary, (*commands, *cause.fix.commands)))
 
+    def failed_checks(self) -> list[Cause]:
+        """A doctor check that fails on what the paste shows (an invalid PYTORCH_* value, say)."""
+        out = []
+        for finding in self.findings:
+            if finding.status is not Status.FAIL:
+                continue
+            needs = CHECK_INPUTS.get(finding.id, ())
+            cause_id = FINDING_CAUSES.get(finding.id, "doctor-check-failed")
+            variant = None if finding.id in FINDING_CAUSES else finding.id
+            out.append(Cause(cause_id, finding.summary, finding.fix, self.ev(*needs), "docs/checks.md", (), variant))
+        return out
+
     def positive(self) -> list[Observation]:
         torch = self.facts.target.torch
         ev: list[Observation] = []
@@ -740,6 +762,10 @@ CHECK_INPUTS: dict[str, tuple[str, ...]] = {
     "mps-fallback-env": ("interpreter.env.PYTORCH_ENABLE_MPS_FALLBACK",),
     "mps-watermark-env": ("interpreter.env.PYTORCH_MPS_HIGH_WATERMARK_RATIO",),
 }
+
+
+# A failing check whose cause has an id of its own; any other failing check is "doctor-check-failed".
+FINDING_CAUSES = {"mps-watermark-env": "watermark-invalid"}
 
 
 def relevant_findings(paste: Paste) -> list[Finding]:

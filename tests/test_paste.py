@@ -377,7 +377,7 @@ def test_every_cause_id_has_a_docs_section() -> None:
         re.findall(r"^### `([a-z0-9_-]+)`$", (Path(__file__).parent.parent / "docs" / "explain.md").read_text(), re.M)
     )
     produced = {row.cause for row in TABLE} | set(SETUP_ORDER)
-    produced |= {"healthy", "not-enough-evidence", "mps-not-requested", "fallback-env-too-late"}
+    produced |= {"healthy", "not-enough-evidence", "mps-not-requested", "fallback-env-too-late", "doctor-check-failed"}
     assert produced <= documented, produced - documented
 
 
@@ -547,3 +547,33 @@ def test_every_cause_of_the_corpus_vocabulary_has_a_fix_in_the_tables() -> None:
     assert vocabulary <= covered, vocabulary - covered
     for cause in CAUSES.values():
         assert cause.id == "healthy" or (cause.fix and cause.commands), cause.id
+
+
+@pytest.mark.parametrize(
+    ("scenario", "cause"),
+    [
+        ("healthy native M1", "healthy"),
+        ("Rosetta via an Intel Miniconda", "rosetta-python"),
+        ("GitHub-hosted macOS arm64 runner", "virtual-machine"),
+        ("macOS 12.7.6 with torch 2.5.1", "macos-too-old"),
+        ("Intel Mac, AMD GPU", "intel-mac"),
+        ("torch built without MPS", "torch-not-built-with-mps"),
+        ("Linux with CUDA, --require mps", "not-macos"),
+        ("invalid fallback and watermark values", "watermark-invalid"),
+    ],
+)
+def test_the_doctors_own_markdown_pasted_back(scenario: str, cause: str) -> None:
+    """A report from `mpscheck doctor --format markdown` (of the recorded scenarios) read as a paste."""
+    from mpscheck.diagnose import diagnose
+    from mpscheck.render.markdown import render as render_markdown
+    from tests.scenarios import scenarios
+
+    facts = next(s.facts for s in scenarios() if s.name.startswith(scenario))
+    assert explain_text(render_markdown(diagnose(facts))).cause.id == cause
+
+
+def test_a_failing_check_without_a_cause_of_its_own() -> None:
+    # The doctor's mps-fallback-env check on a value torch's std::stoi rejects (mps-facts.md 3.1).
+    cause = explain_text("on my M1 Pro, macOS 14.5\nexport PYTORCH_ENABLE_MPS_FALLBACK=yes\n").cause
+    assert (cause.id, cause.variant) == ("doctor-check-failed", "mps-fallback-env")
+    assert cause.fix is not None and "export PYTORCH_ENABLE_MPS_FALLBACK=1" in cause.fix.commands

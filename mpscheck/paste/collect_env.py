@@ -70,6 +70,8 @@ def _line(lines: list[str], number: int, line: str) -> list[Observation]:
         return [seen("interpreter.version", version.group(1)), *conda]
     if key in ("Python platform", "Platform") and value not in UNKNOWN:
         return _platform(seen, value)
+    if key in MPSCHECK_FIELDS:
+        return _mpscheck_field(seen, key, value)
     if key in ("Hardware", "Chip") and re.match(r"Apple M\d|Intel", value):
         return [seen("host.cpu_brand", value)]
     if key == "Architecture" and value in ("arm64", "x86_64"):
@@ -79,6 +81,45 @@ def _line(lines: list[str], number: int, line: str) -> list[Observation]:
         return [observe(KIND, lines, _line_of(lines, number, brand), "host.cpu_brand", brand)] if brand else []
     if key == "Clang version" and value not in UNKNOWN:
         return [seen("host.clang_version", value)]
+    return []
+
+
+# The environment block of `mpscheck doctor --format markdown` adds these rows to collect_env's.
+MPSCHECK_FIELDS = (
+    "Virtual machine",
+    "Model",
+    "MPS device",
+    "Rosetta (sysctl.proc_translated)",
+    "platform.machine() / processor()",
+    "Interpreter",
+    "conda env / subdir",
+    "platform.mac_ver()",
+    "GPU cores",
+)
+
+
+def _mpscheck_field(seen: Seen, key: str, value: str) -> list[Observation]:
+    if value in UNKNOWN:
+        return []
+    if key == "Virtual machine" and value in ("True", "False"):
+        return [seen("host.hypervisor", value == "True")]
+    if key == "Model" and re.fullmatch(r"[A-Za-z]+\d+,\d+", value):
+        return [seen("host.model", value)]
+    if key == "MPS device":
+        return [seen("torch.mps_device_name", value)]
+    if key == "Rosetta (sysctl.proc_translated)" and value in ("0", "1"):
+        return [seen("interpreter.proc_translated", int(value))]
+    if key == "platform.machine() / processor()" and (match := re.fullmatch(r"(\w+) / (\w*)", value)):
+        found = [seen("interpreter.machine", match.group(1))]
+        return found + ([seen("interpreter.processor", match.group(2))] if match.group(2) else [])
+    if key == "Interpreter" and value.startswith(("/", "~")):
+        return [seen("interpreter.executable", value)]
+    if key == "conda env / subdir" and (match := re.fullmatch(r"(\S+) / ((?:osx|linux|win)-\w+)", value)):
+        return [seen("interpreter.conda_prefix", match.group(1)), seen("interpreter.conda_subdir", match.group(2))]
+    if key == "platform.mac_ver()" and re.fullmatch(r"\d+(?:\.\d+)*", value):
+        return [seen("interpreter.mac_ver", value)]
+    if key == "GPU cores" and value.isdigit():
+        return [seen("host.gpu_cores", int(value))]
     return []
 
 

@@ -14,7 +14,8 @@ from mpscheck.paste.model import Observation, observe
 KIND = "environment"
 NAME = r"(?P<name>PYTORCH_(?:ENABLE_MPS_FALLBACK|MPS_\w+|DEBUG_MPS_\w+))"
 SHELL = re.compile(
-    rf"(?:^|[\s;])(?:export\s+|set\s+|%env\s+|\[env\]\s+|conda env config vars set\s+)?{NAME}=(?P<value>[^\s;\"'`]*)"
+    r"(?:^|[\s;])(?:export\s+|set\s+|%env\s+|\[env\]\s+|conda env config vars set\s+)?"
+    rf"{NAME}=(?P<quote>[\"']?)(?P<value>[\w.+-]*)(?P=quote)"
 )
 PYTHON = re.compile(rf"os\.environ\[\s*['\"]{NAME}['\"]\s*\]\s*=\s*['\"]?(?P<value>[^'\"\s)]*)")
 SETDEFAULT = re.compile(rf"os\.(?:environ\.setdefault|putenv)\(\s*['\"]{NAME}['\"]\s*,\s*['\"](?P<value>[^'\"]*)")
@@ -31,6 +32,8 @@ def parse(lines: list[str]) -> list[Observation]:
             out.append(observe(KIND, lines, number, f"interpreter.env.{match['name']}", match["value"]))
             if imported_at is not None:
                 out.append(observe(KIND, lines, number, "paste.env_after_import", match["name"]))
+        elif line.lstrip().startswith("| "):  # a row of mpscheck's own report table: a judgement, not a setting
+            continue
         elif (match := SHELL.search(line)) and "Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to" not in line:
             if "`PYTORCH_ENABLE_MPS_FALLBACK=1`" in line:  # torch's own advice inside the error text
                 continue
