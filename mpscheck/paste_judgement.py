@@ -223,12 +223,16 @@ class _Judge:
         errors = [h for h in self.hits if h.row.severity == table.ERROR]
         warnings = [h for h in self.hits if h.row.severity == table.WARNING]
         ordered = sorted(errors, key=lambda h: table.TABLE.index(h.row))
-        found: list[Cause] = []
+        reported = self.doctor_causes()  # a pasted mpscheck report's own verdict comes first, if specific
+        found = [c for c in reported if c.id != "doctor-check-failed"]
         for hit in ordered:
             cause = self.error_cause(hit, by_id)
             if cause.id not in {c.id for c in found}:
                 found.append(cause)
         found += [c for c in setup if c.id not in {f.id for f in found}]
+        found += [c for c in reported if c.id == "doctor-check-failed"]
+        if "rosetta-python" in {c.id for c in found}:  # the ambiguity is settled
+            found = [c for c in found if c.id != "x86_64-python"]
         if not found:
             found += self.failed_checks()
         if not found and (not_requested := self.mps_not_requested()):
@@ -690,6 +694,34 @@ class _Judge:
         assert cause.fix is not None
         return replace(cause, fix=Remediation(cause.fix.summary, (*commands, *cause.fix.commands)))
 
+    def doctor_causes(self) -> list[Cause]:
+        """The failing checks of a pasted mpscheck report, in its order (the doctor's root cause first)."""
+        out: list[Cause] = []
+        for row in self.paste.all("paste.doctor_failed"):
+            check_id = str(row.value)
+            hit = next((h for h in self.hits if h.line == row.line), None)
+            cause_id = DOCTOR_CAUSES.get(check_id) or (hit.row.cause if hit else "doctor-check-failed")
+            fix_summary = self.value(f"paste.doctor_fix.{check_id}")
+            commands = tuple(str(o.value) for o in self.paste.all(f"paste.doctor_command.{check_id}"))
+            general = table.CAUSES.get(cause_id)
+            if fix_summary:
+                remedy: Remediation | None = Remediation(str(fix_summary), commands)
+            elif general:
+                remedy = Remediation(
+                    general.fix, tuple(table.fill(c, {"python": self.python}) for c in general.commands)
+                )
+            else:
+                remedy = None
+            said = self.value(f"paste.doctor_summary.{check_id}")
+            summary = str(said) if said else re.sub(r"^\S+\s+\S+\s+", "", row.text.strip()).strip(" |")
+            variant = check_id if cause_id == "doctor-check-failed" else None
+            evidence = (Evidence(row.line, row.text),)
+            source = general.source if general else (hit.row.source if hit else "docs/checks.md")
+            cause = Cause(cause_id, f"mpscheck doctor says: {summary}", remedy, evidence, source, (), variant)
+            if cause_id not in {c.id for c in out}:
+                out.append(cause)
+        return out
+
     def failed_checks(self) -> list[Cause]:
         """A doctor check that fails on what the paste shows (an invalid PYTORCH_* value, say)."""
         out = []
@@ -766,6 +798,17 @@ CHECK_INPUTS: dict[str, tuple[str, ...]] = {
 
 # A failing check whose cause has an id of its own; any other failing check is "doctor-check-failed".
 FINDING_CAUSES = {"mps-watermark-env": "watermark-invalid"}
+# A failing check row of a pasted mpscheck report, and the cause id it stands for.
+DOCTOR_CAUSES = {
+    "platform": "not-macos",
+    "chip": "intel-mac",
+    "virtual-machine": "virtual-machine",
+    "python-arch": "rosetta-python",
+    "macos-version": "macos-too-old",
+    "mps-built": "torch-not-built-with-mps",
+    "mps-available": "no-metal-device",
+    "mps-watermark-env": "watermark-invalid",
+}
 
 
 def relevant_findings(paste: Paste) -> list[Finding]:

@@ -577,3 +577,14 @@ def test_a_failing_check_without_a_cause_of_its_own() -> None:
     cause = explain_text("on my M1 Pro, macOS 14.5\nexport PYTORCH_ENABLE_MPS_FALLBACK=yes\n").cause
     assert (cause.id, cause.variant) == ("doctor-check-failed", "mps-fallback-env")
     assert cause.fix is not None and "export PYTORCH_ENABLE_MPS_FALLBACK=1" in cause.fix.commands
+
+
+def test_the_doctors_own_terminal_report_pasted_back() -> None:
+    """tests/golden/rosetta_conda.txt is what `mpscheck doctor` prints for a recorded Rosetta conda setup."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent / "golden" / "rosetta_conda.txt").read_text()
+    cause = explain_text(text).cause
+    assert cause.id == "rosetta-python" and cause.summary.endswith("Lightning sees processor 'i386'")
+    assert cause.fix is not None and cause.fix.commands[1] == "~/miniforge3/bin/conda create -n ml-arm64 python=3.11"
+    assert [o.id for o in explain_text(text).others] == []  # x86_64-python is settled by the report

@@ -13,6 +13,7 @@ from typing import Callable
 from mpscheck.paste.model import Observation, Paste
 
 PARSERS = (
+    "doctor_report",
     "brew",
     "collect_env",
     "sw_vers",
@@ -27,7 +28,7 @@ PARSERS = (
     "prose",
 )
 ACCEPTED = (
-    "a saved report (mpscheck doctor --format json)",
+    "a saved report (mpscheck doctor --format json), or mpscheck's text or markdown report",
     "python -m torch.utils.collect_env",
     "uname -a / uname -m / arch",
     "sysctl (machdep.cpu.brand_string, sysctl.proc_translated, hw.optional.arm64 ...)",
