@@ -308,12 +308,36 @@ class _Judge:
             found["torch-too-old"] = self.torch_too_old(self.ev("torch.version"))
         if torch and torch.mps_built is False and "not-macos" not in found:
             found["torch-not-built-with-mps"] = self.from_row("not-built", self.ev("torch.mps_built"))
+        if torch and torch.mps_available is False and not found and (other := self.another_torch_works()):
+            cause = self.from_row("not-built", other)
+            found["torch-not-built-with-mps"] = replace(
+                cause,
+                summary="the same Mac reports MPS available with another torch installed later in the paste, so the "
+                "first torch is the problem: " + cause.summary,
+            )
         if torch and torch.mps_built is not False and torch.mps_available is False and not found:
             evidence = self.ev("torch.mps_available", "torch.mps_built", "host.macos_version")
             found["no-metal-device"] = (
                 self.hidden_gpu(evidence) if host.macos_version else self.from_row("no-metal-device", evidence)
             )
         return [found[i] for i in SETUP_ORDER if i in found]
+
+    def another_torch_works(self) -> tuple[Evidence, ...]:
+        """is_available() False, then a torch installed, then True: the machine is fine, the first torch is not."""
+        answers = self.paste.all("torch.mps_available")
+        first_false = next((o for o in answers if o.value is False), None)
+        later_true = next((o for o in answers if o.value is True and first_false and o.line > first_false.line), None)
+        if first_false is None or later_true is None:
+            return ()
+        between = self.paste.text.split("\n")[first_false.line : later_true.line - 1]
+        install = next(
+            (first_false.line + 1 + i for i, line in enumerate(between) if re.search(r"pip3? install\b.*torch", line)),
+            None,
+        )
+        if install is None:
+            return ()
+        lines = self.paste.text.split("\n")
+        return (*_evidence([first_false]), Evidence(install, lines[install - 1]), *_evidence([later_true]))
 
     def rosetta(self, evidence: tuple[Evidence, ...]) -> Cause:
         from mpscheck.checks.interpreter import rosetta_cause

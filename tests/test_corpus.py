@@ -19,8 +19,6 @@ WRONG_CAUSE = {
     "metaflow-1077-x86-python.txt": "an x86_64 Python with no word on the chip: the engine will not guess Rosetta "
     "over an Intel Mac (says x86_64-python)",
     "vllm-metal-379-uv-x86-python.txt": "uv's x86_64 platform tag with no word on the chip: says x86_64-python",
-    "nixpkgs-243868-torch-without-mps.txt": "is_available() False from one torch and True from another: the engine "
-    "does not compare two torches in one paste",
     "pytorch-93148-py311-no-wheel.txt": "pip's failure is only described in prose, its error is not in the paste",
     "ultralytics-3967-macos-12-6.txt": "prose only: macOS 12.6.8 with an unknown torch is not judged too old",
 }
