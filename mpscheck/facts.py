@@ -39,6 +39,7 @@ class HostFacts:
     memory_bytes: Optional[int] = None
     gpu_name: Optional[str] = None  # system_profiler SPDisplaysDataType: sppci_model
     gpu_cores: Optional[int] = None  # system_profiler SPDisplaysDataType: sppci_cores
+    nvidia_driver: Optional[str] = None  # Linux: first line of /proc/driver/nvidia/version; None: none seen
     clang_version: Optional[str] = None  # first line of `clang --version`, as collect_env reports
     cmake_version: Optional[str] = None
     errors: Dict[str, str] = field(default_factory=dict)  # fact name -> why it is None

@@ -461,6 +461,13 @@ def scenarios() -> list[Scenario]:
             mentions={"cuda": ["CPU-only build", "--force-reinstall torch"]},
         ),
         Scenario(
+            "Linux without torch: torch-import still says so, with this platform's command",
+            _linux(TorchFacts(installed=False), None),
+            {"platform": "fail", "torch-import": "fail", "cuda": "skip", "smoke": "skip"},
+            exit_code=1,
+            mentions={"torch-import": ["-m pip install --index-url https://download.pytorch.org/whl/cpu torch"]},
+        ),
+        Scenario(
             "Linux CPU only, --require none",
             _linux(torch_facts("2.13.0+cpu", mps_built=False, available=False), quick_smoke(device=None)),
             {"platform": "fail", "cuda": "fail", "smoke": "skip"},

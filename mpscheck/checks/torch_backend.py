@@ -12,8 +12,27 @@ from mpscheck.versions import parse_version, torch_pin_for_macos
 PARAVIRTUAL_DEVICE = "Apple Paravirtual device"  # the Metal device of macOS VMs (ggml-org/llama.cpp#6628)
 
 
+CPU_WHEELS = "https://download.pytorch.org/whl/cpu"  # PyTorch's own index of CPU-only Linux builds
+
+
 def install_fix(ctx: Context) -> Remediation:
-    """`pip install torch` for this interpreter, pinned where this macOS needs an older release."""
+    """`pip install torch` for this interpreter and this platform.
+
+    macOS: pinned where this macOS needs an older release. Linux: PyPI's default wheel is a CUDA
+    build (several GB), right where the NVIDIA driver is loaded; elsewhere the CPU-only build.
+    """
+    if ctx.off_macos and ctx.host.system == "Linux":
+        if ctx.host.nvidia_driver:
+            return Remediation(
+                "Install torch into the interpreter you run (PyPI's Linux wheel is a CUDA build; the NVIDIA "
+                "driver is loaded here).",
+                (ctx.pip_install("torch"),),
+            )
+        return Remediation(
+            "Install torch into the interpreter you run: no NVIDIA driver is loaded here, so the CPU-only build "
+            "(PyPI's default Linux wheel is a multi-GB CUDA build).",
+            (ctx.pip_install("torch", flags=f"--index-url {CPU_WHEELS}"),),
+        )
     macos = parse_version(ctx.host.macos_version) if ctx.on_macos else None
     pin = torch_pin_for_macos(macos) if macos else None
     spec = pin or "torch"

@@ -108,8 +108,17 @@ def _read_macos(facts: HostFacts, sysctl: Sysctl, run: Runner) -> None:
         facts.errors["macos_version"] = _why(versions, "sw_vers")
 
 
+NVIDIA_DRIVER = "/proc/driver/nvidia/version"  # present where the NVIDIA kernel driver is loaded
+
+
 def _read_other(facts: HostFacts) -> None:
     import psutil
+
+    try:
+        with open(NVIDIA_DRIVER, encoding="utf-8", errors="replace") as handle:
+            facts.nvidia_driver = handle.readline().strip() or None
+    except OSError as exc:
+        facts.errors["nvidia_driver"] = f"{NVIDIA_DRIVER}: {exc.strerror or exc}"
 
     facts.cpu_count = psutil.cpu_count(logical=True)
     facts.memory_bytes = int(psutil.virtual_memory().total)
