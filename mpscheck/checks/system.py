@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
-from mpscheck.checks.wording import plural, size
+from mpscheck.checks.wording import plural, size, torch_named
 from mpscheck.versions import LAST_INTEL_MAC_TORCH
 
 APPLE_CHIP = re.compile(r"Apple (M\d+)(?: (Pro|Max|Ultra))?")
@@ -24,10 +24,10 @@ def accelerators(ctx: Context) -> str:
         names = ", ".join(f"{d.name} ({size(d.memory_bytes)})" for d in torch.cuda_devices)
         return f"CUDA {torch.cuda_built}: {plural(len(torch.cuda_devices), 'device')}: {names}"
     if torch.cuda_built:
-        return f"torch {torch.version} is a CUDA {torch.cuda_built} build but sees no CUDA device"
+        return f"{torch_named(torch.version)} is a CUDA {torch.cuda_built} build but sees no CUDA device"
     if torch.cuda_available is None:
         return "CUDA unknown"
-    return f"CPU only (torch {torch.version} is a CPU-only build)"
+    return f"CPU only ({torch_named(torch.version)} is a CPU-only build)"
 
 
 def cuda_usable(ctx: Context) -> bool:

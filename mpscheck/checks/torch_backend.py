@@ -5,7 +5,7 @@ from __future__ import annotations
 from mpscheck.checks.environment import FALLBACK, read_fallback
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.signatures import recognise
-from mpscheck.checks.wording import first_line
+from mpscheck.checks.wording import first_line, torch_named
 from mpscheck.model import Remediation, Status
 from mpscheck.versions import parse_version, torch_pin_for_macos
 
@@ -55,7 +55,9 @@ def torch_import(ctx: Context) -> Outcome:
         return _import_failed(ctx, torch.import_error)
     seconds = f" in {torch.import_seconds:.1f} s" if torch.import_seconds is not None else ""
     return passed(
-        f"torch {torch.version} imports{seconds}", f"location: {torch.location}", f"probe took {run.seconds} s in all"
+        f"{torch_named(torch.version)} imports{seconds}",
+        f"location: {torch.location}",
+        f"probe took {run.seconds} s in all",
     )
 
 
@@ -113,9 +115,9 @@ def mps_built(ctx: Context) -> Outcome:
             f"torch.backends.mps.is_built() is {torch.mps_built} (torch version unknown)"
         )
     if torch.mps_built:
-        return passed(f"torch {torch.version} was built with MPS (torch.backends.mps.is_built() is True)")
+        return passed(f"{torch_named(torch.version)} was built with MPS (torch.backends.mps.is_built() is True)")
     return failed(
-        f"torch {torch.version} was built without MPS (torch.backends.mps.is_built() is False)",
+        f"{torch_named(torch.version)} was built without MPS (torch.backends.mps.is_built() is False)",
         fix(
             "Install PyPI's macOS arm64 wheel, which is built with MPS.",
             ctx.pip_install("torch", flags="--force-reinstall --no-cache-dir"),
