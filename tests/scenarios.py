@@ -2,7 +2,7 @@
 
 Host facts go through the real host probe (``probe_host``) fed with recorded ``sysctl`` /
 ``sw_vers`` / ``system_profiler`` output, so the parsers run too. Target facts are what
-in_target.py emits, written as data. Paths such as /Users/dev/... are illustrative: they are not
+the agent (probes/agent/) emits, written as data. Paths such as /Users/dev/... are illustrative: they are not
 output of a Mac, and no check reads more from them than their prefix (/usr/local, conda).
 """
 

@@ -1,6 +1,6 @@
 """Judging the workload that ran on the device: the doctor's quick smoke, and each smoke-test step.
 
-The workload (probes/workload.py) only observes: errors against the CPU, mismatch counts, losses,
+The workload (probes/agent/workload.py) only observes: errors against the CPU, mismatch counts, losses,
 torch's exception text. Every tolerance and every "expected unsupported" is decided here, so
 `mpscheck explain` re-judges a saved report from its numbers. A known error signature becomes its
 cause and fix.
