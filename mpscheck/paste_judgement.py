@@ -466,7 +466,7 @@ class _Judge:
     def low_watermark(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
         """The low ratio (default 1.4 on unified memory) may not exceed the high one: the high one was lowered."""
         info = self.facts.target.interpreter
-        high = info.env.get(HIGH) if info else None
+        high = (info.env or {}).get(HIGH) if info else None
         low = hit.groups.get("value", "").rstrip(".") or "1.4"
         where = (
             f"{HIGH}={high} is set, and the low watermark ratio ({low}) may not exceed it"
@@ -507,7 +507,7 @@ class _Judge:
             )
             return replace(vm, variant="vm-cap")
         lift = "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0"
-        set_to = self.facts.target.interpreter.env.get(HIGH) if self.facts.target.interpreter else None
+        set_to = (self.facts.target.interpreter.env or {}).get(HIGH) if self.facts.target.interpreter else None
         unified = bool(self.facts.host.cpu_brand and self.facts.host.cpu_brand.startswith("Apple"))
         if cap is not None and set_to is not None and table.strtod_zero(set_to):
             variant = "watermark-not-applied"

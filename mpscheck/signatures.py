@@ -379,9 +379,9 @@ def fill(template: str, values: Mapping[str, str | None]) -> str:
 
 def strtod_zero(text: str) -> bool:
     """Whether C's strtod reads *text* as 0 (how torch reads the watermark ratios)."""
-    from mpscheck.checks.environment import strtod
+    from mpscheck.checks.c_readers import strtod
 
-    return strtod(text) == 0.0
+    return strtod(text).value == 0.0
 
 
 def groups_of(match: re.Match[str]) -> dict[str, str]:

@@ -91,7 +91,7 @@ def to_facts(observations: list[Observation]) -> Facts:
             values[section].setdefault(name, obs.value)
     facts = Facts(host=HostFacts(**values["host"]))
     if values["interpreter"] or packages or env:
-        facts.target.interpreter = InterpreterFacts(**values["interpreter"], packages=packages, env=env)
+        facts.target.interpreter = InterpreterFacts(**values["interpreter"], packages=packages or None, env=env or None)
     if values["torch"]:
         facts.target.torch = TorchFacts(installed=True, **values["torch"])
     facts.target.run.message = "read from a paste, not probed"
