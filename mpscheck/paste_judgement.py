@@ -105,6 +105,12 @@ class OpCoverage(Protocol):
     def knows(self, op: str) -> bool:
         """Whether the table lists *op* at all (so None above means 'no kernel in any release')."""
 
+    def first_sparse_release(self, op: str) -> str | None:
+        """The first torch release with a SparseMPS kernel for *op*, or None."""
+
+    def oldest(self) -> str | None:
+        """The oldest release the table covers: 'since' that release means 'in every release it covers'."""
+
 
 class KnowledgeOps:
     """mpscheck.knowledge.ops behind OpCoverage; every spelling of the op is tried, errors count as unknown."""
@@ -128,6 +134,21 @@ class KnowledgeOps:
             return any(self.module.op_kind(name, latest) is not None for name in op_names(op))
         except Exception:
             return False
+
+    def first_sparse_release(self, op: str) -> str | None:
+        try:
+            for release in self.module.known_releases():
+                if any(self.module.op_kind(name, release) == "sparse-mps" for name in op_names(op)):
+                    return str(release)
+        except Exception:
+            return None
+        return None
+
+    def oldest(self) -> str | None:
+        try:
+            return str(self.module.known_releases()[0])
+        except Exception:
+            return None
 
 
 def knowledge_ops() -> OpCoverage | None:
@@ -450,6 +471,8 @@ class _Judge:
             return self.op_cause(hit, evidence)
         if row.cause == "lightning-processor":
             return self.lightning(hit, evidence)
+        if row.id == "sparse":
+            return self.sparse(hit, evidence)
         if row.id == "watermark" and hit.groups.get("which") == "low":
             return self.low_watermark(hit, evidence)
         if row.cause == "no-matching-distribution":
@@ -588,7 +611,7 @@ class _Judge:
         upgrade = since and (torch_version is None or not at_least(torch_version, parse_version(since) or (0,)))
         if hit.row.cause == "op-fallback-warning":
             note = (
-                f"{op} has an MPS kernel since torch {since}: upgrading removes the fallback"
+                f"{op} has an MPS kernel since torch {self.since(since)}: upgrading removes the fallback"
                 if upgrade
                 else "no MPS kernel in any release yet"
                 if known_table
@@ -606,7 +629,7 @@ class _Judge:
         fallback = "export PYTORCH_ENABLE_MPS_FALLBACK=1"
         if upgrade:
             shown = f" (this is torch {torch.version})" if torch and torch.version else ""
-            summary = f"{op} has an MPS kernel since torch {since}: upgrade{shown}"
+            summary = f"{op} has an MPS kernel since torch {self.since(since)}: upgrade{shown}"
             remedy = Remediation(
                 f"Upgrade torch to {since} or later; meanwhile PYTORCH_ENABLE_MPS_FALLBACK=1 (set before Python "
                 "starts) runs this op on the CPU.",
@@ -628,6 +651,28 @@ class _Judge:
                 "process when torch loaded (set it in the shell that starts Python, or upgrade torch)",
             )
         return Cause("op-not-implemented", summary, remedy, evidence, hit.row.source, notes)
+
+    def since(self, release: str | None) -> str:
+        """'2.6.0', or '2.0.0 (or earlier: the oldest release the table covers)'."""
+        if release is None:
+            return "a later release"
+        if self.ops and release == self.ops.oldest():
+            return f"{release} (or earlier: the oldest release the op table covers)"
+        return release
+
+    def sparse(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
+        summary, remedy = self.fill(hit.row, dict(hit.groups))
+        op = hit.groups.get("op", "")
+        torch = self.facts.target.torch
+        version = parse_version(torch.version) if torch else None
+        since = self.ops.first_sparse_release(op) if self.ops and op else None
+        if since and (version is None or not at_least(version, parse_version(since) or (0,))):
+            summary += f"; torch {self.since(since)} and later have a SparseMPS kernel for it"
+            remedy = Remediation(
+                remedy.summary + f" Or upgrade torch to {since} or later.",
+                (f"{self.python} -m pip install --upgrade 'torch>={since}'",),
+            )
+        return Cause("sparse-unsupported", summary, remedy, evidence, hit.row.source)
 
     def lightning(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
         info = self.facts.target.interpreter

@@ -278,6 +278,12 @@ class TinyOps:
     def knows(self, op: str) -> bool:
         return any(n in self.TABLE for n in op_names(op))
 
+    def first_sparse_release(self, op: str) -> str | None:
+        return "2.9.0" if "sparse" in op else None
+
+    def oldest(self) -> str | None:
+        return "2.0.0"
+
 
 def test_an_op_with_a_kernel_in_a_later_release_says_upgrade() -> None:
     text = NOT_IMPLEMENTED.format(op="aten::foo.out") + "\nPyTorch version: 2.0.1\n"
@@ -309,13 +315,15 @@ def test_the_knowledge_module_is_used_when_present(monkeypatch) -> None:
     from mpscheck.paste_judgement import knowledge_ops
 
     fake = types.ModuleType("mpscheck.knowledge.ops")
+    kinds = {("aten::foo", "2.1"): "mps", ("aten::foo", "2.0"): "none", ("aten::sp", "2.1"): "sparse-mps"}
     fake.first_mps_release = lambda name: {"aten::foo": "2.1"}.get(name)  # type: ignore[attr-defined]
     fake.known_releases = lambda: ["2.0", "2.1"]  # type: ignore[attr-defined]
-    fake.op_kind = lambda name, release: "mps" if name == "aten::foo" else None  # type: ignore[attr-defined]
+    fake.op_kind = lambda name, release: kinds.get((name, release))  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "mpscheck.knowledge.ops", fake)
     ops = knowledge_ops()
     assert ops is not None and ops.first_mps_release("aten::foo.out") == "2.1" and ops.knows("aten::foo")
-    assert not ops.knows("aten::nothing")
+    assert not ops.knows("aten::nothing") and ops.oldest() == "2.0"
+    assert ops.first_sparse_release("aten::sp") == "2.1" and ops.first_sparse_release("aten::foo") is None
 
 
 def test_sparse_ops_are_not_covered_by_the_fallback_variable() -> None:
@@ -596,3 +604,20 @@ def test_the_doctors_own_terminal_report_pasted_back() -> None:
     assert cause.id == "rosetta-python" and cause.summary.endswith("Lightning sees processor 'i386'")
     assert cause.fix is not None and cause.fix.commands[1] == "~/miniforge3/bin/conda create -n ml-arm64 python=3.11"
     assert [o.id for o in explain_text(text).others] == []  # x86_64-python is settled by the report
+
+
+def test_a_sparse_op_with_a_later_sparse_kernel() -> None:
+    error = (
+        "Could not run 'aten::_sparse_coo_tensor_with_dims_and_tensors' with arguments from the 'SparseMPS' backend."
+    )
+    cause = judge(read(error + "\nPyTorch version: 2.5.1\n"), TinyOps()).cause
+    assert cause.id == "sparse-unsupported" and "torch 2.9.0 and later have a SparseMPS kernel" in cause.summary
+    assert "does not cover sparse ops" in cause.summary and cause.fix.commands == (
+        "python3 -m pip install --upgrade 'torch>=2.9.0'",
+    )
+    oldest = judge(read(NOT_IMPLEMENTED.format(op="aten::old")), OldestOps()).cause
+    assert "since torch 2.0.0 (or earlier: the oldest release the op table covers)" in oldest.summary
+
+
+class OldestOps(TinyOps):
+    TABLE: ClassVar[dict[str, str | None]] = {"aten::old": "2.0.0"}
