@@ -53,7 +53,8 @@ def read_input(path: str, stdin: TextIO | None = None) -> ExplainInput:
 
 def looks_like_report(text: str) -> bool:
     """A saved report (or something meant as one); a pasted system_profiler -json is not."""
-    if not text.lstrip().startswith("{"):
+    text = text.lstrip("\ufeff \t\r\n")  # a byte-order mark or blank lines before the JSON
+    if not text.startswith("{"):
         return False
     try:
         data = json.loads(text)

@@ -78,3 +78,23 @@ def test_a_saved_report_on_standard_input_keeps_the_report_path(tmp_path) -> Non
     report = _saved(tmp_path, "GitHub-hosted macOS arm64 runner").read_text()
     result = explain("-", stdin=report)
     assert result.exit_code == 1 and "paravirtual GPU" in result.output and "[✗] smoke" in result.output
+
+
+def test_what_counts_as_a_saved_report() -> None:
+    from mpscheck.explain_input import looks_like_report
+    from tests.recorded import DISPLAYS_M1
+
+    assert looks_like_report('\ufeff{"kind": "mpscheck-report"}')
+    assert looks_like_report("{not json")  # meant as a report: it gets the report's own error
+    assert not looks_like_report(DISPLAYS_M1)  # system_profiler -json is a paste
+    assert not looks_like_report("PyTorch version: 2.5.1")
+
+
+def test_system_profiler_json_is_read_as_a_paste(tmp_path) -> None:
+    from tests.recorded import DISPLAYS_M1
+
+    path = tmp_path / "displays.json"
+    path.write_text(DISPLAYS_M1)
+    result = explain(str(path), "--format", "json")
+    assert result.exit_code == 1 and json.loads(result.output)["facts"]["host"]["gpu_name"] == "Apple M1"
+    assert json.loads(result.output)["cause"]["id"] == "not-enough-evidence"  # a GPU name alone proves nothing

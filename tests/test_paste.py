@@ -621,3 +621,10 @@ def test_a_sparse_op_with_a_later_sparse_kernel() -> None:
 
 class OldestOps(TinyOps):
     TABLE: ClassVar[dict[str, str | None]] = {"aten::old": "2.0.0"}
+
+
+def test_a_paravirtual_gpu_is_a_virtual_machine() -> None:
+    # "Apple Paravirtual device" is the Metal device of macOS VMs (ggml-org/llama.cpp#6628); JSON field as in
+    # system_profiler SPDisplaysDataType -json (tests/recorded.py DISPLAYS_*).
+    text = '    {\n      "sppci_model" : "Apple Paravirtual device"\n    }\n'
+    assert explain_text(text).cause.id == "virtual-machine"

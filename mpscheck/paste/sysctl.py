@@ -1,5 +1,6 @@
 """`sysctl` lines (machdep.cpu.brand_string, hw.optional.arm64, sysctl.proc_translated, hw.memsize,
-kern.hv_vmm_present, hw.model) and `system_profiler SPHardwareDataType` (Chip, Memory, Model Identifier).
+kern.hv_vmm_present, hw.model) and `system_profiler SPHardwareDataType` (Chip, Memory, Model Identifier;
+also its `-json` form and SPDisplaysDataType's sppci_model / sppci_cores: "Apple Paravirtual device" is a VM).
 
 sysctl.proc_translated in a paste is that of the shell that ran sysctl: 1 means the terminal itself
 runs under Rosetta, so a Python started from it defaults to x86_64; so do x86 flags (SSE2, MMX) in
@@ -35,6 +36,9 @@ def memory_bytes(text: str) -> int | None:
     return int(float(match["n"]) * UNITS[match["unit"]])
 
 
+PROFILER_JSON = re.compile(
+    r'^\s*"(?P<key>sppci_model|sppci_cores|chip_type|physical_memory|machine_model)"\s*:\s*"(?P<value>[^"]*)"'
+)
 SYSCTL_N = re.compile(r"sysctl -n (?P<key>[a-z_]+(?:\.[a-z0-9_]+)+)\s*$")
 
 
@@ -45,6 +49,8 @@ def parse(lines: list[str]) -> list[Observation]:
             out += _sysctl(lines, number + 1, match["key"], lines[number].strip(), number)
         elif match := SYSCTL.match(line):
             out += _sysctl(lines, number, match["key"], match["value"])
+        elif match := PROFILER_JSON.match(line):
+            out += _profiler_json(lines, number, match["key"], match["value"])
         elif match := PROFILER.match(line):
             out += _profiler(lines, number, match["key"], match["value"])
     return out
@@ -70,6 +76,28 @@ def _sysctl(lines: list[str], number: int, key: str, value: str, command: int | 
         return seen("paste.x86_cpu_features", True)  # what Rosetta reports to a translated process
     if key == "kern.osproductversion" and re.fullmatch(r"\d+(?:\.\d+)*", value):
         return seen("host.macos_version", value)
+    return []
+
+
+def _profiler_json(lines: list[str], number: int, key: str, value: str) -> list[Observation]:
+    """`system_profiler SPDisplaysDataType -json` / `SPHardwareDataType -json` fields."""
+
+    def seen(fact: str, val: object) -> list[Observation]:
+        return [observe(KIND, lines, number, fact, val), observe(KIND, lines, number, "host.system", "Darwin")]
+
+    if key == "sppci_model" and value:
+        found = seen("host.gpu_name", value)
+        if value == "Apple Paravirtual device":  # the Metal device of macOS VMs (ggml-org/llama.cpp#6628)
+            found.append(observe(KIND, lines, number, "host.hypervisor", True))
+        return found
+    if key == "sppci_cores" and value.isdigit():
+        return seen("host.gpu_cores", int(value))
+    if key == "chip_type" and re.match(r"Apple M\d", value):
+        return seen("host.cpu_brand", value)
+    if key == "physical_memory" and (size := memory_bytes(value)):
+        return seen("host.memory_bytes", size)
+    if key == "machine_model" and re.fullmatch(r"[A-Za-z]+\d+,\d+", value):
+        return seen("host.model", value)
     return []
 
 
