@@ -228,8 +228,8 @@ def explain(
 
 def _explain_paste(text: str, fmt: str | None, output: str | None, verbose: bool, strict: bool) -> None:
     from mpscheck.emit import OutputError, append_step_summary, write_whole
+    from mpscheck.judgement import explain_text
     from mpscheck.paste import ACCEPTED
-    from mpscheck.paste_judgement import explain_text
     from mpscheck.render.paste import headline, render
 
     diagnosis = explain_text(text)

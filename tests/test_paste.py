@@ -17,9 +17,11 @@ from hypothesis import strategies as st
 
 from mpscheck import paste as paste_package
 from mpscheck.checks.signatures import recognise
+from mpscheck.judgement import explain_text, judge
+from mpscheck.judgement.ops import op_names
+from mpscheck.judgement.sizes import size_bytes
 from mpscheck.model import ExitCode
 from mpscheck.paste import PARSERS, parser, read
-from mpscheck.paste_judgement import explain_text, judge, op_names, size_bytes
 from mpscheck.render.paste import render
 from tests import recorded as rec
 from tests.corpus_cases import CORPUS, load
@@ -312,7 +314,7 @@ def test_the_knowledge_module_is_used_when_present(monkeypatch) -> None:
     import sys
     import types
 
-    from mpscheck.paste_judgement import knowledge_ops
+    from mpscheck.judgement.ops import knowledge_ops
 
     fake = types.ModuleType("mpscheck.knowledge.ops")
     kinds = {("aten::foo", "2.1"): "mps", ("aten::foo", "2.0"): "none", ("aten::sp", "2.1"): "sparse-mps"}
@@ -386,7 +388,7 @@ def test_every_cause_id_has_a_docs_section() -> None:
     import re
     from pathlib import Path
 
-    from mpscheck.paste_judgement import SETUP_ORDER
+    from mpscheck.judgement.setup import SETUP_ORDER
     from mpscheck.signatures import TABLE
 
     documented = set(

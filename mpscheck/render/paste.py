@@ -12,8 +12,8 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from mpscheck.facts import to_dict
+from mpscheck.judgement.model import Cause, Diagnosis
 from mpscheck.model import ExitCode, Status
-from mpscheck.paste_judgement import Cause, Diagnosis
 
 KIND = "mpscheck-paste-diagnosis"
 SCHEMA_VERSION = 1

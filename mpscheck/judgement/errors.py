@@ -1,0 +1,217 @@
+"""An error text matched by the signature table, judged with the facts: attributed to a setup cause it
+is a symptom of, or given its own cause; ops looked up in the op coverage table.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from mpscheck import signatures as table
+from mpscheck.judgement.memory import MemoryRules
+from mpscheck.judgement.model import Cause, Evidence
+from mpscheck.model import Remediation
+from mpscheck.versions import LAST_INTEL_MAC_TORCH, at_least, parse_version
+
+# A setup cause that, when the paste shows it, is the real reason for these error causes.
+EXPLAINED_BY: dict[str, tuple[str, ...]] = {
+    "no-metal-device": ("not-macos", "rosetta-python", "intel-mac", "virtual-machine", "macos-too-old"),
+    "dtype-needs-macos14": ("rosetta-python", "intel-mac", "macos-too-old"),
+    "bf16-needs-newer-torch": ("rosetta-python", "intel-mac"),
+    "lightning-processor": ("rosetta-python", "x86_64-python"),
+    "no-matching-distribution": ("rosetta-python",),
+    "torch-not-built-with-mps": ("not-macos", "rosetta-python"),
+    "torch-too-old": ("not-macos",),
+}
+# Ops reached only when the input is on the CPU and the weights on MPS (pytorch/pytorch#86844).
+CPU_INPUT_OPS = ("aten::_slow_conv2d_forward", "aten::_slow_conv2d_backward", "aten::slow_conv3d_forward")
+
+
+class ErrorRules(MemoryRules):
+    def error_cause(self, hit: table.Hit, setup: dict[str, Cause]) -> Cause:
+        row, evidence = hit.row, (Evidence(hit.line, hit.text),)
+        for deeper in EXPLAINED_BY.get(row.cause, ()):
+            if deeper in setup:
+                cause = setup[deeper]
+                return Cause(cause.id, cause.summary, cause.fix, evidence + cause.evidence, cause.source, cause.notes)
+        if row.cause == "no-metal-device" and (old := self.macos_too_old(hit.groups.get("floor"))) is not None:
+            return Cause(old.id, old.summary, old.fix, evidence + old.evidence, old.source)
+        if row.cause == "no-metal-device" and self.facts.host.macos_version:
+            return self.hidden_gpu(evidence + self.ev("host.macos_version", "torch.mps_built", "torch.mps_available"))
+        if row.id == "oom-zero":
+            vm = self.virtual_machine(evidence, ": the first allocation failed with 0 bytes in use")
+            return replace(vm, variant="vm-cap")
+        if row.id == "oom":
+            return self.out_of_memory(hit, evidence)
+        if row.id in ("op-not-implemented", "op-fallback") and "op" in hit.groups:
+            return self.op_cause(hit, evidence)
+        if row.cause == "lightning-processor":
+            return self.lightning(hit, evidence)
+        if row.id == "sparse":
+            return self.sparse(hit, evidence)
+        if row.id == "watermark" and hit.groups.get("which") == "low":
+            return self.low_watermark(hit, evidence)
+        if row.cause == "no-matching-distribution":
+            return self.no_distribution(hit, evidence)
+        groups = dict(hit.groups)
+        if row.id == "wrong-arch-dylib":
+            groups["package"] = _package_in(hit.text) or "the package named in the error"
+        summary, remedy = self.fill(row, groups)
+        if row.id == "wrong-arch-dylib" and not _package_in(hit.text):
+            remedy = Remediation(remedy.summary, ())  # no command without the package's name
+        variant = "buffer-too-large" if row.id == "buffer-too-large" else None
+        return Cause(row.cause, summary, remedy, evidence, row.source, variant=variant)
+
+    def op_cause(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
+        op = hit.groups["op"]
+        torch = self.facts.target.torch
+        torch_version = parse_version(torch.version) if torch else None
+        if hit.row.cause == "op-not-implemented" and op in CPU_INPUT_OPS:
+            row = table.BY_ID["device-mismatch"]
+            return Cause(
+                "device-mismatch",
+                f"{op} is reached only when the input is on the CPU and the weights on MPS: " + row.summary,
+                Remediation(row.fix, ()),
+                evidence,
+                "https://github.com/pytorch/pytorch/pull/86844; " + row.source,
+            )
+        env_late = self.paste.all("paste.env_after_import")
+        if hit.row.cause == "op-not-implemented" and env_late:
+            return self.general("fallback-env-too-late", evidence + self.ev("paste.env_after_import"), op=op)
+        since = self.ops.first_mps_release(op) if self.ops else None
+        known_table = bool(self.ops and self.ops.knows(op))
+        upgrade = since and (torch_version is None or not at_least(torch_version, parse_version(since) or (0,)))
+        if hit.row.cause == "op-fallback-warning":
+            note = (
+                f"{op} has an MPS kernel since torch {self.since(since)}: upgrading removes the fallback"
+                if upgrade
+                else "no MPS kernel in any release yet"
+                if known_table
+                else "whether a newer torch has an MPS kernel for it is not known here"
+            )
+            summary, remedy = self.fill(hit.row, dict(hit.groups))
+            commands = (f"{self.python} -m pip install --upgrade 'torch>={since}'",) if upgrade else remedy.commands
+            return Cause(
+                "op-fallback-warning",
+                f"{summary}; {note}. The fallback copies the op's tensors to the CPU and back at every call",
+                Remediation(remedy.summary, commands),
+                evidence,
+                hit.row.source,
+            )
+        fallback = "export PYTORCH_ENABLE_MPS_FALLBACK=1"
+        if upgrade:
+            shown = f" (this is torch {torch.version})" if torch and torch.version else ""
+            summary = f"{op} has an MPS kernel since torch {self.since(since)}: upgrade{shown}"
+            remedy = Remediation(
+                f"Upgrade torch to {since} or later; meanwhile PYTORCH_ENABLE_MPS_FALLBACK=1 (set before Python "
+                "starts) runs this op on the CPU.",
+                (f"{self.python} -m pip install --upgrade 'torch>={since}'", fallback),
+            )
+        else:
+            state = "no MPS kernel in any release yet" if known_table else "no MPS kernel in this torch"
+            summary = f"{op}: {state}, and the CPU fallback is off"
+            remedy = Remediation(
+                "Set PYTORCH_ENABLE_MPS_FALLBACK=1 before Python starts (os.environ after `import torch` is too late), "
+                "or keep this op on the CPU; a newer torch may have the kernel. The fallback copies the op's tensors "
+                "to the CPU and back at every call: slower, not wrong.",
+                (fallback, f"{self.python} -m pip install --upgrade torch"),
+            )
+        notes: tuple[str, ...] = ()
+        if self.paste.all("interpreter.env.PYTORCH_ENABLE_MPS_FALLBACK"):
+            notes = (
+                "the paste sets PYTORCH_ENABLE_MPS_FALLBACK, yet the op raised: the variable did not reach this "
+                "process when torch loaded (set it in the shell that starts Python, or upgrade torch)",
+            )
+        return Cause("op-not-implemented", summary, remedy, evidence, hit.row.source, notes)
+
+    def since(self, release: str | None) -> str:
+        """'2.6.0', or '2.0.0 (or earlier: the oldest release the table covers)'."""
+        if release is None:
+            return "a later release"
+        if self.ops and release == self.ops.oldest():
+            return f"{release} (or earlier: the oldest release the op table covers)"
+        return release
+
+    def sparse(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
+        summary, remedy = self.fill(hit.row, dict(hit.groups))
+        op = hit.groups.get("op", "")
+        torch = self.facts.target.torch
+        version = parse_version(torch.version) if torch else None
+        since = self.ops.first_sparse_release(op) if self.ops and op else None
+        if since and (version is None or not at_least(version, parse_version(since) or (0,))):
+            summary += f"; torch {self.since(since)} and later have a SparseMPS kernel for it"
+            remedy = Remediation(
+                remedy.summary + f" Or upgrade torch to {since} or later.",
+                (f"{self.python} -m pip install --upgrade 'torch>={since}'",),
+            )
+        return Cause("sparse-unsupported", summary, remedy, evidence, hit.row.source)
+
+    def lightning(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
+        info = self.facts.target.interpreter
+        processor = info.processor if info else ""
+        summary, remedy = self.fill(hit.row, dict(hit.groups))
+        if processor in ("arm", "arm64"):
+            summary = (
+                f"Lightning says MPS is not available although this Python is native (platform.processor() is "
+                f"{processor!r}): older Lightning releases accepted only 'arm'; upgrade Lightning"
+            )
+            remedy = Remediation(
+                "Upgrade Lightning (the check accepts 'arm' and 'arm64' since 1.7.1).",
+                (f"{self.python} -m pip install --upgrade lightning pytorch-lightning",),
+            )
+        return Cause(
+            "lightning-processor", summary, remedy, evidence + self.ev("interpreter.processor"), hit.row.source
+        )
+
+    def no_distribution(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
+        listed = self.value("paste.pip_versions")
+        versions = listed if isinstance(listed, list) else []
+        info = self.facts.target.interpreter
+        python = info.version if info and info.version else None
+        summary, remedy = self.fill(hit.row, dict(hit.groups))
+        ev = evidence + self.ev("paste.pip_versions", "interpreter.machine", "interpreter.version", "paste.intel_prose")
+        if (
+            (versions and versions[-1] == LAST_INTEL_MAC_TORCH)
+            or (info and info.machine == "x86_64")
+            or (self.value("paste.intel_prose"))
+        ):
+            summary = (
+                f"no torch wheel for this x86_64 (Intel) Python: PyTorch stopped publishing macOS x86_64 wheels after "
+                f"{LAST_INTEL_MAC_TORCH}" + (f" (pip lists versions up to {versions[-1]})" if versions else "")
+            )
+            remedy = Remediation(
+                f"On an Intel Mac, install torch {LAST_INTEL_MAC_TORCH} (uv: constrain torch for Intel macOS); on "
+                "Apple silicon, use a native arm64 Python instead.",
+                (
+                    f"{self.python} -m pip install 'torch<={LAST_INTEL_MAC_TORCH}'",
+                    "sysctl -n machdep.cpu.brand_string",
+                ),
+            )
+        elif not versions:
+            summary = (
+                "pip (or uv) found no torch wheel at all for this Python"
+                + (f" {python}" if python else "")
+                + ": torch publishes wheels for a few Python versions only, and a new Python gets them months later"
+            )
+            uv = self.value("paste.uv_command")
+            again = [re.sub(r"(-p|--python)([ =])\d+\.\d+\S*", r"\g<1>\g<2>3.12", uv)] if isinstance(uv, str) else []
+            remedy = Remediation(
+                "Use a Python version torch has wheels for (e.g. 3.12), native arm64, and make the venv with it.",
+                (
+                    *again,
+                    "/opt/homebrew/bin/brew install python@3.12",
+                    "/opt/homebrew/bin/python3.12 -m venv ~/.venvs/torch && ~/.venvs/torch/bin/python -m pip install "
+                    "torch",
+                ),
+            )
+        return Cause("no-matching-distribution", summary, remedy, ev, hit.row.source)
+
+    # ---- no error ----
+
+
+def _package_in(line: str) -> str | None:
+    """The installed package a library path belongs to: .../site-packages/torch/lib/... -> torch."""
+    match = re.search(r"(?:site-packages|python_dependencies)/(?P<package>[A-Za-z0-9_.-]+)/", line)
+    if not match:
+        return None
+    return {"llama_cpp": "llama-cpp-python"}.get(match["package"], match["package"])

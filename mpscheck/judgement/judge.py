@@ -1,0 +1,186 @@
+"""Judge a paste: its errors (matched against the signature table) together with the facts it shows.
+
+Pure: no machine access. The root cause is the deepest one the paste has evidence for: an error that
+is a known symptom of a setup problem the paste also shows (a bfloat16 error from an x86_64 Python
+under Rosetta) is attributed to that problem; otherwise the error is the cause. Without an error, a
+setup problem is the cause; then a CPU run on a Mac (MPS never requested); then a fallback warning
+(a performance note); then "healthy" only with positive evidence that MPS works. The doctor's checks
+run on the same partial facts, and only the findings whose inputs the paste shows are kept.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from mpscheck import signatures as table
+from mpscheck.judgement.errors import ErrorRules
+from mpscheck.judgement.findings import CHECK_INPUTS, DOCTOR_CAUSES, FINDING_CAUSES, relevant_findings
+from mpscheck.judgement.model import Cause, Diagnosis, Evidence, evidence_of
+from mpscheck.judgement.ops import OpCoverage, knowledge_ops
+from mpscheck.judgement.setup import SetupRules
+from mpscheck.model import ExitCode, Remediation, Status
+from mpscheck.paste import read
+from mpscheck.paste.model import Observation, Paste
+
+HEALTHY, NOT_ENOUGH = "healthy", "not-enough-evidence"
+AMBIGUOUS = (NOT_ENOUGH, "x86_64-python", "no-metal-device")  # the paste cannot settle these alone
+DOCTOR_HINT = "mpscheck doctor --format markdown"
+
+
+def explain_text(text: str, ops: OpCoverage | None = None) -> Diagnosis:
+    return judge(read(text), ops)
+
+
+def judge(paste: Paste, ops: OpCoverage | None = None) -> Diagnosis:
+    lines = paste.text.split("\n")
+    hits = list(table.find(lines))
+    if not paste.observations and not hits:
+        return Diagnosis([], Cause("unreadable", "nothing in the input could be read", None), exit_code=ExitCode.USAGE)
+    facts = paste.facts
+    findings = relevant_findings(paste)
+    judge_ = _Judge(paste, hits, ops or knowledge_ops(), findings)
+    causes = judge_.causes()
+    top = causes[0]
+    others = [c for c in causes[1:] if c.id != top.id]
+    ok = top.id in (HEALTHY, "op-fallback-warning")
+    shows_setup = any(o.fact.split(".")[0] in ("host", "interpreter", "torch") for o in paste.observations)
+    unsure = top.id in AMBIGUOUS or (not ok and not shows_setup)
+    return Diagnosis(
+        kinds=paste.kinds + (["error text"] if hits and "traceback" not in paste.kinds else []),
+        cause=top,
+        others=others,
+        findings=findings,
+        facts=facts,
+        exit_code=ExitCode.READY if ok else ExitCode.PROBLEMS,
+        next_step=DOCTOR_HINT if unsure else None,
+    )
+
+
+# ---- the judge: setup rules and error rules, and what comes when there is no error ----------------
+
+
+class _Judge(SetupRules, ErrorRules):
+    def causes(self) -> list[Cause]:
+        setup = self.setup_causes()
+        by_id = {c.id: c for c in setup}
+        errors = [h for h in self.hits if h.row.severity == table.ERROR]
+        warnings = [h for h in self.hits if h.row.severity == table.WARNING]
+        ordered = sorted(errors, key=lambda h: table.TABLE.index(h.row))
+        reported = self.doctor_causes()  # a pasted mpscheck report's own verdict comes first, if specific
+        found = [c for c in reported if c.id != "doctor-check-failed"]
+        for hit in ordered:
+            cause = self.error_cause(hit, by_id)
+            if cause.id not in {c.id for c in found}:
+                found.append(cause)
+        found += [c for c in setup if c.id not in {f.id for f in found}]
+        found += [c for c in reported if c.id == "doctor-check-failed"]
+        if "rosetta-python" in {c.id for c in found}:  # the ambiguity is settled
+            found = [c for c in found if c.id != "x86_64-python"]
+        if not found:
+            found += self.failed_checks()
+        if not found and (not_requested := self.mps_not_requested()):
+            found.append(not_requested)
+        for hit in warnings:
+            cause = self.error_cause(hit, by_id)
+            if cause.id not in {c.id for c in found}:
+                found.append(cause)
+        if not found:
+            found.append(self.health())
+        return found
+
+    # ---- setup causes from the facts ----
+
+    def mps_not_requested(self) -> Cause | None:
+        used = self.paste.get("paste.device_used")
+        if used is None or used.value != "cpu":
+            return None
+        mac = self.facts.host.system == "Darwin" or self.value("paste.framework_mps_available")
+        if not mac and not self.paste.all("interpreter.home"):
+            return None
+        if self.value("paste.framework_mps_available") is False:  # Lightning itself sees no MPS
+            row = table.BY_ID["lightning-mps"]
+            summary, remedy = self.fill(row, {})
+            return Cause(
+                "lightning-processor",
+                "Lightning sees no MPS ('GPU available: False'): " + summary,
+                remedy,
+                self.ev("paste.framework_mps_available"),
+                row.source,
+            )
+        commands: list[str] = []
+        command = self.value("paste.yolo_command")
+        if isinstance(command, str):
+            commands.append(re.sub(r"\s+device=\S+", "", command).rstrip() + " device=mps")
+        if self.value("paste.lightning"):
+            commands.append("Trainer(accelerator='mps', devices=1)")
+        cause = self.general("mps-not-requested", self.ev("paste.device_used", "paste.framework_mps_available"))
+        assert cause.fix is not None
+        return replace(cause, fix=Remediation(cause.fix.summary, (*commands, *cause.fix.commands)))
+
+    def doctor_causes(self) -> list[Cause]:
+        """The failing checks of a pasted mpscheck report, in its order (the doctor's root cause first)."""
+        out: list[Cause] = []
+        for row in self.paste.all("paste.doctor_failed"):
+            check_id = str(row.value)
+            hit = next((h for h in self.hits if h.line == row.line), None)
+            cause_id = DOCTOR_CAUSES.get(check_id) or (hit.row.cause if hit else "doctor-check-failed")
+            fix_summary = self.value(f"paste.doctor_fix.{check_id}")
+            commands = tuple(str(o.value) for o in self.paste.all(f"paste.doctor_command.{check_id}"))
+            general = table.CAUSES.get(cause_id)
+            if fix_summary:
+                remedy: Remediation | None = Remediation(str(fix_summary), commands)
+            elif general:
+                remedy = Remediation(
+                    general.fix, tuple(table.fill(c, {"python": self.python}) for c in general.commands)
+                )
+            else:
+                remedy = None
+            said = self.value(f"paste.doctor_summary.{check_id}")
+            summary = str(said) if said else re.sub(r"^\S+\s+\S+\s+", "", row.text.strip()).strip(" |")
+            variant = check_id if cause_id == "doctor-check-failed" else None
+            evidence = (Evidence(row.line, row.text),)
+            source = general.source if general else (hit.row.source if hit else "docs/checks.md")
+            cause = Cause(cause_id, f"mpscheck doctor says: {summary}", remedy, evidence, source, (), variant)
+            if cause_id not in {c.id for c in out}:
+                out.append(cause)
+        return out
+
+    def failed_checks(self) -> list[Cause]:
+        """A doctor check that fails on what the paste shows (an invalid PYTORCH_* value, say)."""
+        out = []
+        for finding in self.findings:
+            if finding.status is not Status.FAIL:
+                continue
+            needs = CHECK_INPUTS.get(finding.id, ())
+            cause_id = FINDING_CAUSES.get(finding.id, "doctor-check-failed")
+            variant = None if finding.id in FINDING_CAUSES else finding.id
+            out.append(Cause(cause_id, finding.summary, finding.fix, self.ev(*needs), "docs/checks.md", (), variant))
+        return out
+
+    def positive(self) -> list[Observation]:
+        torch = self.facts.target.torch
+        ev: list[Observation] = []
+        if torch and torch.mps_available:
+            ev += self.paste.all("torch.mps_available")
+        ev += self.paste.all("paste.mps_tensor")
+        ev += [o for o in self.paste.all("paste.device_used") if o.value == "mps"]
+        return ev
+
+    def strong_health(self) -> bool:
+        return bool(self.positive())
+
+    def health(self) -> Cause:
+        positive = self.positive()
+        if positive:
+            how = "; ".join(sorted({_describe(o) for o in positive}))
+            return self.general(HEALTHY, evidence_of(positive), how=how)
+        return self.general(NOT_ENOUGH, ())
+
+
+def _describe(obs: Observation) -> str:
+    return {
+        "torch.mps_available": "torch.backends.mps.is_available() is True",
+        "paste.mps_tensor": "a tensor was created on mps",
+        "paste.device_used": "the run used the mps device",
+    }.get(obs.fact, obs.fact)

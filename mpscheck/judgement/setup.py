@@ -1,0 +1,153 @@
+"""Causes read from the facts a paste shows, most basic first: not macOS, Rosetta, an Intel Mac, an
+x86_64 Python of unknown hardware, a VM, an old macOS, an old torch, a torch without MPS, no Metal device.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from mpscheck.judgement.base import Reader
+from mpscheck.judgement.model import Cause, Evidence, evidence_of
+from mpscheck.paste.model import Observation
+from mpscheck.versions import at_least, parse_version
+
+SETUP_ORDER = (
+    "not-macos",
+    "rosetta-python",
+    "intel-mac",
+    "x86_64-python",
+    "virtual-machine",
+    "macos-too-old",
+    "torch-too-old",
+    "torch-not-built-with-mps",
+    "no-metal-device",
+)
+
+
+class SetupRules(Reader):
+    def arm64_hardware(self) -> tuple[Evidence, ...]:
+        host, info = self.facts.host, self.facts.target.interpreter
+        ev: list[Observation] = []
+        if info and info.proc_translated == 1:  # only Apple silicon translates
+            ev += self.paste.all("interpreter.proc_translated")
+        if host.arm64_hardware:
+            ev += self.paste.all("host.arm64_hardware")
+        if host.cpu_brand and host.cpu_brand.startswith("Apple M"):
+            ev += self.paste.all("host.cpu_brand")
+        if self.value("paste.shell_machine") == "arm64":
+            ev += self.paste.all("paste.shell_machine")
+        if self.value("paste.archspec") in ("arm64", "m1", "m2", "m3", "m4"):
+            ev += self.paste.all("paste.archspec")
+        return evidence_of(ev)
+
+    def x86_python(self) -> tuple[Evidence, ...]:
+        info = self.facts.target.interpreter
+        ev: list[Observation] = []
+        if info and info.proc_translated == 1:  # the python itself is translated: Rosetta, certainly
+            ev += self.paste.all("interpreter.proc_translated")
+        if info and info.machine == "x86_64":
+            ev += self.paste.all("interpreter.machine")
+        if info and info.processor == "i386":
+            ev += self.paste.all("interpreter.processor")
+        if info and info.conda_subdir == "osx-64":
+            ev += self.paste.all("interpreter.conda_subdir")
+        if info and info.binary_archs and not any(a.startswith("arm64") for a in info.binary_archs):
+            ev += self.paste.all("interpreter.binary_archs")  # an x86_64-only python runs only translated
+        if self.value("paste.shell_translated") == 1 or self.value("paste.x86_cpu_features"):
+            ev += self.paste.all("paste.shell_translated") + self.paste.all("paste.x86_cpu_features")
+        if self.value("paste.shell_machine") == "x86_64":  # a Rosetta shell on an Apple chip, or an Intel Mac
+            ev += self.paste.all("paste.shell_machine")
+        return evidence_of(ev)
+
+    def setup_causes(self) -> list[Cause]:
+        found: dict[str, Cause] = {}
+        host, torch = self.facts.host, self.facts.target.torch
+        if host.system in ("Linux", "Windows"):
+            found["not-macos"] = self.general("not-macos", self.ev("host.system"), system=host.system)
+        x86, arm = self.x86_python(), self.arm64_hardware()
+        intel = host.arm64_hardware is False or bool(host.cpu_brand and "Intel" in host.cpu_brand)
+        if x86 and arm and not intel:
+            found["rosetta-python"] = self.rosetta(x86 + arm)
+        elif intel and "not-macos" not in found:
+            found["intel-mac"] = self.intel_mac()
+        elif x86 and "not-macos" not in found:
+            found["x86_64-python"] = self.general("x86_64-python", x86)
+        if (
+            host.hypervisor
+            or (host.model or "").startswith("VirtualMac")
+            or "Virtual" in (host.cpu_brand or "")
+            or (torch and torch.mps_device_name == "Apple Paravirtual device")
+        ):
+            found["virtual-machine"] = self.virtual_machine(self.ev("host.hypervisor", "host.model", "host.cpu_brand"))
+        if (old := self.macos_too_old(None)) is not None:
+            found["macos-too-old"] = old
+        version = parse_version(torch.version) if torch else None
+        if version and not at_least(version, (1, 12)):
+            found["torch-too-old"] = self.torch_too_old(self.ev("torch.version"))
+        if torch and torch.mps_built is False and "not-macos" not in found:
+            found["torch-not-built-with-mps"] = self.from_row("not-built", self.ev("torch.mps_built"))
+        if torch and torch.mps_available is False and not found and (other := self.another_torch_works()):
+            cause = self.from_row("not-built", other)
+            found["torch-not-built-with-mps"] = replace(
+                cause,
+                summary="the same Mac reports MPS available with another torch installed later in the paste, so the "
+                "first torch is the problem: " + cause.summary,
+            )
+        if torch and torch.mps_built is not False and torch.mps_available is False and not found:
+            evidence = self.ev("torch.mps_available", "torch.mps_built", "host.macos_version")
+            found["no-metal-device"] = (
+                self.hidden_gpu(evidence) if host.macos_version else self.from_row("no-metal-device", evidence)
+            )
+        return [found[i] for i in SETUP_ORDER if i in found]
+
+    def another_torch_works(self) -> tuple[Evidence, ...]:
+        """is_available() False, then a torch installed, then True: the machine is fine, the first torch is not."""
+        answers = self.paste.all("torch.mps_available")
+        first_false = next((o for o in answers if o.value is False), None)
+        later_true = next((o for o in answers if o.value is True and first_false and o.line > first_false.line), None)
+        if first_false is None or later_true is None:
+            return ()
+        between = self.paste.text.split("\n")[first_false.line : later_true.line - 1]
+        install = next(
+            (first_false.line + 1 + i for i, line in enumerate(between) if re.search(r"pip3? install\b.*torch", line)),
+            None,
+        )
+        if install is None:
+            return ()
+        lines = self.paste.text.split("\n")
+        return (*evidence_of([first_false]), Evidence(install, lines[install - 1]), *evidence_of([later_true]))
+
+    def rosetta(self, evidence: tuple[Evidence, ...]) -> Cause:
+        from mpscheck.checks.interpreter import rosetta_cause
+        from mpscheck.checks.registry import Context
+
+        info, ctx = self.facts.target.interpreter, Context(self.facts)
+        x86 = info is not None and (
+            info.proc_translated == 1
+            or info.machine == "x86_64"
+            or info.processor == "i386"
+            or info.conda_subdir == "osx-64"
+            or bool(info.binary_archs and not any(a.startswith("arm64") for a in info.binary_archs))
+        )
+        if info is not None and (
+            info.conda_prefix or info.conda_subdir == "osx-64" or self.value("paste.conda_python")
+        ):
+            known = replace(info, conda_prefix=info.conda_prefix or "torch", conda_subdir=info.conda_subdir or "osx-64")
+            why, remedy = rosetta_cause(ctx, known)
+            why = why if info.conda_prefix else "a conda Python with Intel (osx-64) packages"
+        elif info is not None and x86 and info.real_executable:
+            why, remedy = rosetta_cause(ctx, info)
+        elif info is not None and x86:
+            _, remedy = rosetta_cause(ctx, info)
+            why = "an x86_64 Python build"
+        else:
+            return self.general(
+                "rosetta-python",
+                evidence,
+                why="the terminal itself runs under Rosetta, so everything started from it is x86_64",
+            )
+        return replace(self.general("rosetta-python", evidence, why=why), fix=remedy)
+
+    def intel_mac(self) -> Cause:
+        return self.general("intel-mac", self.ev("host.cpu_brand", "host.arm64_hardware", "paste.intel_prose"))
