@@ -80,6 +80,10 @@ class InterpreterFacts:
     conda_subdir: Optional[str] = None  # the python package's subdir in conda-meta: osx-64, osx-arm64
     conda_base_archs: Optional[List[str]] = None  # of $CONDA_PYTHON_EXE: the conda install's arch; None: not read
     packages: Optional[Dict[str, Optional[str]]] = None  # frameworks' and libraries' versions; None: not checked
+    has_pip: Optional[bool] = None  # pip importable in this interpreter (a uv venv has none)
+    venv_tool: Optional[str] = None  # uv | virtualenv | venv (from pyvenv.cfg); None: not a venv, or not read
+    uv_project: Optional[str] = None  # the folder holding uv.lock beside this venv: a uv project
+    site_packages_writable: Optional[bool] = None  # False: a read-only interpreter (a Nix store path)
     home: Optional[str] = None  # shown as ~ in reports meant for pasting
     env: Optional[Dict[str, str]] = None  # allowlisted environment variables only; None: not captured
 

@@ -458,7 +458,7 @@ def scenarios() -> list[Scenario]:
             {"platform": "fail", "cuda": "fail", "smoke": "skip"},
             require="gpu",
             exit_code=1,
-            mentions={"cuda": ["CPU-only build", "--force-reinstall torch"]},
+            mentions={"cuda": ["CPU-only build", "--force-reinstall --no-cache-dir torch"]},
         ),
         Scenario(
             "Linux without torch: torch-import still says so, with this platform's command",

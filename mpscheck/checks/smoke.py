@@ -144,7 +144,7 @@ def died_during(ctx: Context) -> str | None:
 def report_fix(ctx: Context) -> Remediation:
     return fix(
         "Update torch (and macOS); if it persists, report it to PyTorch with this report attached.",
-        ctx.pip_install("torch", flags="--upgrade"),
+        ctx.install("torch", upgrade=True),
         "mpscheck smoke-test --format markdown --output mpscheck-smoke.md",
     )
 
@@ -383,7 +383,7 @@ def _dtype_outcome(ctx: Context, entry: SmokeStep, device: str) -> Outcome:
     if unexplained:
         return warned(
             "; ".join([*parts, f"unsupported: {', '.join(unexplained)}"]),
-            fix("Use a supported dtype, or update torch.", ctx.pip_install("torch", flags="--upgrade")),
+            fix("Use a supported dtype, or update torch.", ctx.install("torch", upgrade=True)),
             *details,
         )
     if explained:

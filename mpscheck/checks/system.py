@@ -93,7 +93,7 @@ def _intel_mac(ctx: Context, brand: str) -> Outcome:
     )
     remedy = fix(
         f"Use a Mac with Apple silicon for MPS; on this Mac, torch {LAST_INTEL_MAC_TORCH} is the last release.",
-        ctx.pip_install(f"torch=={LAST_INTEL_MAC_TORCH}", "numpy<2"),
+        ctx.install(f"torch=={LAST_INTEL_MAC_TORCH}", "numpy<2"),
     )
     if ctx.torch and ctx.torch.mps_available:
         name = ctx.torch.mps_device_name or "device name not reported"
@@ -138,7 +138,7 @@ def cuda(ctx: Context) -> Outcome:
         accelerators(ctx),
         fix(
             "On a machine with an NVIDIA GPU, install PyPI's default Linux torch, which is a CUDA build.",
-            ctx.pip_install("torch", flags="--force-reinstall"),
+            ctx.install("torch", reinstall=True),
             "nvidia-smi",
         ),
     )

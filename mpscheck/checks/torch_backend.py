@@ -26,18 +26,18 @@ def install_fix(ctx: Context) -> Remediation:
             return Remediation(
                 "Install torch into the interpreter you run (PyPI's Linux wheel is a CUDA build; the NVIDIA "
                 "driver is loaded here).",
-                (ctx.pip_install("torch"),),
+                (ctx.install("torch"),),
             )
         return Remediation(
             "Install torch into the interpreter you run: no NVIDIA driver is loaded here, so the CPU-only build "
             "(PyPI's default Linux wheel is a multi-GB CUDA build).",
-            (ctx.pip_install("torch", flags=f"--index-url {CPU_WHEELS}"),),
+            (ctx.install("torch", index_url=CPU_WHEELS),),
         )
     macos = parse_version(ctx.host.macos_version) if ctx.on_macos else None
     pin = torch_pin_for_macos(macos) if macos else None
     spec = pin or "torch"
     why = f" ({pin}: the newest torch needs macOS 14)" if pin else ""
-    return Remediation(f"Install torch into the interpreter you run{why}.", (ctx.pip_install(spec),))
+    return Remediation(f"Install torch into the interpreter you run{why}.", (ctx.install(spec),))
 
 
 @check("torch-import", "torch", needs=("interpreter",))
@@ -65,7 +65,7 @@ def _import_died(ctx: Context) -> Outcome:
     run = ctx.facts.target.run
     if run.running_stage != "torch":
         return skipped(f"torch was not probed: {run.message or run.status}")
-    reinstall = ctx.pip_install("torch", flags="--force-reinstall --no-cache-dir")
+    reinstall = ctx.install("torch", reinstall=True)
     fallback = ctx.env.get(FALLBACK)
     if run.status == "crashed" and read_fallback(fallback, None).enabled is None:
         return failed(
@@ -89,7 +89,7 @@ def _import_died(ctx: Context) -> Outcome:
 
 
 def _import_failed(ctx: Context, error: str) -> Outcome:
-    reinstall = ctx.pip_install("torch", flags="--force-reinstall --no-cache-dir")
+    reinstall = ctx.install("torch", reinstall=True)
     signature = recognise(error)
     if signature and signature.cause == "wrong-arch":
         return failed(
@@ -120,7 +120,7 @@ def mps_built(ctx: Context) -> Outcome:
         f"{torch_named(torch.version)} was built without MPS (torch.backends.mps.is_built() is False)",
         fix(
             "Install PyPI's macOS arm64 wheel, which is built with MPS.",
-            ctx.pip_install("torch", flags="--force-reinstall --no-cache-dir"),
+            ctx.install("torch", reinstall=True),
         ),
         f"location: {torch.location}",
     )

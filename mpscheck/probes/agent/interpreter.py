@@ -11,6 +11,7 @@ import sys
 
 from .allowlist import allowed_env
 from .conda import conda_base_archs, conda_python_subdir
+from .installer import installer_facts
 from .macho import macho_archs
 from .packages import distribution_versions
 from .sysctl import read_sysctl
@@ -26,7 +27,7 @@ def interpreter_facts(env_policy):
         translated = 0  # Apple: the key is absent where Rosetta cannot apply
     real = os.path.realpath(sys.executable)
     on_mac = sys.platform == "darwin"
-    return {
+    facts = {
         "executable": sys.executable,
         "real_executable": real,
         "version": platform.python_version(),
@@ -46,3 +47,5 @@ def interpreter_facts(env_policy):
         "home": os.path.expanduser("~"),
         "env": allowed_env(os.environ, env_policy),
     }
+    facts.update(installer_facts())
+    return facts
