@@ -630,3 +630,16 @@ def test_a_paravirtual_gpu_is_a_virtual_machine() -> None:
     # system_profiler SPDisplaysDataType -json (tests/recorded.py DISPLAYS_*).
     text = '    {\n      "sppci_model" : "Apple Paravirtual device"\n    }\n'
     assert explain_text(text).cause.id == "virtual-machine"
+
+
+def test_install_commands_fit_a_uv_environment() -> None:
+    # vllm-project/vllm-metal#379: uv's resolver error; the interpreter is named by uv's "Using Python ... at".
+    text = (
+        corpus("vllm-metal-379-uv-x86-python.txt")
+        + "\nTrying to convert BFloat16 to the MPS backend but it does not have support for that dtype.\n"
+    )
+    cause = explain_text(text).cause
+    expected = "uv pip install --python /Users/jassi/.venv-vllm-metal/bin/python "
+    assert any(c.startswith(expected) for c in cause.fix.commands), cause.fix.commands
+    plain = explain_text("TypeError: BFloat16 is not supported on MPS").cause
+    assert plain.fix.commands == ("python3 -m pip install --upgrade 'torch>=2.3'",)

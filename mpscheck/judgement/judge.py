@@ -11,9 +11,11 @@ run on the same partial facts, and only the findings whose inputs the paste show
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import replace
 
 from mpscheck import signatures as table
+from mpscheck.facts import Facts
 from mpscheck.judgement.errors import ErrorRules
 from mpscheck.judgement.findings import CHECK_INPUTS, DOCTOR_CAUSES, FINDING_CAUSES, relevant_findings
 from mpscheck.judgement.model import Cause, Diagnosis, Evidence, evidence_of
@@ -46,6 +48,7 @@ def judge(paste: Paste, ops: OpCoverage | None = None) -> Diagnosis:
     ok = top.id in (HEALTHY, "op-fallback-warning")
     shows_setup = any(o.fact.split(".")[0] in ("host", "interpreter", "torch") for o in paste.observations)
     unsure = top.id in AMBIGUOUS or (not ok and not shows_setup)
+    top, others = fit_installs(top, facts, judge_.python), [fit_installs(c, facts, judge_.python) for c in others]
     return Diagnosis(
         kinds=paste.kinds + (["error text"] if hits and "traceback" not in paste.kinds else []),
         cause=top,
@@ -184,3 +187,23 @@ def _describe(obs: Observation) -> str:
         "paste.mps_tensor": "a tensor was created on mps",
         "paste.device_used": "the run used the mps device",
     }.get(obs.fact, obs.fact)
+
+
+def fit_installs(cause: Cause, facts: Facts, python: str) -> Cause:
+    """Install commands for the user's own setup (pip, or uv where the paste shows uv): checks/installing.py."""
+    from mpscheck.checks.installing import install_command
+
+    if cause.fix is None:
+        return cause
+    prefix = f"{python} -m pip install "
+    commands = []
+    for command in cause.fix.commands:
+        if not command.startswith(prefix):
+            commands.append(command)
+            continue
+        words = shlex.split(command[len(prefix) :])
+        specs = [w for w in words if not w.startswith("-")]
+        upgrade = "--upgrade" in words or "-U" in words
+        reinstall = "--force-reinstall" in words
+        commands.append(install_command(facts.target.interpreter, python, *specs, upgrade=upgrade, reinstall=reinstall))
+    return replace(cause, fix=Remediation(cause.fix.summary, tuple(commands)))

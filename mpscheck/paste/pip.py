@@ -21,6 +21,12 @@ PYTHON_TAG = re.compile(r"Python (?:ABI )?tag \(e\.g\.,? `?cp(?P<major>\d)(?P<mi
 SITE = re.compile(r"/lib/python(?P<version>\d\.\d+)/site-packages")
 UV_PYTHON = re.compile(r"^\s*Using (?:CPython|Python|PyPy) (?P<version>\d+\.\d+(?:\.\d+)?)\b")
 UV_COMMAND = re.compile(r"^\s*(?:[$%>]\s*)?(?P<command>uv (?:init|venv)\b.*(?:-p|--python)[ =]\d+\.\d+\S*.*?)\s*$")
+UV_USED = re.compile(
+    r"^\s*(?:[$%>]\s*)?uv (?:pip|add|sync|venv|run)\b"
+    r"|^\s*Using (?:CPython|Python) \d+\.\d+\S* (?:environment at|interpreter at)"
+    r"|^\s*× No solution found when resolving dependencies|^\s*error: Distribution `[^`]+ @ registry"
+)
+UV_ENVIRONMENT = re.compile(r"^\s*Using (?:CPython|Python) \d+\.\d+\S* environment at:? (?P<env>/\S+|~/\S+)")
 REQUIRES_PYTHON = re.compile(r"Requires-Python (?P<spec>[<>=!~][^;:\s]*)")
 
 
@@ -50,6 +56,10 @@ def _line(lines: list[str], number: int, line: str) -> list[Observation]:
         found.append(seen("interpreter.version", f"{match['major']}.{match['minor']}"))
     if (match := SITE.search(line)) and ("pip" in line or "Requirement" in line or "site-packages" in line):
         found.append(seen("paste.site_python", match["version"]))
+    if UV_USED.search(line):  # uv manages this environment: its venvs have no pip
+        found.append(seen("interpreter.venv_tool", "uv"))
+    if match := UV_ENVIRONMENT.match(line):  # a venv's interpreter is always bin/python inside it
+        found.append(seen("interpreter.executable", match["env"].rstrip("/") + "/bin/python"))
     if match := UV_PYTHON.match(line):
         found.append(seen("interpreter.version", match["version"]))
     if match := UV_COMMAND.match(line):
