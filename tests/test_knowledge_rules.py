@@ -148,3 +148,11 @@ def test_intel_or_rosetta_pins_carry_numpy_below_2() -> None:
     facts = Facts(host=host, target=TargetFacts(requested=PY, run=run, interpreter=interp, torch=TorchFacts()))
     chip = next(f for f in diagnose(facts, require=Requirement.MPS).findings if f.id == "chip")
     assert chip.fix is not None and "'numpy<2'" in chip.fix.commands[0] and "torch==2.2.2" in chip.fix.commands[0]
+
+
+@pytest.mark.parametrize("version", [v for v in RELEASES if releases.release_facts(v).macos_floor < (14, 0)])  # type: ignore[union-attr,operator]
+def test_macos_13_warns_about_bfloat16_only_where_the_release_gates_it(version: str) -> None:
+    found = findings("13.5", torch(version, True))["macos-version"]
+    gated = version in releases.text_releases("MPS bfloat16 type is supported on MacOS 14.0 or newer.")
+    assert found.status is (Status.WARN if gated else Status.PASS), found.summary
+    assert gated == ((2, 3) <= tuple(int(p) for p in version.split("."))[:2] <= (2, 8))

@@ -74,7 +74,7 @@ def macos_version(ctx: Context) -> Outcome:
             f"torch {torch.version} on {shown} gives silently wrong results on MPS (pytorch/pytorch#122016)",
             fix("Upgrade torch to 2.3 or later.", ctx.install("torch>=2.3", *_numpy(advice), upgrade=True)),
         )
-    if not at_least(macos, (14, 0)):
+    if not at_least(macos, (14, 0)) and _gates_dtypes_on_macos_14(floor.release):
         return warned(
             f"{shown} meets {torch_named(torch.version)}'s floor of {show(floor.macos)}, but bfloat16 and complex "
             "dtypes on MPS need macOS 14",
@@ -85,6 +85,16 @@ def macos_version(ctx: Context) -> Outcome:
             *notes,
         )
     return passed(f"{shown} meets torch {torch.version}'s floor of macOS {show(floor.macos)}", *notes)
+
+
+BFLOAT16_MACOS_14 = "MPS bfloat16 type is supported on MacOS 14.0 or newer."  # torch 2.3 - 2.8's own text
+
+
+def _gates_dtypes_on_macos_14(release: str | None) -> bool:
+    """Whether this release's binary refuses bfloat16 (and complex) on MPS below macOS 14 (2.3 - 2.8)."""
+    from mpscheck.knowledge import releases
+
+    return release is not None and release in releases.text_releases(BFLOAT16_MACOS_14)
 
 
 def _python(ctx: Context) -> str | None:
