@@ -156,3 +156,21 @@ def test_macos_13_warns_about_bfloat16_only_where_the_release_gates_it(version: 
     gated = version in releases.text_releases("MPS bfloat16 type is supported on MacOS 14.0 or newer.")
     assert found.status is (Status.WARN if gated else Status.PASS), found.summary
     assert gated == ((2, 3) <= tuple(int(p) for p in version.split("."))[:2] <= (2, 8))
+
+
+def test_lightning_with_disable_mps_set_will_not_use_mps() -> None:
+    host = HostFacts(system="Darwin", macos_version="14.5", arm64_hardware=True, cpu_brand="Apple M1", hypervisor=False)
+    interp = InterpreterFacts(
+        executable=PY,
+        version="3.11.9",
+        machine="arm64",
+        processor="arm",
+        proc_translated=0,
+        env={"DISABLE_MPS": "1", "PYTORCH_ENABLE_MPS_FALLBACK": "1"},
+        packages={"lightning": "2.5.0"},
+    )
+    run = ProbeRun(status="ok", workload="none")
+    facts = Facts(host=host, target=TargetFacts(requested=PY, run=run, interpreter=interp, torch=torch("2.13.0", True)))
+    found = next(f for f in diagnose(facts, require=Requirement.MPS).findings if f.id == "frameworks")
+    assert found.status is Status.WARN and "DISABLE_MPS=1" in found.summary
+    assert found.fix is not None and found.fix.commands == ("unset DISABLE_MPS",)
