@@ -48,6 +48,23 @@ def _re(pattern: str) -> re.Pattern[str]:
 
 
 SIZE = r"[\d.]+ ?(?:bytes|[KMGT]i?B)"
+UNIFIED_MEMORY = "MPS backend is only supported on devices with unified memory"
+
+
+def availability_pattern() -> re.Pattern[str]:
+    """torch's 'MPS is unavailable' texts: the three EmptyTensor.cpp wordings (pytorch/pytorch#164943,
+    #177819), then every text of every release read from the wheels (mpscheck/knowledge) when present."""
+    known = r"The MPS backend is supported on [Mm]ac[Oo][Ss] (?P<floor>12\.3|13\.0|14\.0|15\.0)\+"
+    try:
+        from mpscheck.knowledge import releases
+
+        texts = [t.strip() for t in releases.availability_texts() if UNIFIED_MEMORY not in t and t.strip()]
+    except Exception:  # the table is optional here: the known wordings still match
+        texts = []
+    read = "|".join(re.escape(t) for t in sorted(set(texts), key=len, reverse=True))
+    return re.compile(known + (f"|{read}" if read else ""))
+
+
 TORCH_ISSUE = "https://github.com/pytorch/pytorch/issues/"
 
 TABLE: tuple[Row, ...] = (
@@ -252,24 +269,24 @@ TABLE: tuple[Row, ...] = (
         "torch/backends/mps/__init__.py (added in 1.12)",
     ),
     Row(
+        "no-unified-memory",
+        _re(re.escape(UNIFIED_MEMORY)),
+        "intel-mac",
+        "this torch's MPS needs unified memory (Apple silicon); this GPU has memory of its own: an Intel Mac's AMD GPU",
+        "Use a Mac with Apple silicon for MPS; on this Mac run on the CPU.",
+        ("sysctl -n machdep.cpu.brand_string",),
+        "mpscheck/knowledge/torch_releases.json (torch 2.13+ binaries); aten/src/ATen/mps/MPSDevice.mm",
+        legacy="no-unified-memory",
+    ),
+    Row(
         "no-metal-device",
-        _re(r"The MPS backend is supported on [Mm]ac[Oo][Ss] (?P<floor>12\.3|13\.0|14\.0|15\.0)\+"),
+        availability_pattern(),
         "no-metal-device",
         "torch found no usable Metal device (its message names a macOS version, but it is raised whenever no "
         "device is found: an old macOS, a VM, a sandbox such as an AI agent's, or an x86_64 Python)",
         "Check the macOS version, the Python's architecture and whether a sandbox or VM hides the GPU.",
         ("sw_vers", "{python} -c 'import platform; print(platform.machine(), platform.processor())'"),
         "aten/src/ATen/mps/EmptyTensor.cpp (MPS_ERROR_RUNTIME_TOO_LOW); " + TORCH_ISSUE + "139425",
-        legacy="no-metal-device",
-    ),
-    Row(
-        "no-metal-device-unified",
-        _re(r"MPS backend is unavailable: no supported Metal GPU was found|only supported on devices with unified"),
-        "no-metal-device",
-        "torch found no supported Metal GPU",
-        "Use a Mac with Apple silicon; an Intel Mac's AMD GPU is not supported by current torch.",
-        (),
-        "aten/src/ATen/mps/MPSDevice.mm (torch 2.13+, 2.15 wording)",
         legacy="no-metal-device",
     ),
     Row(
@@ -432,8 +449,6 @@ class CauseFix:
     commands: tuple[str, ...] = ()
     source: str = ""
 
-
-LAST_INTEL = "2.2.2"  # mpscheck.versions.LAST_INTEL_MAC_TORCH, repeated so this table stays import-light
 
 CAUSES: dict[str, CauseFix] = {
     cause.id: cause

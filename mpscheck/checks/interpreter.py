@@ -9,7 +9,7 @@ from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passe
 from mpscheck.checks.wording import first_line
 from mpscheck.facts import InterpreterFacts
 from mpscheck.model import Remediation
-from mpscheck.versions import LAST_INTEL_MAC_TORCH, parse_version
+from mpscheck.versions import last_intel_mac_torch, parse_version
 
 NATIVE_VENV = "/opt/homebrew/bin/python3.12 -m venv ~/.venvs/torch && ~/.venvs/torch/bin/python -m pip install torch"
 MINIFORGE_ARM64 = "https://github.com/conda-forge/miniforge/releases/latest/download/Miniforge3-MacOSX-arm64.sh"
@@ -67,7 +67,7 @@ def python_arch(ctx: Context) -> Outcome:
         cause, remedy = rosetta_cause(ctx, info)
         return failed(
             f"x86_64 Python under Rosetta 2 on {ctx.host.cpu_brand or 'Apple silicon'}: {cause}; x86_64 torch "
-            f"stops at {LAST_INTEL_MAC_TORCH} and Lightning sees processor {info.processor!r}",
+            f"stops at {last_intel_mac_torch()} and Lightning sees processor {info.processor!r}",
             remedy,
             *evidence,
         )

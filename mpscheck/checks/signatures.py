@@ -22,7 +22,7 @@ def _detail(cause: str, groups: dict[str, str], whole: str) -> str:
         return f"MPS allocated {groups.get('allocated', '?')}, other allocations {groups.get('other', '?')}"
     if cause == "wrong-arch":
         return f"have {groups.get('have', '?')}, need {groups.get('need', '?')}"
-    if cause == "watermark":
+    if cause in ("watermark", "no-metal-device"):
         return whole
     return ""
 

@@ -6,7 +6,7 @@ import re
 
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.wording import plural, size, torch_named
-from mpscheck.versions import LAST_INTEL_MAC_TORCH
+from mpscheck.versions import install_advice, last_intel_mac_torch, parse_version, pythons_for
 
 APPLE_CHIP = re.compile(r"Apple (M\d+)(?: (Pro|Max|Ultra))?")
 
@@ -87,14 +87,29 @@ def _describe_apple_chip(ctx: Context, brand: str) -> str:
 
 
 def _intel_mac(ctx: Context, brand: str) -> Outcome:
+    last = last_intel_mac_torch()
     summary = (
-        f"Intel Mac ({brand}): torch has no macOS x86_64 wheels after {LAST_INTEL_MAC_TORCH}, "
+        f"Intel Mac ({brand}): torch has no macOS x86_64 wheels after {last}, "
         "and MPS on AMD GPUs is no longer supported by PyTorch"
     )
-    remedy = fix(
-        f"Use a Mac with Apple silicon for MPS; on this Mac, torch {LAST_INTEL_MAC_TORCH} is the last release.",
-        ctx.install(f"torch=={LAST_INTEL_MAC_TORCH}", "numpy<2"),
-    )
+    python = ctx.interpreter.version if ctx.interpreter else None
+    macos = parse_version(ctx.host.macos_version) or (10, 9)
+    advice = install_advice(macos, python, "x86_64")
+    if advice.spec is None and python:
+        # e.g. Python 3.13: torch 2.2.2's x86_64 wheels stop at cp312 (read from the package index)
+        pythons = pythons_for(last, "x86_64")
+        span = f"{pythons[0]} - {pythons[-1]}" if pythons else "an older Python"
+        remedy = fix(
+            f"Use a Mac with Apple silicon for MPS; on this Mac, {advice.why}: torch {last} needs Python {span}.",
+            f"{ctx.python} -c 'import sys; print(sys.version)'",
+        )
+    else:
+        pins = (f"torch=={last}", *((advice.numpy,) if advice.numpy else ()))
+        remedy = fix(
+            f"Use a Mac with Apple silicon for MPS; on this Mac, torch {last} is the last release"
+            + (f" and needs {advice.numpy} (it was built against numpy 1.x)." if advice.numpy else "."),
+            ctx.install(*pins),
+        )
     if ctx.torch and ctx.torch.mps_available:
         name = ctx.torch.mps_device_name or "device name not reported"
         return warned(summary + f"; MPS is available here ({name}), unofficially", remedy)

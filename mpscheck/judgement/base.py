@@ -13,7 +13,7 @@ from mpscheck.judgement.model import Cause, Evidence, evidence_of
 from mpscheck.judgement.ops import OpCoverage
 from mpscheck.model import Finding, Remediation
 from mpscheck.paste.model import Paste
-from mpscheck.versions import LAST_INTEL_MAC_TORCH, at_least, macos_floor, parse_version, torch_pin_for_macos
+from mpscheck.versions import at_least, last_intel_mac_torch, macos_floor, parse_version, torch_pin_for_macos
 
 HIGH = "PYTORCH_MPS_HIGH_WATERMARK_RATIO"
 
@@ -46,7 +46,7 @@ class Reader:
     def general(self, cause_id: str, evidence: tuple[Evidence, ...], **values: str | None) -> Cause:
         """A cause of the table of causes read from facts, its templates filled with what the paste shows."""
         entry = table.CAUSES[cause_id]
-        known = {"python": self.python, "last_intel": LAST_INTEL_MAC_TORCH, "macos": self.facts.host.macos_version}
+        known = {"python": self.python, "last_intel": last_intel_mac_torch(), "macos": self.facts.host.macos_version}
         known |= values
         remedy = (
             Remediation(table.fill(entry.fix, known), tuple(table.fill(c, known) for c in entry.commands))

@@ -11,7 +11,7 @@ from mpscheck import signatures as table
 from mpscheck.judgement.memory import MemoryRules
 from mpscheck.judgement.model import Cause, Evidence
 from mpscheck.model import Remediation
-from mpscheck.versions import LAST_INTEL_MAC_TORCH, at_least, parse_version
+from mpscheck.versions import at_least, last_intel_mac_torch, parse_version
 
 # A setup cause that, when the paste shows it, is the real reason for these error causes.
 EXPLAINED_BY: dict[str, tuple[str, ...]] = {
@@ -171,19 +171,19 @@ class ErrorRules(MemoryRules):
         summary, remedy = self.fill(hit.row, dict(hit.groups))
         ev = evidence + self.ev("paste.pip_versions", "interpreter.machine", "interpreter.version", "paste.intel_prose")
         if (
-            (versions and versions[-1] == LAST_INTEL_MAC_TORCH)
+            (versions and versions[-1] == last_intel_mac_torch())
             or (info and info.machine == "x86_64")
             or (self.value("paste.intel_prose"))
         ):
             summary = (
                 f"no torch wheel for this x86_64 (Intel) Python: PyTorch stopped publishing macOS x86_64 wheels after "
-                f"{LAST_INTEL_MAC_TORCH}" + (f" (pip lists versions up to {versions[-1]})" if versions else "")
+                f"{last_intel_mac_torch()}" + (f" (pip lists versions up to {versions[-1]})" if versions else "")
             )
             remedy = Remediation(
-                f"On an Intel Mac, install torch {LAST_INTEL_MAC_TORCH} (uv: constrain torch for Intel macOS); on "
+                f"On an Intel Mac, install torch {last_intel_mac_torch()} (uv: constrain torch for Intel macOS); on "
                 "Apple silicon, use a native arm64 Python instead.",
                 (
-                    f"{self.python} -m pip install 'torch<={LAST_INTEL_MAC_TORCH}'",
+                    f"{self.python} -m pip install 'torch<={last_intel_mac_torch()}'",
                     "sysctl -n machdep.cpu.brand_string",
                 ),
             )
