@@ -643,3 +643,15 @@ def test_install_commands_fit_a_uv_environment() -> None:
     assert any(c.startswith(expected) for c in cause.fix.commands), cause.fix.commands
     plain = explain_text("TypeError: BFloat16 is not supported on MPS").cause
     assert plain.fix.commands == ("python3 -m pip install --upgrade 'torch>=2.3'",)
+
+
+def test_the_op_table_read_from_torchs_wheels_backs_the_advice() -> None:
+    # F5-TTS#443's error (aten::unfold_backward) on its torch 2.4.1; the table is mpscheck/knowledge/op_coverage.json.
+    from mpscheck.judgement.ops import knowledge_ops
+
+    ops = knowledge_ops()
+    assert ops is not None and ops.first_mps_release("aten::unfold_backward") == "2.6.0"
+    text = NOT_IMPLEMENTED.format(op="aten::unfold_backward") + "\nPyTorch version: 2.4.1\n"
+    cause = explain_text(text).cause
+    assert "aten::unfold_backward has an MPS kernel since torch 2.6.0: upgrade (this is torch 2.4.1)" in cause.summary
+    assert [e.line for e in cause.evidence] == [1, 2]

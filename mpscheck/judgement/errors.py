@@ -122,7 +122,8 @@ class ErrorRules(MemoryRules):
                 "the paste sets PYTORCH_ENABLE_MPS_FALLBACK, yet the op raised: the variable did not reach this "
                 "process when torch loaded (set it in the shell that starts Python, or upgrade torch)",
             )
-        return Cause("op-not-implemented", summary, remedy, evidence, hit.row.source, notes)
+        shown_version = self.ev("torch.version") if upgrade else ()
+        return Cause("op-not-implemented", summary, remedy, evidence + shown_version, hit.row.source, notes)
 
     def since(self, release: str | None) -> str:
         """'2.6.0', or '2.0.0 (or earlier: the oldest release the table covers)'."""
