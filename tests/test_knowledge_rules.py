@@ -174,3 +174,35 @@ def test_lightning_with_disable_mps_set_will_not_use_mps() -> None:
     found = next(f for f in diagnose(facts, require=Requirement.MPS).findings if f.id == "frameworks")
     assert found.status is Status.WARN and "DISABLE_MPS=1" in found.summary
     assert found.fix is not None and found.fix.commands == ("unset DISABLE_MPS",)
+
+
+@pytest.mark.parametrize(
+    ("brand", "version", "ops"),
+    [
+        ("Apple M1 Pro", "2.13.0", "mm/linear and bmm/einsum"),
+        ("Apple M2", "2.14.0", "bmm/einsum"),
+        ("Apple M3 Max", "2.13.0", None),
+    ],
+)
+def test_m1_m2_large_inner_dimension_matmul_hazard(brand: str, version: str, ops: str | None) -> None:
+    host = HostFacts(system="Darwin", macos_version="14.5", arm64_hardware=True, cpu_brand=brand, hypervisor=False)
+    interp = InterpreterFacts(executable=PY, version="3.11.9", machine="arm64", proc_translated=0, env={})
+    run = ProbeRun(status="ok", workload="none")
+    facts = Facts(host=host, target=TargetFacts(requested=PY, run=run, interpreter=interp, torch=torch(version, True)))
+    chip = next(f for f in diagnose(facts, require=Requirement.MPS).findings if f.id == "chip")
+    assert chip.status is Status.PASS
+    hazard = [d for d in chip.details if "pytorch/pytorch#195163" in d]
+    assert (hazard[0].split(" give silently wrong ")[1].split(" results")[0] if hazard else None) == ops
+
+
+def test_an_x64_self_hosted_runner_is_named_as_the_rosetta_cause() -> None:
+    host = HostFacts(system="Darwin", macos_version="14.5", arm64_hardware=True, cpu_brand="Apple M2", hypervisor=False)
+    env = {"GITHUB_ACTIONS": "true", "RUNNER_ARCH": "X64", "RUNNER_ENVIRONMENT": "self-hosted", "CI": "true"}
+    interp = InterpreterFacts(
+        executable=PY, version="3.11.9", machine="x86_64", processor="i386", proc_translated=1, env=env
+    )
+    run = ProbeRun(status="ok", workload="none")
+    facts = Facts(host=host, target=TargetFacts(requested=PY, run=run, interpreter=interp, torch=None))
+    arch = next(f for f in diagnose(facts, require=Requirement.MPS).findings if f.id == "python-arch")
+    assert arch.status is Status.FAIL and "self-hosted runner installed as x64" in arch.summary
+    assert arch.fix is not None and arch.fix.commands[0].startswith("arch -arm64 ")

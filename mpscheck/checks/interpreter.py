@@ -86,6 +86,18 @@ def python_arch(ctx: Context) -> Outcome:
 def rosetta_cause(ctx: Context, info: InterpreterFacts) -> tuple[str, Remediation]:
     """Why this Python runs translated, and the fix for that very cause."""
     archs = info.binary_archs or []
+    runner = ctx.env.get("GITHUB_ACTIONS") == "true" and ctx.env.get("RUNNER_ARCH") == "X64"
+    if runner and ctx.env.get("RUNNER_ENVIRONMENT") != "github-hosted":
+        # actions/runner#805: a runner started under Rosetta starts every job's processes under it too.
+        return (
+            "a GitHub Actions self-hosted runner installed as x64: it runs under Rosetta, and so does every job it "
+            "starts (actions/runner#805)",
+            Remediation(
+                "Reinstall the runner from its actions-runner-osx-arm64 package (actions/runner's releases), from a "
+                "native shell; until then, force arm64 in the job with arch.",
+                (f"arch -arm64 {ctx.python} -c 'import platform; print(platform.machine())'",),
+            ),
+        )
     if info.conda_prefix and (info.conda_subdir == "osx-64" or (archs and "arm64" not in archs)):
         return _conda_cause(ctx, info)
     if "arm64" in archs:
