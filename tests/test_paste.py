@@ -9,6 +9,7 @@ with numbers chosen by the test to reach one rule each.
 from __future__ import annotations
 
 import json
+import re
 from typing import ClassVar
 
 import pytest
@@ -98,11 +99,21 @@ def test_every_parser_is_total(name: str, text: str) -> None:
 @FAST
 @given(text=st.one_of(st.text(max_size=300), pasty))
 def test_reading_judging_and_rendering_are_total(text: str) -> None:
+    """Any text: a documented cause id, exit 0 only for a working setup, evidence on the paste's own lines."""
     diagnosis = explain_text(text)
     assert diagnosis.exit_code in (ExitCode.READY, ExitCode.PROBLEMS, ExitCode.USAGE)
-    if diagnosis.exit_code is not ExitCode.USAGE:
-        for fmt in ("text", "json", "markdown", "github", "junit"):
-            assert render(diagnosis, fmt)
+    if diagnosis.exit_code is ExitCode.USAGE:
+        return
+    assert diagnosis.cause.id in DOCUMENTED, diagnosis.cause.id
+    assert (diagnosis.exit_code is ExitCode.READY) == (diagnosis.cause.id in ("healthy", "op-fallback-warning"))
+    lines = paste_package.split(text)
+    for item in diagnosis.cause.evidence:
+        assert lines[item.line - 1] == item.text
+    for fmt in ("text", "json", "markdown", "github", "junit"):
+        assert render(diagnosis, fmt)
+
+
+DOCUMENTED = set(re.findall(r"^### `([a-z0-9_-]+)`$", (CORPUS.parent.parent / "docs" / "explain.md").read_text(), re.M))
 
 
 def corpus(name: str) -> str:
