@@ -666,3 +666,9 @@ def test_the_op_table_read_from_torchs_wheels_backs_the_advice() -> None:
     cause = explain_text(text).cause
     assert "aten::unfold_backward has an MPS kernel since torch 2.6.0: upgrade (this is torch 2.4.1)" in cause.summary
     assert [e.line for e in cause.evidence] == [1, 2]
+
+
+def test_terminal_colours_are_not_part_of_the_text() -> None:
+    coloured = "\x1b[31mRuntimeError\x1b[0m: Placeholder storage has not been allocated on MPS device!"
+    cause = explain_text(coloured).cause
+    assert cause.id == "device-mismatch" and cause.evidence[0].text.startswith("RuntimeError: Placeholder")

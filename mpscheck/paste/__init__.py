@@ -8,6 +8,7 @@ only what the paste shows. Every parser is total: any text in, observations out,
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Callable
 
 from mpscheck.paste.model import Observation, Paste
@@ -51,8 +52,12 @@ def parser(name: str) -> Callable[[list[str]], list[Observation]]:
     return parse
 
 
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # terminal colours copied along with the text
+
+
 def split(text: str) -> list[str]:
-    """The paste's lines, with any line too long to be machine output cut to MAX_LINE."""
+    """The paste's lines, without terminal colour codes, any line too long to be output cut to MAX_LINE."""
+    text = ANSI.sub("", text)
     return [line[:MAX_LINE] for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
 
 
