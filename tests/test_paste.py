@@ -672,3 +672,13 @@ def test_terminal_colours_are_not_part_of_the_text() -> None:
     coloured = "\x1b[31mRuntimeError\x1b[0m: Placeholder storage has not been allocated on MPS device!"
     cause = explain_text(coloured).cause
     assert cause.id == "device-mismatch" and cause.evidence[0].text.startswith("RuntimeError: Placeholder")
+
+
+def test_a_quoted_reply_is_read_like_the_original() -> None:
+    quoted = "> PyTorch version: 2.0.1\n> OS: macOS 14.0 (arm64)\n>>> torch.backends.mps.is_available()\nTrue\n"
+    facts = read(quoted).facts
+    assert (facts.target.torch.version, facts.host.macos_version, facts.target.torch.mps_available) == (
+        "2.0.1",
+        "14.0",
+        True,
+    )

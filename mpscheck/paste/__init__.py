@@ -53,12 +53,19 @@ def parser(name: str) -> Callable[[list[str]], list[Observation]]:
 
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # terminal colours copied along with the text
+QUOTE = re.compile(r"^(?:> ?)+(?!>)")  # a quoted reply in an issue thread; never a REPL's >>> prompt
 
 
 def split(text: str) -> list[str]:
-    """The paste's lines, without terminal colour codes, any line too long to be output cut to MAX_LINE."""
+    """The paste's lines, without terminal colour codes or a reply's "> " quote marks; any line too long
+    to be output cut to MAX_LINE."""
     text = ANSI.sub("", text)
-    return [line[:MAX_LINE] for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return [_unquote(line[:MAX_LINE]) for line in lines]
+
+
+def _unquote(line: str) -> str:
+    return QUOTE.sub("", line) if line.startswith(">") and not line.startswith(">>>") else line
 
 
 def read(text: str) -> Paste:
