@@ -92,8 +92,11 @@ def _judge(path: Path, findings: Sequence[Finding], facts: Facts, strict: bool, 
         unconfirmed.append("smoke")
     if path.rests_on == SMOKE_STEPS and ran_on not in path.devices and "smoke-device" not in unconfirmed:
         unconfirmed.append("smoke-device")
-    # A required check skipped because of a failure already listed is that failure's consequence.
+    # A required check skipped because of a failure already listed is that failure's consequence;
+    # off macOS (platform failed) every MPS-only check is skipped for that one reason.
     caused = {i for i in unconfirmed if i in by_id and by_id[i].blocked_by in failed}
+    if "platform" in failed:
+        caused |= set(MPS_ONLY) & set(unconfirmed)
     return _Judgement(path, failed, tuple(i for i in unconfirmed if i not in failed and i not in caused))
 
 
@@ -128,7 +131,10 @@ def decide(findings: Sequence[Finding], facts: Facts, *, require: Requirement, s
     if ready is None:
         # Report the path that applies here: MPS on a Mac (or an unknown OS), CUDA elsewhere.
         chosen = judgements[-1] if facts.host.system not in ("Darwin", "") and len(judgements) > 1 else judgements[0]
-        return Verdict(ExitCode.PROBLEMS, False, chosen.failed + chosen.unconfirmed, _headline(chosen, facts))
+        blocking = chosen.failed + chosen.unconfirmed
+        return Verdict(
+            ExitCode.PROBLEMS, False, blocking, _headline(chosen, facts), _not_counted(chosen.path, findings)
+        )
     warnings = sum(f.status is Status.WARN for f in findings if f.id not in ready.path.ignores)
     tail = f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else ""
     if command == "smoke-test":
@@ -136,4 +142,9 @@ def decide(findings: Sequence[Finding], facts: Facts, *, require: Requirement, s
         subject = f"Ready: the workload passed on {smoke.device if smoke else 'the device'}"
     else:
         subject = "MPS is ready" if ready.path is MPS_PATH else f"Ready: {ready.path.name} works"
-    return Verdict(ExitCode.READY, True, (), subject + tail)
+    return Verdict(ExitCode.READY, True, (), subject + tail, _not_counted(ready.path, findings))
+
+
+def _not_counted(path: Path, findings: Sequence[Finding]) -> tuple[str, ...]:
+    """Problems on the path not taken: shown, but they neither block nor count as warnings here."""
+    return tuple(f.id for f in findings if f.id in path.ignores and f.status in (Status.FAIL, Status.WARN))

@@ -24,7 +24,7 @@ def workflow_commands(report: Report) -> list[str]:
     lines = []
     for finding in report.findings:
         command = COMMANDS.get(finding.status)
-        if command is None:
+        if command is None or finding.id in report.verdict.not_counted:
             continue
         if finding.status is Status.WARN and finding.id in report.verdict.blocking:
             command = "error"  # --strict made this warning fail the job

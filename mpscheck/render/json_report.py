@@ -26,6 +26,7 @@ def report_to_dict(report: Report) -> dict[str, Any]:
         "ready": verdict.ready,
         "headline": verdict.headline,
         "blocking": list(verdict.blocking),
+        "not_counted": list(verdict.not_counted),
         "counts": report.counts(),
         "target": {
             "python": report.facts.target.requested,
