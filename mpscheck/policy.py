@@ -18,19 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from mpscheck.checks import ORDER, SMOKE
 from mpscheck.facts import Facts
 from mpscheck.model import ExitCode, Finding, Requirement, Status, Verdict
 
-SMOKE_STEPS = (
-    "smoke-device",
-    "smoke-allocate",
-    "smoke-elementwise",
-    "smoke-matmul",
-    "smoke-train",
-    "smoke-dtypes",
-    "smoke-memory",
-    "smoke-exit",
-)
+# smoke-test rests on every step check and the process's clean end; the fallback step only informs.
+SMOKE_STEPS = tuple(check_id for check_id in ORDER[SMOKE] if check_id != "smoke-fallback")
 # Checks that speak of MPS alone: they cannot block the CUDA path of --require gpu.
 MPS_ONLY = (
     "platform",
