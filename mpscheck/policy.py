@@ -37,5 +37,7 @@ def decide(findings: Sequence[Finding], require: Requirement, strict: bool, comm
     subject = "MPS is ready" if require is Requirement.MPS else f"Ready: {WHAT_MUST_WORK[require]} works"
     if command == "smoke-test" and require is Requirement.DEVICE:
         subject = "Ready: the workload passed"
+    if command == "bench":
+        subject = "Bench done: every measured workload matched the CPU"
     tail = f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else ""
     return Verdict(ExitCode.READY, True, (), subject + tail)

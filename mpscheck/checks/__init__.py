@@ -11,7 +11,7 @@ import importlib
 
 from mpscheck.checks.registry import DOCTOR, REGISTRY, SMOKE, Check, Context
 
-AREAS = ("system", "interpreter", "macos", "torch_backend", "environment", "smoke", "frameworks")
+AREAS = ("system", "interpreter", "macos", "torch_backend", "environment", "smoke", "frameworks", "bench")
 for _area in AREAS:
     importlib.import_module(f"mpscheck.checks.{_area}")
 

@@ -322,22 +322,35 @@ def _json_safe(value):
     return str(value)
 
 
-def load_workload():
-    """workload.py beside this file, loaded by path: no sys.path change, no bytecode written."""
+def load_workload(filename="workload.py"):
+    """A workload module beside this file, loaded by path: no sys.path change, no bytecode written."""
     import importlib.util
 
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "workload.py")
-    spec = importlib.util.spec_from_file_location("mpscheck_target_workload", path)
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), filename)
+    spec = importlib.util.spec_from_file_location("mpscheck_target_" + filename[:-3], path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+BENCH_WORKLOADS = ("bench", "bench-quick", "bench-tiny")  # mpscheck bench: full, --quick, tests' sizes
+
+
+def run_bench(torch, args, facts, channel):
+    """mpscheck bench's hook: bench_workload.py measures on the chosen device."""
+    device, reason = pick_device(torch, args.device, facts)
+    mode = {"bench": "full", "bench-quick": "quick", "bench-tiny": "tiny"}[args.workload]
+    data = {"requested": args.device, "device": device, "reason": reason, "mode": mode}
+    channel.emit("done", "bench-device", data)
+    if device is not None:
+        load_workload("bench_workload.py").run(torch, device, mode, channel.emit)
 
 
 def main(argv):
     import argparse
 
     parser = argparse.ArgumentParser(prog="in_target")
-    parser.add_argument("--workload", choices=("none", "quick", "full"), default="none")
+    parser.add_argument("--workload", choices=("none", "quick", "full", *BENCH_WORKLOADS), default="none")
     parser.add_argument("--device", choices=("auto", "gpu", "mps", "cuda", "cpu"), default="auto")
     args = parser.parse_args(argv)
     fallback_env = os.environ.get("PYTORCH_ENABLE_MPS_FALLBACK")  # as the process started with it
@@ -347,7 +360,9 @@ def main(argv):
     channel.emit("start", "torch")
     facts, torch = torch_facts()
     channel.emit("done", "torch", facts)
-    if torch is not None and args.workload != "none":
+    if torch is not None and args.workload in BENCH_WORKLOADS:
+        run_bench(torch, args, facts, channel)
+    elif torch is not None and args.workload != "none":
         device, reason = pick_device(torch, args.device, facts)
         channel.emit(
             "done",

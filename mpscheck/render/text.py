@@ -38,6 +38,10 @@ def print_report(report: Report, console: Console, verbose: bool = False) -> Non
     width = max((len(f.id) for f in report.findings), default=10)
     for group in _groups(report.findings, verbose):
         _print_group(console, group, width, verbose)
+    if report.command == "bench":
+        from mpscheck.render.bench import print_bench
+
+        print_bench(report, console)
     console.print()
     mark, style = ("✓", "green") if report.verdict.ready else ("✗", "red")
     if report.verdict.exit_code == 3:
