@@ -23,9 +23,10 @@ MODELS = {"resnet50": "ResNet-50", "bert-base": "BERT-base", "vgg16": "VGG16"}
 # against float64 on the CPU from the same rounded inputs: float32 lands near 1e-7, TF32 near 3e-4,
 # float16 near 3e-4 and bfloat16 near 2e-3; a wrong kernel lands near 1.
 MATMUL_TOLERANCE = {"float32": 2e-3, "float16": 1e-2, "bfloat16": 3e-2}
-# Training: one step from the same weights and data on the device and on the CPU, in float32.
-# cuDNN may use TF32 for convolutions by default, and errors grow through 50 layers.
-TRAIN_TOLERANCE = {"loss": 1e-2, "gradients": 5e-2, "loss_after_step": 2e-2}
+# Training: one step from the same weights and data on the device and on the CPU, in float32, with
+# BatchNorm on running statistics (well conditioned: float32 on the CPU is within 1e-6 of float64
+# there), then the loss in train mode. cuDNN may use TF32 for convolutions by default (about 1e-3).
+TRAIN_TOLERANCE = {"loss": 1e-2, "gradients": 1e-2, "update": 2e-2, "train_loss": 1e-2}
 
 
 def bench_facts(facts: Facts) -> BenchFacts | None:
@@ -171,9 +172,11 @@ def report_fix(ctx: Context) -> Any:
 @check("bench-device", "Bench device", suite=BENCH)
 def bench_device(ctx: Context) -> Outcome:
     bench, run = ctx.facts.target.bench, ctx.facts.target.run
-    if bench is None:
-        if upstream := ctx.upstream_problem("interpreter", "torch-import"):
-            return ctx.blocked(upstream)
+    if bench is None:  # a failure, never a skip: a bench that did not run has measured nothing
+        if root := ctx.upstream_problem("interpreter", "torch-import"):
+            cause = ctx.findings[root]
+            remedy = cause.fix or fix("See the full diagnosis.", "mpscheck doctor")
+            return failed(f"the bench did not run: {cause.summary} [{root}]", remedy)
         return failed(f"the bench did not start: {run.message}", fix("Check the interpreter.", "mpscheck doctor"))
     if run.status != "ok" and stopped_in(ctx) is None:
         where = f" (last stage: {run.running_stage})" if run.running_stage else ""
@@ -230,6 +233,8 @@ def describe(ctx: Context, bench: BenchFacts, names: tuple[str, ...], unsupporte
         if any(name.endswith(u.split(" ")[0]) for u in unsupported):
             continue
         timing = timing_of(bench, name, bench.device or "")
+        if timing is None and (dead := stopped_in(ctx)):
+            return skipped(f"not timed: the bench stopped during {dead}")
         if timing is None or timing.status != "ok":
             why = first_line(timing.error, 200) if timing else "not measured"
             errors.append(f"{name}: {why}")

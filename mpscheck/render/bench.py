@@ -28,35 +28,35 @@ def _num(value: float | None, digits: int = 3) -> str:
 def _answer(row: BenchRow) -> Text:
     if row.right is None:
         return Text("–", style="dim")
-    return Text("✓", style="green") if row.right else Text("✗ wrong", style="bold red")
+    return Text("right", style="green") if row.right else Text("WRONG", style="bold red")
 
 
 def figures_table(report: Report) -> Table:
     bench = report.facts.target.bench
     device = bench.device if bench else "?"
-    table = Table(title=f"Figures on {device}", title_justify="left", show_edge=False, pad_edge=False)
-    for column, justify in (
-        ("workload", "left"),
-        ("matches CPU", "center"),
-        (device or "device", "right"),
-        ("% of peak", "right"),
-        ("cpu", "right"),
-        ("speedup", "right"),
-        ("peak memory", "right"),
-    ):
+    table = Table(title=f"Figures on {device} (@ batch)", title_justify="left", show_edge=False, pad_edge=False)
+    baseline = device != "cpu"  # on the CPU itself there is no baseline to divide by
+    columns = [("workload", "left"), ("vs CPU", "center"), (device or "device", "right"), ("% of peak", "right")]
+    if baseline:
+        columns += [("cpu", "right"), ("speedup", "right"), ("memory", "right")]
+    for column, justify in columns:
         table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for row in summarise(report.facts):
         batch = f" @{row.batch}" if row.batch else ""
         cpu_batch = f" @{row.cpu_batch}" if row.cpu_batch else ""
-        table.add_row(
+        cells: list[Text | str] = [
             row.label,
             _answer(row),
             f"{_num(row.value)} {row.unit}{batch}" if row.value is not None else "–",
             f"{row.percent_of_peak:.0f}%" if row.percent_of_peak is not None else "–",
-            f"{_num(row.cpu_value)}{cpu_batch}" if row.cpu_value is not None else "–",
-            f"{row.speedup:.1f}×" if row.speedup is not None else "–",
-            size(row.peak_memory_bytes) if row.peak_memory_bytes else "–",
-        )
+        ]
+        if baseline:
+            cells += [
+                f"{_num(row.cpu_value)}{cpu_batch}" if row.cpu_value is not None else "–",
+                f"{row.speedup:.1f}×" if row.speedup is not None else "–",
+                size(row.peak_memory_bytes) if row.peak_memory_bytes else "–",
+            ]
+        table.add_row(*cells)
     return table
 
 
