@@ -287,9 +287,15 @@ def main() -> None:
     show_default=True,
     help="Where to measure; auto picks mps, then cuda, then cpu.",
 )
-@click.option("--quick", is_flag=True, help="Smaller batches and fewer samples (about a minute on a GPU).")
+@click.option("--quick", is_flag=True, help="Smaller batches and fewer samples (about 30 s on an H100).")
 @click.option("--size", "tiny", type=click.Choice(("tiny",)), default=None, hidden=True)  # tests: shrunken models
-@click.option("--python", "python", metavar="PATH", default=None, help="The interpreter to bench [default: as doctor].")
+@click.option(
+    "--python",
+    "python",
+    metavar="PATH",
+    default=None,
+    help="The interpreter to bench [default: the active venv/conda env, else mpscheck's own].",
+)
 @click.option(
     "--timeout",
     type=float,

@@ -141,7 +141,7 @@ class BenchNumerics:
 
     name: str = ""  # matmul-float32 | matmul-float16 | matmul-bfloat16 | copy | resnet50 | bert-base | vgg16
     device: str = ""
-    status: str = "ok"  # ok | unsupported (the dtype raised on the device) | error (the check raised)
+    status: str = "ok"  # ok | unsupported (the dtype raised) | error (the check raised) | reference (on the CPU)
     errors: Dict[str, Any] = field(default_factory=dict)  # relative errors ("inf": not finite), or counts
     values: Dict[str, Any] = field(default_factory=dict)
     size: Dict[str, Any] = field(default_factory=dict)

@@ -108,7 +108,8 @@ def test_bench_runs_for_real_on_cpu_and_every_format_renders_it(real_torch, tmp_
     bench = document["facts"]["target"]["bench"]
     assert bench["device"] == "cpu" and bench["mode"] == "tiny"
     assert sorted(n["name"] for n in bench["numerics"]) == sorted([*MATMULS, "copy", *MODELS])
-    assert all(n["status"] == "ok" for n in bench["numerics"])
+    statuses = {n["name"]: n["status"] for n in bench["numerics"]}
+    assert statuses == {**dict.fromkeys([*MATMULS, "copy"], "ok"), **dict.fromkeys(MODELS, "reference")}
     timings = {t["name"]: t for t in bench["timings"]}
     assert set(timings) == {*MATMULS, "copy", *MODELS} and len(bench["timings"]) == 7  # no baseline on cpu
     assert all(t["status"] == "ok" and t["value"] > 0 and len(t["sample_seconds"]) >= 1 for t in timings.values())
@@ -230,6 +231,16 @@ def test_no_bench_facts_is_a_failure_never_a_pass() -> None:
     assert report.verdict.exit_code is ExitCode.PROBLEMS
 
 
+def test_on_the_cpu_a_training_step_that_is_not_finite_fails() -> None:
+    bench = observed(device="cpu", name=None)
+    for entry in bench.numerics:
+        if entry.name in MODELS:
+            entry.status, entry.errors, entry.values = "reference", {}, {"finite": entry.name != "bert-base"}
+    _, found = judged(bench_facts(bench))
+    assert found["bench-resnet50"].status is Status.PASS and "the reference itself" in found["bench-resnet50"].summary
+    assert found["bench-bert-base"].status is Status.FAIL and "not finite" in found["bench-bert-base"].summary
+
+
 def test_the_cpu_alone_warns_when_auto_found_no_gpu() -> None:
     bench = observed(device="cpu", name=None)
     bench.reason = "neither MPS nor CUDA is available"
@@ -308,3 +319,44 @@ def test_junk_output_is_a_failure_and_exit_1(make_python) -> None:
 def test_every_bench_check_has_a_docs_section() -> None:
     documented = re.findall(r"^### `([a-z0-9-]+)`$", (ROOT / "docs" / "bench.md").read_text(), re.MULTILINE)
     assert documented == [c.id for c in checks_for(BENCH)]
+
+
+# ---- the real H100 run (tests/golden/bench_h100.json) ---------------------------------------------
+# Recorded on the project's device machine on 2026-11-22 (NVIDIA H100 80GB HBM3, torch 2.11.0+cu130):
+# `mpscheck bench --format json --output full.json` from this branch; bench_h100.txt is
+# `mpscheck explain full.json` there, the README's sample.
+
+
+def test_the_recorded_h100_run_rejudges_to_the_readme_sample() -> None:
+    golden = ROOT / "tests" / "golden"
+    result = invoke("explain", str(golden / "bench_h100.json"))
+    assert result.exit_code == 0
+    assert result.output == (golden / "bench_h100.txt").read_text()
+    assert (golden / "bench_h100.txt").read_text().rstrip("\n") in (ROOT / "README.md").read_text()
+
+
+def test_the_recorded_h100_run_in_figures() -> None:
+    document = json.loads((ROOT / "tests" / "golden" / "bench_h100.json").read_text())
+    validate(document)
+    summary = document["bench"]
+    assert summary["chip"] == H100_NAME and summary["peak_source"]["chip"] == "NVIDIA H100 SXM"
+    bf16 = summary["matmul"]["bfloat16"]
+    assert bf16["percent_of_peak"] == pytest.approx(100 * bf16["value"] / 989.5)
+    assert all(model["speedup"] > 10 and model["matches_cpu"] for model in summary["models"].values())
+    numerics = document["facts"]["target"]["bench"]["numerics"]
+    assert max(n["errors"]["gradients"] for n in numerics if "gradients" in n["errors"]) < 1e-5
+
+
+def test_the_bench_workload_is_python_38_and_stdlib_plus_torch() -> None:
+    """It runs inside the target interpreter, which may be Python 3.8 and has no mpscheck."""
+    import ast
+    import sys
+
+    tree = ast.parse((ROOT / "mpscheck" / "probes" / "bench_workload.py").read_text(), feature_version=(3, 8))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add((node.module or "").split(".")[0])
+    assert imported - {"__future__"} <= set(sys.stdlib_module_names) | {"torch"}, imported

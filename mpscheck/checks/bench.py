@@ -77,6 +77,8 @@ def numerics_problem(entry: BenchNumerics, tolerances: dict[str, float]) -> str 
     """What is wrong with a measured answer, or None when every error is within its tolerance."""
     if entry.status == "error":
         return f"the check on {entry.device} raised {entry.error_type}: {first_line(entry.error)}"
+    if entry.status == "reference":  # the CPU is the reference: its step must at least stay finite
+        return None if entry.values.get("finite") is True else "the training step on the CPU is not finite"
     problems = []
     for key, limit in tolerances.items():
         value = entry.errors.get(key)
@@ -241,7 +243,7 @@ def describe(ctx: Context, bench: BenchFacts, names: tuple[str, ...], unsupporte
             continue
         parts.append(figure(rows[name]))
     note = f"; unsupported on {bench.device}: {', '.join(unsupported)}" if unsupported else ""
-    checked = "matches the CPU"
+    checked = "matches the CPU" if bench.device != "cpu" else "on the CPU, the reference itself"
     if errors:
         return warned(
             f"{checked}, but timing failed: {'; '.join(errors)}",

@@ -230,9 +230,13 @@ def numerics_model(torch, device, name, plan):
     torch.manual_seed(13)
     width = plan["width"]
     reference = build_model(torch, name, width, dropout=0.0)  # dropout draws differ between devices
-    model = copy.deepcopy(reference).to(device)
     small = dict(plan, image=min(plan["image"], 64), seq=min(plan["seq"], 16))  # a small instance
     inputs, labels = sample_batch(torch, name, 2, small, torch.Generator().manual_seed(14))
+    if device == "cpu":  # the CPU is the reference itself: one step, and whether it stayed finite
+        step = _one_step(torch, reference, name, inputs, labels)
+        finite = math.isfinite(step["loss"]) and math.isfinite(step["train_loss"])
+        return {"status": "reference", "errors": {}, "values": {"finite": finite, "cpu_loss": step["loss"]}}
+    model = copy.deepcopy(reference).to(device)
     want = _one_step(torch, reference, name, inputs, labels)
     got = _one_step(torch, model, name, inputs.to(device), labels.to(device))
     synchronize(torch, device)
