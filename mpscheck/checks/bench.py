@@ -208,13 +208,15 @@ def judge(ctx: Context, names: tuple[str, ...], tolerances: dict[str, dict[str, 
         tail = run.stderr_tail.strip().splitlines()
         evidence = [f"last line on stderr: {first_line(tail[-1])}"] if tail else []
         return failed(f"{dead} on {bench.device} did not finish: {run.message}", report_fix(ctx), *evidence)
-    problems, unsupported, missing = [], [], []
+    problems: list[str] = []
+    missing: list[str] = []
+    unsupported: dict[str, str] = {}  # a half dtype the device refused: reported, not failed
     for name in names:
         entry = numerics_of(bench, name)
         if entry is None:
             missing.append(name)
         elif entry.status == "unsupported" and name != "matmul-float32":
-            unsupported.append(f"{name.split('-', 1)[1]} ({first_line(entry.error, 120)})")
+            unsupported[name] = f"{name.split('-', 1)[1]} ({first_line(entry.error, 120)})"
         elif entry.status == "unsupported":
             problems.append(f"{name}: float32 raised on {bench.device}: {first_line(entry.error)}")
         elif problem := numerics_problem(entry, tolerances[name]):
@@ -228,11 +230,11 @@ def judge(ctx: Context, names: tuple[str, ...], tolerances: dict[str, dict[str, 
     return describe(ctx, bench, names, unsupported)
 
 
-def describe(ctx: Context, bench: BenchFacts, names: tuple[str, ...], unsupported: list[str]) -> Outcome:
+def describe(ctx: Context, bench: BenchFacts, names: tuple[str, ...], unsupported: dict[str, str]) -> Outcome:
     rows = {row.name: row for row in summarise(ctx.facts)}
     parts, errors = [], []
     for name in names:
-        if any(name.endswith(u.split(" ")[0]) for u in unsupported):
+        if name in unsupported:
             continue
         timing = timing_of(bench, name, bench.device or "")
         if timing is None and (dead := stopped_in(ctx)):
@@ -242,7 +244,7 @@ def describe(ctx: Context, bench: BenchFacts, names: tuple[str, ...], unsupporte
             errors.append(f"{name}: {why}")
             continue
         parts.append(figure(rows[name]))
-    note = f"; unsupported on {bench.device}: {', '.join(unsupported)}" if unsupported else ""
+    note = f"; unsupported on {bench.device}: {', '.join(unsupported.values())}" if unsupported else ""
     checked = "matches the CPU" if bench.device != "cpu" else "on the CPU, the reference itself"
     if errors:
         return warned(
