@@ -360,3 +360,16 @@ def test_the_bench_workload_is_python_38_and_stdlib_plus_torch() -> None:
         elif isinstance(node, ast.ImportFrom):
             imported.add((node.module or "").split(".")[0])
     assert imported - {"__future__"} <= set(sys.stdlib_module_names) | {"torch"}, imported
+
+
+def test_the_docs_peak_table_is_the_json_table() -> None:
+    def cell(value: float | None) -> str:
+        return "–" if value is None else f"{value:g}"
+
+    docs = (ROOT / "docs" / "bench.md").read_text()
+    for row in load_peaks():
+        line = (
+            f"| {row.chip} | {row.gpu_cores or 'any'} | {cell(row.fp32_tflops)} | {cell(row.fp16_tflops)} | "
+            f"{cell(row.bf16_tflops)} | {cell(row.memory_bandwidth_gbs)} |"
+        )
+        assert line in docs, line
