@@ -373,3 +373,9 @@ def test_the_docs_peak_table_is_the_json_table() -> None:
             f"{cell(row.bf16_tflops)} | {cell(row.memory_bandwidth_gbs)} |"
         )
         assert line in docs, line
+
+
+def test_device_results_reach_float64_only_on_the_cpu() -> None:
+    """MPS has no float64 (torch's text: tests/recorded.py FLOAT64_ERROR): move results to the CPU first."""
+    source = (ROOT / "mpscheck" / "probes" / "bench_workload.py").read_text()
+    assert ".double().cpu()" not in source and ".cpu().double()" in source

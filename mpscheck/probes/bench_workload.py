@@ -133,7 +133,7 @@ def _stage(emit, stage, name, device, measure):
     data["name"] = name
     data["device"] = device
     data["seconds"] = round(time.perf_counter() - started, 4)
-    _release(torch_module())
+    _release(torch_module(), device)
     emit("done", stage, data)
 
 
@@ -150,18 +150,15 @@ def synchronize(torch, device):
         sync()
 
 
-def _release(torch):
-    """Hand cached blocks back, so one workload's memory does not squeeze the next one."""
+def _release(torch, device):
+    """Hand the device's cached blocks back, so one workload's memory does not squeeze the next.
+
+    Only the device in use: a cache call into a backend that is not available can abort.
+    """
     gc.collect()
-    if torch is None:
-        return
-    for name in ("cuda", "mps"):
-        module = getattr(torch, name, None)
-        try:
-            if module is not None and (name != "cuda" or module.is_available()):
-                module.empty_cache()
-        except Exception:
-            pass
+    empty = getattr(getattr(torch, device, None), "empty_cache", None) if device in ("cuda", "mps") else None
+    if empty is not None:
+        empty()
 
 
 def info(torch, device):
@@ -186,7 +183,7 @@ def info(torch, device):
 
 def _relative(got, want):
     """||got - want|| / ||want|| in float64; inf when the answer is not finite."""
-    got, want = got.detach().double().cpu(), want.detach().double().cpu()
+    got, want = got.detach().cpu().double(), want.detach().cpu().double()  # MPS has no float64: CPU first
     if not bool(torch_module().isfinite(got).all()):
         return float("inf")
     scale = float(want.norm())
@@ -258,7 +255,7 @@ def _vector_error(torch, pairs):
     for got, want in pairs:
         if got is None or want is None:
             continue
-        got, want = got.detach().double().cpu(), want.detach().double()
+        got, want = got.detach().cpu().double(), want.detach().double()  # MPS has no float64: CPU first
         if not bool(torch.isfinite(got).all()):
             return float("inf")
         diff += float((got - want).pow(2).sum())
