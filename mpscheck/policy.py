@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from mpscheck.checks import ORDER, SMOKE
+from mpscheck.checks import BENCH, ORDER, SMOKE
 from mpscheck.facts import Facts
 from mpscheck.model import ExitCode, Finding, Requirement, Status, Verdict
 
@@ -54,6 +54,8 @@ class Path:
 
 MPS_PATH = Path("MPS", ("platform", "interpreter", "torch-import", "mps-built", "mps-available"), ("mps",), ("cuda",))
 CUDA_PATH = Path("CUDA", ("interpreter", "torch-import", "cuda"), ("cuda",), MPS_ONLY)
+# mpscheck bench: every figure's numerics checked against the CPU on whichever device was measured.
+BENCH_PATH = Path("the benchmark", ORDER[BENCH], ())
 PATHS = {Requirement.MPS: (MPS_PATH,), Requirement.GPU: (MPS_PATH, CUDA_PATH)}
 SMOKE_PATHS = {
     Requirement.MPS: Path("MPS", SMOKE_STEPS, ("mps",)),
@@ -83,7 +85,12 @@ def _judge(path: Path, findings: Sequence[Finding], facts: Facts, strict: bool, 
     ran_on = smoke.device if smoke else None
     if smoke_required and ran_on not in path.devices and "smoke" not in unconfirmed:
         unconfirmed.append("smoke")
-    if path.rests_on == SMOKE_STEPS and ran_on not in path.devices and "smoke-device" not in unconfirmed:
+    if (
+        path is not BENCH_PATH
+        and path.rests_on == SMOKE_STEPS
+        and ran_on not in path.devices
+        and "smoke-device" not in unconfirmed
+    ):
         unconfirmed.append("smoke-device")
     # A required check skipped because of a failure already listed is that failure's consequence;
     # off macOS (platform failed) every MPS-only check is skipped for that one reason.
@@ -114,7 +121,9 @@ def decide(findings: Sequence[Finding], facts: Facts, *, require: Requirement, s
         problems = tuple(f.id for f in findings if f.status in bad)
         found = f"{len(problems)} problem(s): {', '.join(problems)}" if problems else "no problems"
         return Verdict(ExitCode.READY, not problems, (), f"Report only (--require none): {found}")
-    if command == "smoke-test":
+    if command == "bench":
+        judgements = [_judge(BENCH_PATH, findings, facts, strict, smoke_required=False)]
+    elif command == "smoke-test":
         judgements = [_judge(SMOKE_PATHS[require], findings, facts, strict, smoke_required=False)]
     else:
         smoke_required = facts.target.run.workload != "none"
@@ -130,7 +139,9 @@ def decide(findings: Sequence[Finding], facts: Facts, *, require: Requirement, s
         )
     warnings = sum(f.status is Status.WARN for f in findings if f.id not in ready.path.ignores)
     tail = f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else ""
-    if command == "smoke-test":
+    if command == "bench":
+        subject = "Bench done: every measured workload matched the CPU"
+    elif command == "smoke-test":
         smoke = facts.target.smoke
         subject = f"Ready: the workload passed on {smoke.device if smoke else 'the device'}"
     else:

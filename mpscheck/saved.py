@@ -47,5 +47,5 @@ def load_report(path: str) -> SavedReport:
         require = Requirement(data.get("require", "mps"))
     except (FactsError, ValueError) as exc:
         raise ReportError(f"{path}: corrupt facts: {exc}") from exc
-    command = str(data["command"]) if data.get("command") in ("doctor", "smoke-test") else "doctor"
+    command = str(data["command"]) if data.get("command") in ("doctor", "smoke-test", "bench") else "doctor"
     return SavedReport(facts, command, require, bool(data.get("strict", False)))

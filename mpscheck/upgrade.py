@@ -12,10 +12,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from mpscheck.facts import FACTS_SCHEMA_VERSION
+
 
 def upgrade_facts(facts: dict[str, Any]) -> dict[str, Any]:
     """Schema-1 facts rewritten in schema-2 form; unknown shapes pass through for the loader to refuse."""
     out = copy.deepcopy(facts)
+    out["schema_version"] = FACTS_SCHEMA_VERSION
     target = out.get("target")
     smoke = target.get("smoke") if isinstance(target, dict) else None
     if isinstance(smoke, dict) and isinstance(smoke.get("steps"), list):

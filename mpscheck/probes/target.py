@@ -17,6 +17,9 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from mpscheck.facts import (
+    BenchFacts,
+    BenchNumerics,
+    BenchTiming,
     FactsError,
     InterpreterFacts,
     ProbeRun,
@@ -170,6 +173,17 @@ def _fill(target: TargetFacts, stages: dict[str, Any]) -> None:
         smoke = from_dict(SmokeFacts, device, "device")
         smoke.steps = [from_dict(SmokeStep, data, stage) for stage, data in stages.items() if stage.startswith("step:")]
         target.smoke = smoke
+    if "bench-device" in stages:
+        bench = from_dict(BenchFacts, stages["bench-device"], "bench-device")
+        info = stages.get("bench:info") or {}
+        bench.device_name, bench.core_count = info.get("device_name"), info.get("core_count")
+        bench.settings = info.get("settings") or {}
+        for stage, data in stages.items():
+            if stage.startswith("bench:numerics:"):
+                bench.numerics.append(from_dict(BenchNumerics, data, stage))
+            elif stage.startswith("bench:time:"):
+                bench.timings.append(from_dict(BenchTiming, data, stage))
+        target.bench = bench
 
 
 def _classify(

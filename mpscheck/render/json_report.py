@@ -15,7 +15,7 @@ from mpscheck.model import REPORT_KIND, SCHEMA_VERSION, Report
 
 def report_to_dict(report: Report) -> dict[str, Any]:
     verdict = report.verdict
-    return {
+    out = {
         "kind": REPORT_KIND,
         "schema_version": SCHEMA_VERSION,
         "mpscheck_version": __version__,
@@ -35,6 +35,11 @@ def report_to_dict(report: Report) -> dict[str, Any]:
         "findings": [finding.to_dict() for finding in report.findings],
         "facts": to_dict(report.facts),
     }
+    if report.command == "bench":  # the derived figures; the raw ones are in facts.target.bench
+        from mpscheck.render.bench import json_summary
+
+        out["bench"] = json_summary(report)
+    return out
 
 
 def render(report: Report, verbose: bool = False) -> str:

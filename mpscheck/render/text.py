@@ -39,6 +39,10 @@ def print_report(report: Report, console: Console, verbose: bool = False) -> Non
     quiet = set(report.verdict.not_counted)
     for group in _groups(report.findings, verbose):
         _print_group(console, group, width, verbose, report.require.value if group[0].id in quiet else None)
+    if report.command == "bench":
+        from mpscheck.render.bench import print_bench
+
+        print_bench(report, console)
     console.print()
     mark, style = ("✓", "green") if report.verdict.ready else ("✗", "red")
     if report.verdict.exit_code == 3:
