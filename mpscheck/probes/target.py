@@ -53,8 +53,8 @@ def choose_target(requested: str | None, environ: Mapping[str, str], own: str = 
         root = environ.get(var)
         if root:
             candidate = _python_in(Path(root))
-            if candidate:
-                return TargetChoice(str(candidate), f"{label} (${var})")
+            if candidate:  # absolute: the probe runs in a temporary folder, not the caller's
+                return TargetChoice(os.path.abspath(candidate), f"{label} (${var})")
     return TargetChoice(own, "mpscheck's own interpreter; pass --python to probe another")
 
 
@@ -64,7 +64,7 @@ def resolve_python(requested: str, environ: Mapping[str, str]) -> str:
         found = _python_in(path)
         if not found:
             raise TargetError(f"--python {requested}: a folder with no bin/python in it")
-        return str(found)
+        return os.path.abspath(found)
     if not path.exists() and os.sep not in requested:
         on_path = shutil.which(requested, path=environ.get("PATH"))
         if on_path:
@@ -75,7 +75,9 @@ def resolve_python(requested: str, environ: Mapping[str, str]) -> str:
         raise TargetError(f"--python {requested}: not executable")
     if not _looks_like_python(path):
         raise TargetError(f"--python {requested}: not a Python interpreter")
-    return str(path)
+    # Absolute, not resolved: the probe runs in a temporary folder, and a venv's bin/python is a
+    # symlink whose own location is what makes it that venv.
+    return os.path.abspath(path)
 
 
 def _python_in(root: Path) -> Path | None:

@@ -1,0 +1,46 @@
+"""How --python and the active environment become the interpreter that is probed: relative paths,
+env folders, empty values, and binaries that are not named python."""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from pathlib import Path
+
+import pytest
+
+from mpscheck.probes.target import TargetError, choose_target, probe_target
+from tests.conftest import PYTHON, fake_torch_env
+
+
+def _env_folder(root: Path) -> None:
+    """A venv-shaped folder whose bin/python is this test run's interpreter."""
+    (root / "bin").mkdir(parents=True)
+    python = root / "bin" / "python"
+    python.write_text(f'#!/bin/sh\nexec "{PYTHON}" "$@"\n')
+    python.chmod(python.stat().st_mode | stat.S_IEXEC)
+
+
+@pytest.mark.parametrize(
+    ("requested", "extra_env"),
+    [
+        (".venv/bin/python", {}),
+        (".venv", {}),
+        ("./.venv/bin/python", {}),
+        (None, {"VIRTUAL_ENV": ".venv"}),
+        (None, {"CONDA_PREFIX": ".venv"}),
+    ],
+)
+def test_a_relative_target_is_resolved_against_the_callers_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, requested: str | None, extra_env: dict[str, str]
+) -> None:
+    _env_folder(tmp_path / ".venv")
+    monkeypatch.chdir(tmp_path)
+    environ = {k: v for k, v in fake_torch_env("mps-vm").items() if k not in ("VIRTUAL_ENV", "CONDA_PREFIX")}
+    environ.update(extra_env)
+    choice = choose_target(requested, environ, own="/nonexistent/own/python")
+    assert os.path.isabs(choice.path), choice
+    assert choice.path == str(tmp_path / ".venv" / "bin" / "python")
+    facts = probe_target(choice.path, timeout=60, environ=environ)
+    assert facts.run.status == "ok", facts.run.message + facts.run.stderr_tail
