@@ -249,8 +249,10 @@ def _probe(run: Callable[[], Report]) -> Report:
 
 def _finish(report: Report, fmt: str | None, output: str | None, verbose: bool) -> None:
     from mpscheck.emit import OutputError, append_step_summary, write_whole
+    from mpscheck.redact import redact_report
     from mpscheck.render import renderer
 
+    report = redact_report(report, os.environ)  # every format and the step summary see only this
     in_actions = os.environ.get("GITHUB_ACTIONS") == "true"
     fmt = fmt or ("github" if in_actions else "text")
     if fmt == "github":

@@ -92,10 +92,13 @@ def one_line_reason(report: Report) -> str:
 
 
 def _judge(config: pytest.Config, requirement: str) -> Report:
+    import os
+
     from mpscheck.diagnose import diagnose
     from mpscheck.model import Requirement
+    from mpscheck.redact import redact_report
 
-    return diagnose(_facts(config), require=Requirement(requirement))
+    return redact_report(diagnose(_facts(config), require=Requirement(requirement)), os.environ)
 
 
 def _facts(config: pytest.Config) -> Facts:
