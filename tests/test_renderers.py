@@ -139,3 +139,5 @@ def test_every_format_renders_every_scenario() -> None:
         for name in FORMATS:
             out = renderer(name)(report, True)
             assert report.verdict.headline.split(":")[0] in out or name == "junit"
+            if name == "junit":
+                ET.fromstring(out)  # every JUnit document the tests make must parse

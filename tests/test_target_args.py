@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import os
 import stat
-import time
 from pathlib import Path
 
 import pytest
 
-from mpscheck.probes.target import TargetError, choose_target, probe_target
+from mpscheck.probes.target import choose_target, probe_target
 from tests.conftest import PYTHON, fake_torch_env
 
 
