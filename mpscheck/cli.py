@@ -47,8 +47,11 @@ check_option = click.option(
 
 
 def _positive(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
-    if value is not None and value <= 0:
-        raise click.BadParameter("must be a number of seconds above 0")
+    from mpscheck.probes.process import timeout_problem
+
+    problem = None if value is None else timeout_problem(value)
+    if problem:
+        raise click.BadParameter(problem)
     return value
 
 

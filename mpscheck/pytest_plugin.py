@@ -41,11 +41,27 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--mpscheck-timeout",
-        type=float,
+        type=_seconds,
         default=120.0,
         metavar="SECONDS",
         help="Time the probe of this interpreter may take (default 120).",
     )
+
+
+def _seconds(text: str) -> float:
+    """--mpscheck-timeout's type: a bad value is pytest's usage error, not an internal error later."""
+    import argparse
+
+    from mpscheck.probes.process import timeout_problem
+
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    problem = timeout_problem(seconds)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return seconds
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -139,7 +139,8 @@ def conda_python_subdir(prefix):
                     record = json.load(handle)
             except (OSError, ValueError):
                 return None
-            return record.get("subdir") or None
+            subdir = record.get("subdir") if isinstance(record, dict) else None
+            return subdir if isinstance(subdir, str) and subdir else None  # null, 64, [] mean unknown
     return None
 
 

@@ -10,6 +10,7 @@ and the children that left it with setsid. Output is read as it comes, line by l
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import queue
 import signal
@@ -24,6 +25,14 @@ EXIT_GRACE_SECONDS = 1.0  # after the command exits: how long a helper may still
 DRAIN_SECONDS = 0.5  # after the kill: how long to wait for the last bytes in the pipes
 
 LineCallback = Callable[[str], None]
+MAX_TIMEOUT_SECONDS = 86400.0  # a day: anything longer is a typo, and 1e308 would overflow the clocks
+
+
+def timeout_problem(seconds: float) -> str | None:
+    """Why *seconds* cannot be a timeout (nan, inf, zero, negative, absurdly long), or None."""
+    if not math.isfinite(seconds) or not 0 < seconds <= MAX_TIMEOUT_SECONDS:
+        return f"must be a number of seconds above 0 and at most {MAX_TIMEOUT_SECONDS:g}, not {seconds:g}"
+    return None
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeVar
 
 from mpscheck.facts import (
     FactsError,
@@ -32,6 +32,7 @@ from mpscheck.redact import redact
 
 AGENT_PATH = Path(in_target.__file__).resolve()
 STDERR_TAIL_CHARS = 2000
+_F = TypeVar("_F")
 _PYTHON_NAME = re.compile(r"^(python|pypy)[0-9.]*[tmd]?(\.exe)?$", re.IGNORECASE)
 
 
@@ -127,11 +128,10 @@ def parse_run(done: Completed, timeout: float, environ: Mapping[str, str]) -> Ta
         stderr_tail=redact(done.stderr[-STDERR_TAIL_CHARS:], environ),
     )
     target = TargetFacts(run=run)
-    try:
-        _fill(target, stages)
-    except FactsError as exc:
-        junk.append(str(exc))
+    unreadable = _fill(target, stages)
     run.status, run.message = _classify(done, stages, junk, running, timeout)
+    if unreadable and run.status == "ok":  # a stage that said something we cannot read is no success
+        run.status, run.message = "bad-output", f"reported data mpscheck cannot read: {unreadable[0]}"
     return target
 
 
@@ -160,16 +160,25 @@ def parse_records(stdout: str) -> tuple[dict[str, Any], str | None, list[str]]:
     return stages, running, junk
 
 
-def _fill(target: TargetFacts, stages: dict[str, Any]) -> None:
-    if "interpreter" in stages:
-        target.interpreter = from_dict(InterpreterFacts, stages["interpreter"], "interpreter")
-    if "torch" in stages:
-        target.torch = from_dict(TorchFacts, stages["torch"], "torch")
-    if "device" in stages:
-        device = stages["device"]
-        smoke = from_dict(SmokeFacts, device, "device")
-        smoke.steps = [from_dict(SmokeStep, data, stage) for stage, data in stages.items() if stage.startswith("step:")]
+def _fill(target: TargetFacts, stages: dict[str, Any]) -> list[str]:
+    """Each stage's facts on their own, so one unreadable stage costs only itself; returns why not."""
+    unreadable: list[str] = []
+
+    def read(cls: type[_F], stage: str) -> _F | None:
+        try:
+            return from_dict(cls, stages[stage], stage) if stage in stages else None
+        except FactsError as exc:
+            unreadable.append(str(exc))
+            return None
+
+    target.interpreter = read(InterpreterFacts, "interpreter")
+    target.torch = read(TorchFacts, "torch")
+    smoke = read(SmokeFacts, "device")
+    if smoke is not None:
+        steps = (read(SmokeStep, stage) for stage in stages if stage.startswith("step:"))
+        smoke.steps = [step for step in steps if step is not None]
         target.smoke = smoke
+    return unreadable
 
 
 def _classify(
