@@ -140,6 +140,12 @@ def doctor(
         from mpscheck.checks import DOCTOR, checks_for
 
         if list_checks:
+            if fmt == "json":
+                import json
+
+                listed = [{"id": item.id, "title": item.title} for item in checks_for(DOCTOR)]
+                click.echo(json.dumps(listed, indent=2))
+                return
             for item in checks_for(DOCTOR):
                 click.echo(f"{item.id:<22} {item.title}")
             return
@@ -193,7 +199,7 @@ def smoke_test(
 
 
 @cli.command()
-@click.argument("report_path", metavar="REPORT.json", type=click.Path(dir_okay=False))
+@click.argument("report_path", metavar="REPORT.json", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
     "--require",
     type=click.Choice(REQUIRE_CHOICES),
@@ -211,7 +217,7 @@ def explain(
     strict: bool,
     verbose: bool,
 ) -> None:
-    """Re-run today's checks on a report saved with --format json (from this or another machine)."""
+    """Re-run today's checks on a report saved with --format json (from this or another machine; - reads stdin)."""
     from mpscheck.diagnose import diagnose
     from mpscheck.saved import ReportError, load_report
 

@@ -3,14 +3,21 @@ env folders, empty values, and binaries that are not named python."""
 
 from __future__ import annotations
 
+import json
 import os
 import stat
+import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
-from mpscheck.probes.target import choose_target, probe_target
+from mpscheck.cli import cli
+from mpscheck.diagnose import diagnose
+from mpscheck.probes.target import TargetError, choose_target, probe_target
+from mpscheck.render.json_report import render as render_json
 from tests.conftest import PYTHON, fake_torch_env
+from tests.scenarios import scenarios
 from tests.test_cli import invoke
 
 
@@ -60,3 +67,51 @@ def test_the_plugins_timeout_is_checked_as_a_usage_error(pytester: pytest.Pytest
     result = pytester.runpytest_subprocess("--mpscheck-timeout", value)
     assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str() + result.stderr.str()
     assert "--mpscheck-timeout" in result.stderr.str()
+
+
+def test_an_empty_python_is_a_usage_error() -> None:
+    result = invoke("doctor", "--python", "")
+    assert result.exit_code == 2 and "--python" in result.output and "empty" in result.output
+    with pytest.raises(TargetError):
+        choose_target("", {}, own=PYTHON)
+
+
+def test_a_hanging_binary_not_named_python_obeys_the_timeout(tmp_path: Path) -> None:
+    binary = tmp_path / "interp"
+    binary.write_text("#!/bin/sh\nsleep 60\n")
+    binary.chmod(0o755)
+    started = time.monotonic()
+    result = invoke("doctor", "--python", str(binary), "--timeout", "1")
+    assert time.monotonic() - started < 1 + 3, result.output
+    assert result.exit_code == 2 and "within 1 s" in result.output
+
+
+def test_a_timed_out_probe_is_not_called_a_failed_import_of_torch(make_python) -> None:
+    python = make_python("sleep 30")
+    for require in ("gpu", "none"):
+        result = invoke("doctor", "--python", python, "--timeout", "1", "--require", require, "--format", "json")
+        platform = json.loads(result.output)["findings"][0]
+        assert platform["id"] == "platform" and "torch could not be imported" not in platform["summary"]
+        assert "no answer within 1 s" in platform["summary"], platform
+
+
+def test_list_checks_as_json() -> None:
+    result = invoke("doctor", "--list-checks", "--format", "json")
+    assert result.exit_code == 0
+    listed = json.loads(result.output)
+    assert listed[0] == {"id": "platform", "title": "Platform"}
+    assert all(set(item) == {"id", "title"} for item in listed)
+
+
+def test_explain_reads_a_json_report_from_standard_input(tmp_path: Path) -> None:
+    saved = tmp_path / "saved.json"
+    scenario = next(s for s in scenarios() if s.name.startswith("healthy native M1"))
+    saved.write_text(render_json(diagnose(scenario.facts)))
+    from_file = invoke("explain", str(saved), "--format", "json")
+    runner = CliRunner()
+    env = {"GITHUB_ACTIONS": "", "GITHUB_STEP_SUMMARY": "", "NO_COLOR": "1"}
+    from_stdin = runner.invoke(cli, ["explain", "-", "--format", "json"], input=saved.read_text(), env=env)
+    assert from_stdin.exit_code == from_file.exit_code == 0, from_stdin.output
+    assert json.loads(from_stdin.output)["findings"] == json.loads(from_file.output)["findings"]
+    broken = runner.invoke(cli, ["explain", "-"], input="{not json", env=env)
+    assert broken.exit_code == 2 and "standard input is not JSON" in broken.output

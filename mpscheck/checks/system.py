@@ -23,7 +23,10 @@ APPLE_CHIP = re.compile(r"Apple (M\d+)(?: (Pro|Max|Ultra))?")
 
 def _accelerators(ctx: Context) -> str:
     torch = ctx.torch
-    if torch is None or torch.import_error:
+    if torch is None:  # the probe never got to torch: say why, not that torch failed to import
+        run = ctx.facts.target.run
+        return f"the probe did not reach torch ({run.message or run.status}), so CUDA was not checked"
+    if torch.import_error:
         return "torch could not be imported, so CUDA was not checked"
     if not torch.installed:
         return "torch is not installed, so CUDA was not checked"

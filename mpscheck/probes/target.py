@@ -46,10 +46,15 @@ class TargetChoice:
     why: str
 
 
-def choose_target(requested: str | None, environ: Mapping[str, str], own: str = sys.executable) -> TargetChoice:
-    """--python as given (a file, a name on PATH, or an env folder), else the active env, else our own."""
-    if requested:
-        return TargetChoice(resolve_python(requested, environ), "--python")
+def choose_target(
+    requested: str | None, environ: Mapping[str, str], own: str = sys.executable, timeout: float = 10.0
+) -> TargetChoice:
+    """--python as given (a file, a name on PATH, or an env folder), else the active env, else our own.
+
+    *timeout* bounds the question put to a binary not named python (never more than 10 s).
+    """
+    if requested is not None:  # --python '' is a mistake, not a request for the default
+        return TargetChoice(resolve_python(requested, environ, timeout), "--python")
     for var, label in (("VIRTUAL_ENV", "the active virtual environment"), ("CONDA_PREFIX", "the active conda env")):
         root = environ.get(var)
         if root:
@@ -59,7 +64,9 @@ def choose_target(requested: str | None, environ: Mapping[str, str], own: str = 
     return TargetChoice(own, "mpscheck's own interpreter; pass --python to probe another")
 
 
-def resolve_python(requested: str, environ: Mapping[str, str]) -> str:
+def resolve_python(requested: str, environ: Mapping[str, str], timeout: float = 10.0) -> str:
+    if not requested.strip():
+        raise TargetError("--python: empty; give a path, a name on PATH, or an env folder")
     path = Path(requested).expanduser()
     if path.is_dir():
         found = _python_in(path)
@@ -74,7 +81,7 @@ def resolve_python(requested: str, environ: Mapping[str, str]) -> str:
         raise TargetError(f"--python {requested}: no such file")
     if not os.access(path, os.X_OK):
         raise TargetError(f"--python {requested}: not executable")
-    if not _looks_like_python(path):
+    if not _looks_like_python(path, requested, min(timeout, 10.0)):
         raise TargetError(f"--python {requested}: not a Python interpreter")
     # Absolute, not resolved: the probe runs in a temporary folder, and a venv's bin/python is a
     # symlink whose own location is what makes it that venv.
@@ -89,11 +96,13 @@ def _python_in(root: Path) -> Path | None:
     return None
 
 
-def _looks_like_python(path: Path) -> bool:
+def _looks_like_python(path: Path, requested: str, timeout: float) -> bool:
     """By name, else by asking it: /bin/ls is a usage error, a broken python is a finding."""
     if _PYTHON_NAME.match(path.name):
         return True
-    done = run_command([str(path), "-c", "import sys; print(sys.hexversion)"], timeout=10)
+    done = run_command([str(path), "-c", "import sys; print(sys.hexversion)"], timeout=timeout)
+    if done.timed_out:
+        raise TargetError(f"--python {requested}: not named python, and gave no answer within {timeout:g} s")
     return done.returncode == 0 and done.stdout.strip().isdigit()
 
 
