@@ -6,6 +6,7 @@ torch never loads in mpscheck's own process: a crash or hang inside torch or Met
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -28,6 +29,7 @@ from mpscheck.facts import (
 )
 from mpscheck.probes import in_target
 from mpscheck.probes.process import Completed, run_command
+from mpscheck.progress import Progress, terminal_progress
 from mpscheck.redact import redact
 
 AGENT_PATH = Path(in_target.__file__).resolve()
@@ -113,14 +115,21 @@ def probe_target(
     device: str = "auto",
     timeout: float = 60.0,
     environ: Mapping[str, str] | None = None,
+    progress: Progress | None = None,
 ) -> TargetFacts:
-    """Run in_target.py in *python*; whatever it managed to say before a failure is kept."""
+    """Run in_target.py in *python*; whatever it managed to say before a failure is kept.
+
+    On a terminal a progress line shows the stage running (*progress*, by default when stderr is one).
+    """
     environ = dict(os.environ if environ is None else environ)
     env = dict(environ)
     env.update(PYTHONSAFEPATH="1", PYTHONDONTWRITEBYTECODE="1", PYTHONIOENCODING="utf-8")
     argv = [python, str(AGENT_PATH), "--workload", workload, "--device", device]
-    with tempfile.TemporaryDirectory(prefix="mpscheck-") as cwd:  # no stray torch.py can shadow torch
-        done = run_command(argv, timeout=timeout, env=env, cwd=cwd)
+    progress = terminal_progress() if progress is None else progress
+    on_line = progress.on_line if progress else None
+    # In a temporary folder, so that no stray torch.py can shadow torch.
+    with tempfile.TemporaryDirectory(prefix="mpscheck-") as cwd, progress or contextlib.nullcontext():
+        done = run_command(argv, timeout=timeout, env=env, cwd=cwd, on_line=on_line)
     facts = parse_run(done, timeout, environ)
     facts.run.workload = workload
     return facts
