@@ -128,3 +128,22 @@ def test_explain_masks_a_saved_report_that_holds_secrets(fmt: str, tmp_path: Pat
     shown = invoke("explain", str(saved), "--format", fmt, "-v")
     assert shown.exit_code == 1, shown.output
     _assert_clean(shown.output, f"explain --format {fmt}")
+
+
+def test_the_pytest_plugins_skip_reason_is_masked(pytester: pytest.Pytester) -> None:
+    from mpscheck.diagnose import diagnose
+    from mpscheck.render.json_report import render as render_json
+    from tests.scenarios import scenarios
+
+    scenario = next(s for s in scenarios() if s.name.startswith("torch import fails"))
+    scenario.facts.target.torch.import_error = (
+        f"ImportError: cannot fetch {URL_SECRETS['PIP_INDEX_URL'][0]} {SHAPES[0]}"
+    )
+    saved = pytester.path / "saved.json"
+    saved.write_text(render_json(diagnose(scenario.facts)))
+    pytester.makepyfile("import pytest\n\n@pytest.mark.mps\ndef test_needs_mps():\n    pass\n")
+    result = pytester.runpytest("--mpscheck-report", str(saved), "-rs")
+    result.assert_outcomes(skipped=1)
+    output = result.stdout.str()
+    assert "torch-import" in output and f"https://{MASK}@pypi.example.com" in output, output
+    _assert_clean(output, "the plugin's skip reason")
