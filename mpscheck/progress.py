@@ -44,7 +44,7 @@ class Progress:
         """A stdout line of the probe: a ``start`` record moves the line to that stage."""
         try:
             record = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             return
         if isinstance(record, dict) and record.get("event") == "start" and isinstance(record.get("stage"), str):
             with self._lock:

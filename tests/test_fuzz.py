@@ -7,6 +7,7 @@ Bounded for CI: a few dozen examples each, no deadline (the machine may be share
 from __future__ import annotations
 
 import copy
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from mpscheck.probes import in_target
 from mpscheck.probes.host import parse_displays_json, parse_sw_vers
 from mpscheck.probes.process import Completed
 from mpscheck.probes.target import parse_records, parse_run
+from mpscheck.progress import Progress
 from mpscheck.render.json_report import render as render_json
 from tests.scenarios import scenarios
 from tests.test_smoke_checks import full_smoke, m1_facts
@@ -98,6 +100,13 @@ def test_the_probe_protocol_takes_any_lines(lines: list[str], returncode: int | 
         assert facts.run.message == ""
 
 
+def test_deeply_nested_json_is_junk_not_a_crash() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    assert parse_records(deep)[2] == [deep[:200]]
+    assert parse_displays_json(deep) is None
+    Progress(io.StringIO()).on_line(deep)
+
+
 def test_a_stage_with_wrongly_typed_data_is_bad_output_not_ok() -> None:
     stdout = "\n".join(
         [
@@ -131,7 +140,9 @@ def test_conda_python_subdir_takes_any_json(tmp_path_factory: pytest.TempPathFac
     assert subdir is None or isinstance(subdir, str)
 
 
-@pytest.mark.parametrize("record", ["null", "[]", '{"subdir": 64}', '{"subdir": null}', '"osx-arm64"'])
+@pytest.mark.parametrize(
+    "record", ["null", "[]", '{"subdir": 64}', '{"subdir": null}', '"osx-arm64"', "[" * 100_000 + "]" * 100_000]
+)
 def test_conda_meta_odd_records(tmp_path: Path, record: str) -> None:
     (tmp_path / "conda-meta").mkdir()
     (tmp_path / "conda-meta" / "python-3.11.9-h1.json").write_text(record)

@@ -141,7 +141,7 @@ def parse_displays_json(text: str) -> tuple[str | None, int | None] | None:
     """(model, GPU cores) of the first Apple GPU in `system_profiler SPDisplaysDataType -json`."""
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     gpus = data.get("SPDisplaysDataType") if isinstance(data, dict) else None
     for gpu in gpus if isinstance(gpus, list) else []:

@@ -163,7 +163,7 @@ def parse_records(stdout: str) -> tuple[dict[str, Any], str | None, list[str]]:
             continue
         try:
             record = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested past the limit
             junk.append(line[:200])
             continue
         if not isinstance(record, dict) or record.get("v") != in_target.PROTOCOL_VERSION:
