@@ -8,6 +8,7 @@ the stage, so this only reads them. Drawn on stderr only when it is a terminal, 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 import time
@@ -85,6 +86,8 @@ class Progress:
 def terminal_progress(stream: TextIO | None = None, is_tty: Callable[[], bool] | None = None) -> Progress | None:
     """A Progress on *stream* (stderr) when it is a terminal; None otherwise (CI logs, pipes, files)."""
     stream = sys.stderr if stream is None else stream
+    if os.environ.get("TERM") == "dumb":  # it would print the escape codes literally
+        return None
     try:
         tty = is_tty() if is_tty is not None else stream.isatty()
     except (AttributeError, ValueError):

@@ -7,6 +7,7 @@ import io
 import json
 import os
 import pty
+import re
 import select
 import subprocess
 import sys
@@ -54,16 +55,16 @@ def test_nothing_is_drawn_when_stderr_is_not_a_terminal() -> None:
 def test_the_probe_feeds_the_line_and_erases_it_after() -> None:
     stream = io.StringIO()
     progress = Progress(stream, interval=0.2)
-    facts = probe_target(PYTHON, timeout=2, environ=fake_torch_env("import-hangs"), progress=progress)
+    facts = probe_target(PYTHON, timeout=4, environ=fake_torch_env("import-hangs"), progress=progress)
     assert facts.run.status == "timeout"
     drawn = stream.getvalue()
-    assert "mpscheck: importing torch… 1 s" in drawn
+    assert re.search(r"mpscheck: importing torch… [1-9] s", drawn), drawn
     assert drawn.endswith("\r\x1b[K")
 
 
 def _doctor_with_stderr(stderr_fd: int) -> subprocess.Popen[bytes]:
     env = {**fake_torch_env("import-hangs"), "NO_COLOR": "1", "GITHUB_ACTIONS": ""}
-    argv = [sys.executable, "-m", "mpscheck", "doctor", "--python", PYTHON, "--no-smoke", "--timeout", "3"]
+    argv = [sys.executable, "-m", "mpscheck", "doctor", "--python", PYTHON, "--no-smoke", "--timeout", "4"]
     return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=stderr_fd, env=env)
 
 
@@ -92,7 +93,7 @@ def test_a_terminal_sees_the_stage_and_a_pipe_sees_nothing() -> None:
     seen = _read_all(controller, process).decode("utf-8", "replace")
     process.wait(timeout=30)
     os.close(controller)
-    assert "mpscheck: importing torch… 2 s" in seen, seen
+    assert re.search(r"mpscheck: importing torch… [1-9] s", seen), seen
     piped = _doctor_with_stderr(subprocess.PIPE)
     _, err = piped.communicate(timeout=60)
     assert b"importing torch" not in err and b"\x1b[K" not in err

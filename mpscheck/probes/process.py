@@ -18,7 +18,7 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass
-from typing import IO, Callable, Iterator, Mapping, Optional, Sequence
+from typing import IO, Any, Callable, Iterator, Mapping, Optional, Sequence
 
 SCAN_SECONDS = 0.2  # how often the process tree is listed while the command runs
 EXIT_GRACE_SECONDS = 1.0  # after the command exits: how long a helper may still hold its output open
@@ -175,7 +175,7 @@ class _Tree:
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
-        self.seen: dict[int, object] = {}
+        self.seen: dict[int, Any] = {}  # pid -> psutil.Process, which remembers its start time
 
     def scan(self) -> None:
         try:
@@ -185,7 +185,7 @@ class _Tree:
                 self.seen.setdefault(child.pid, child)
             for process in list(self.seen.values()):  # children of a child whose parent has exited
                 with contextlib.suppress(psutil.Error):
-                    for child in process.children(recursive=True):  # type: ignore[attr-defined]
+                    for child in process.children(recursive=True):
                         self.seen.setdefault(child.pid, child)
         except Exception:  # psutil can fail on odd platforms; the process group is still killed
             return
@@ -197,7 +197,7 @@ class _Tree:
             return
         for process in self.seen.values():
             with contextlib.suppress(psutil.Error, OSError):
-                process.kill()  # type: ignore[attr-defined]  # psutil checks the pid was not reused
+                process.kill()  # psutil checks that the pid was not reused
 
 
 def _end(proc: subprocess.Popen[bytes], tree: _Tree) -> None:
