@@ -1,7 +1,7 @@
 """The progress line on a terminal while the target interpreter works: which stage, for how long.
 
 A cold ``import torch`` after an install, or a first Metal shader compile, can take a minute; a
-silent terminal for that long looks hung. The probe's own ``start`` records (in_target.py) name
+silent terminal for that long looks hung. The agent's own ``start`` records (probes/agent/protocol.py) name
 the stage, so this only reads them. Drawn on stderr only when it is a terminal, and erased after.
 """
 

@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 from mpscheck.cli import cli
 from mpscheck.diagnose import diagnose
 from mpscheck.model import Requirement
-from mpscheck.probes import in_target
+from mpscheck.probes.agent.conda import conda_python_subdir
+from mpscheck.probes.agent.macho import macho_archs
 from mpscheck.probes.host import parse_displays_json, parse_sw_vers
 from mpscheck.probes.process import Completed
-from mpscheck.probes.target import parse_records, parse_run
+from mpscheck.probes.target import PROTOCOL_VERSION, parse_records, parse_run
 from mpscheck.progress import Progress
 from mpscheck.render.json_report import render as render_json
 from tests.scenarios import scenarios
@@ -79,7 +80,7 @@ def test_system_profiler_odd_shapes(text: str) -> None:
 
 
 def _record(event: str, stage: str, data: Any) -> str:
-    return json.dumps({"v": in_target.PROTOCOL_VERSION, "event": event, "stage": stage, "data": data})
+    return json.dumps({"v": PROTOCOL_VERSION, "event": event, "stage": stage, "data": data})
 
 
 stages = st.sampled_from(["interpreter", "torch", "device", "end", "step:allocate", "step:train", "x"])
@@ -126,7 +127,7 @@ def test_a_stage_with_wrongly_typed_data_is_bad_output_not_ok() -> None:
 def test_macho_archs_takes_any_bytes(tmp_path_factory: pytest.TempPathFactory, data: bytes) -> None:
     path = tmp_path_factory.mktemp("macho") / "binary"
     path.write_bytes(data)
-    archs = in_target.macho_archs(str(path))
+    archs = macho_archs(str(path))
     assert isinstance(archs, list) and all(isinstance(a, str) for a in archs)
 
 
@@ -136,7 +137,7 @@ def test_conda_python_subdir_takes_any_json(tmp_path_factory: pytest.TempPathFac
     prefix = tmp_path_factory.mktemp("env")
     (prefix / "conda-meta").mkdir()
     (prefix / "conda-meta" / "python-3.11.9-h1.json").write_text(json.dumps(record))
-    subdir = in_target.conda_python_subdir(str(prefix))
+    subdir = conda_python_subdir(str(prefix))
     assert subdir is None or isinstance(subdir, str)
 
 
@@ -146,7 +147,7 @@ def test_conda_python_subdir_takes_any_json(tmp_path_factory: pytest.TempPathFac
 def test_conda_meta_odd_records(tmp_path: Path, record: str) -> None:
     (tmp_path / "conda-meta").mkdir()
     (tmp_path / "conda-meta" / "python-3.11.9-h1.json").write_text(record)
-    assert in_target.conda_python_subdir(str(tmp_path)) is None
+    assert conda_python_subdir(str(tmp_path)) is None
 
 
 # --- saved reports, mutated, through `mpscheck explain` ---------------------------------------
@@ -222,7 +223,7 @@ def test_explain_on_an_infinite_memory_size(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "memory_bytes" in result.output, result.output
 
 
-@pytest.mark.parametrize("value", ["x", [], {}, None, 10**400, -1, True, [1, "a"], {"a": "b"}])
+@pytest.mark.parametrize("value", ["x", "{0} {}", [], {}, None, 10**400, -1, True, [1, "a{}"], {"a": "b"}])
 def test_explain_with_wrongly_typed_smoke_values(tmp_path: Path, value: Any) -> None:
     document = copy.deepcopy(FULL_SMOKE)
     for step in document["facts"]["target"]["smoke"]["steps"]:
@@ -231,9 +232,18 @@ def test_explain_with_wrongly_typed_smoke_values(tmp_path: Path, value: Any) -> 
     assert result.exit_code in (0, 1, 2), result.output
 
 
-@pytest.mark.xfail(strict=True, reason="lead rewrites fallback parsing")
 def test_explain_with_ten_kilobytes_of_digits_in_the_fallback_variable(tmp_path: Path) -> None:
     document = copy.deepcopy(BASES[0])
     document["facts"]["target"]["interpreter"]["env"]["PYTORCH_ENABLE_MPS_FALLBACK"] = "1" * 10_000
     result = _explain(document, tmp_path)
     assert result.exit_code in (0, 1), result.output
+
+
+def test_braces_in_a_saved_value_are_text_not_a_format_field(tmp_path: Path) -> None:
+    document = copy.deepcopy(FULL_SMOKE)
+    for step in document["facts"]["target"]["smoke"]["steps"]:
+        if step["name"] == "allocate":
+            step["values"]["elements"] = "{0} {device} {}"
+    result = _explain(document, tmp_path)
+    assert result.exit_code in (0, 1), result.output
+    assert "{0} {device} {} float32 values" in result.output or "{0}" in result.output

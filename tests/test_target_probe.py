@@ -1,4 +1,4 @@
-"""The target probe for real: in_target.py under this machine's Python with real CPU torch, and
+"""The target probe for real: the agent (probes/agent/) under this machine's Python with real CPU torch, and
 under fake interpreters and a fake torch for what Linux cannot produce (hang, abort, MPS on a VM)."""
 
 from __future__ import annotations
@@ -9,18 +9,21 @@ from pathlib import Path
 
 import pytest
 
+from mpscheck.checks.smoke import ELEMENTWISE_TOLERANCE
 from mpscheck.diagnose import diagnose
 from mpscheck.model import Requirement, Status
-from mpscheck.probes import in_target, workload
-from mpscheck.probes.target import choose_target, probe_target
+from mpscheck.probes.agent import workload
+from mpscheck.probes.target import AGENT_PATH, PROTOCOL_VERSION, choose_target, probe_target
 from tests.conftest import PYTHON, fake_torch_env
 
 STDLIB = set(sys.stdlib_module_names)
+AGENT = sorted(AGENT_PATH.parent.glob("*.py"))
+ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("module", [in_target, workload], ids=["in_target", "workload"])
-def test_target_side_parses_as_python_38_and_imports_only_stdlib(module) -> None:
-    source = Path(module.__file__).read_text()
+@pytest.mark.parametrize("path", AGENT, ids=[p.name for p in AGENT])
+def test_target_side_parses_as_python_38_and_imports_only_stdlib(path: Path) -> None:
+    source = path.read_text()
     tree = ast.parse(source, feature_version=(3, 8))
     imported = set()
     for node in ast.walk(tree):
@@ -29,6 +32,30 @@ def test_target_side_parses_as_python_38_and_imports_only_stdlib(module) -> None
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             imported.add(node.module.split(".")[0])
     assert imported - {"__future__", "torch"} <= STDLIB, imported - STDLIB  # torch: what it probes
+    annotated = [n for n in ast.walk(tree) if isinstance(n, ast.AnnAssign)]
+    assert not annotated, "the agent runs on Python 3.8: no variable annotations that need evaluating"
+
+
+def test_mpscheck_never_imports_the_agent_and_the_agent_never_imports_mpscheck() -> None:
+    for path in (ROOT / "mpscheck").rglob("*.py"):
+        inside = AGENT_PATH.parent in path.parents
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            for name in names:
+                if inside:
+                    assert not name.startswith("mpscheck"), f"{path.name} imports {name}"
+                else:
+                    assert not name.startswith("mpscheck.probes.agent"), f"{path} imports {name}"
+
+
+def test_the_two_sides_speak_the_same_protocol_version() -> None:
+    from mpscheck.probes.agent import protocol
+
+    assert protocol.PROTOCOL_VERSION == PROTOCOL_VERSION
 
 
 def test_real_probe_reads_interpreter_and_torch(real_torch) -> None:
@@ -53,17 +80,20 @@ def test_real_full_workload_on_cpu_passes_every_step(real_torch) -> None:
     steps = {s.name: s for s in smoke.steps}
     assert list(steps) == list(workload.FULL_STEPS)
     for name in ("allocate", "elementwise", "matmul", "train", "dtypes", "memory"):
-        assert steps[name].status == "pass", (name, steps[name].error)
+        assert steps[name].outcome == "ran", (name, steps[name].error)
         assert steps[name].seconds is not None and steps[name].seconds >= 0
-    assert steps["fallback"].status == "skip"
-    assert steps["allocate"].values["elements"] == 4096
-    assert max(steps["elementwise"].values["max_relative_error"].values()) <= workload.ELEMENTWISE_TOLERANCE
+    assert steps["fallback"].outcome == "skipped"
+    assert steps["allocate"].values == {"elements": 4096, "mismatches": 0, "tensor_device": "cpu"}
+    assert max(steps["elementwise"].values["max_relative_error"].values()) <= ELEMENTWISE_TOLERANCE
     matmul = steps["matmul"].values["float32"]
     assert matmul["n"] == 1024 and matmul["max_relative_error"] <= 1e-3 and matmul["gflops"] > 0
     train = steps["train"].values
     assert len(train["losses"]) == 5 and train["losses"][-1] < train["losses"][0]
-    assert train["first_loss_difference"] <= train["tolerance"] and train["gradients_finite"]
-    assert {row["status"] for row in steps["dtypes"].values["dtypes"].values()} == {"pass"}
+    assert abs(train["losses"][0] - train["cpu_first_loss"]) < 1e-3 and train["gradients_finite"] is True
+    assert train["optimizer"] == "torch.optim.adam._single_tensor_adam"  # torch's default on the CPU
+    assert {row["result"] for row in steps["dtypes"].values["dtypes"].values()} == {"ran"}
+    assert {row["mismatches"] for row in steps["dtypes"].values["dtypes"].values()} == {0}
+    assert steps["memory"].values["readback"] == 1.0
     assert set(steps["dtypes"].values["dtypes"]) == set(workload.DTYPES)
     assert steps["memory"].values["synchronize"] in ("torch.cpu.synchronize", None)
 
@@ -147,7 +177,7 @@ def test_fake_vm_torch_fails_the_first_allocation_with_the_vm_signature() -> Non
     assert facts.run.status == "ok"
     assert facts.torch.mps_device_name == "Apple Paravirtual device"
     allocate = facts.smoke.steps[0]
-    assert allocate.name == "allocate" and allocate.status == "fail"
+    assert allocate.name == "allocate" and allocate.outcome == "raised"
     assert "MPS allocated: 0 bytes" in allocate.error and allocate.error_type == "RuntimeError"
 
 
@@ -160,16 +190,15 @@ def test_prints_during_import_do_not_corrupt_the_protocol() -> None:
 
 
 def test_agent_writes_no_bytecode_beside_itself(tmp_path) -> None:
-    """The doctor changes nothing on the machine: loading workload.py must not leave a __pycache__."""
+    """The doctor changes nothing on the machine: loading the agent's modules must not leave a __pycache__."""
     import shutil
     import subprocess
 
-    for module in (in_target, workload):
-        shutil.copy(module.__file__, tmp_path)
+    shutil.copytree(AGENT_PATH.parent, tmp_path / "agent", ignore=shutil.ignore_patterns("__pycache__"))
     env = fake_torch_env("mps-vm")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     done = subprocess.run(
-        [PYTHON, str(tmp_path / "in_target.py"), "--workload", "quick", "--device", "gpu"],
+        [PYTHON, str(tmp_path / "agent" / "main.py"), "--workload", "quick", "--device", "gpu"],
         capture_output=True,
         text=True,
         env=env,
@@ -177,7 +206,7 @@ def test_agent_writes_no_bytecode_beside_itself(tmp_path) -> None:
         check=False,
     )
     assert '"stage": "step:allocate"' in done.stdout
-    assert not (tmp_path / "__pycache__").exists()
+    assert not list(tmp_path.rglob("__pycache__"))
 
 
 def test_default_target_prefers_the_active_environment(tmp_path) -> None:
@@ -210,7 +239,7 @@ def test_agent_runs_under_python_38() -> None:
     facts = probe_target(python, workload="quick", device="gpu", timeout=60, environ=fake_torch_env("mps-vm"))
     assert facts.run.status == "ok", facts.run.stderr_tail
     assert facts.interpreter.version.startswith("3.8.")
-    assert facts.torch.version == "2.5.1" and facts.smoke.steps[0].status == "fail"  # the fake torch, on 3.8
+    assert facts.torch.version == "2.5.1" and facts.smoke.steps[0].outcome == "raised"  # the fake torch, on 3.8
 
 
 def test_timeout_kills_the_interpreters_children_too(make_python) -> None:
