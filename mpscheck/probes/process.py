@@ -82,8 +82,9 @@ def run_command(
             finished = _follow(proc, lines, on_line, deadline, tree)
         finally:  # a timeout, a signal or an exception in the callback: the tree goes in every case
             _end(proc, tree)
+    drained_by = time.perf_counter() + DRAIN_SECONDS  # one allowance for both pipes, not one each
     for reader in readers:
-        reader.join(timeout=DRAIN_SECONDS)
+        reader.join(timeout=max(0.0, drained_by - time.perf_counter()))
     if on_line is not None:
         _deliver_rest(lines, on_line)
     return Completed(
