@@ -101,3 +101,17 @@ def test_a_signal_to_mpscheck_ends_the_targets_whole_tree(make_python, tmp_path:
             mpscheck.kill()
     assert mpscheck.returncode in (code, -signum), mpscheck.stderr.read() if mpscheck.stderr else ""
     assert _wait_gone(tree) == []
+
+
+def test_a_signal_during_the_start_is_held_until_the_tree_is_guarded() -> None:
+    """The race the stress run found: SIGTERM between Popen and the cleanup's try left the tree alive."""
+    from mpscheck.probes.process import _SignalGuard
+
+    with _SignalGuard() as guard:
+        os.kill(os.getpid(), signal.SIGTERM)  # not armed yet: held, not raised
+        time.sleep(0.05)
+        assert guard.pending == signal.SIGTERM
+        with pytest.raises(SystemExit) as raised:
+            guard.arm()
+    assert raised.value.code == 128 + signal.SIGTERM
+    assert signal.getsignal(signal.SIGTERM) is not guard._on_signal  # the previous handler is back

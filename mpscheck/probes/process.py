@@ -18,7 +18,7 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass
-from typing import IO, Any, Callable, Iterator, Mapping, Optional, Sequence
+from typing import IO, Any, Callable, Mapping, Optional, Sequence
 
 SCAN_SECONDS = 0.2  # how often the process tree is listed while the command runs
 EXIT_GRACE_SECONDS = 1.0  # after the command exits: how long a helper may still hold its output open
@@ -59,7 +59,7 @@ def run_command(
     """
     started = time.perf_counter()
     deadline = started + timeout
-    with _signals_end_the_run():  # before the start: a signal must never find the tree unguarded
+    with _SignalGuard() as guard:  # set before the start: a signal never finds the tree unguarded
         try:
             proc = subprocess.Popen(
                 list(argv),
@@ -71,17 +71,21 @@ def run_command(
                 start_new_session=True,  # its own session and group: a Ctrl-C is ours to pass on
             )
         except OSError as exc:
+            guard.raise_pending()
             return Completed(tuple(argv), None, "", "", time.perf_counter() - started, start_error=str(exc))
         tree = _Tree(proc.pid)
         lines: queue.Queue[Optional[bytes]] = queue.Queue()
         out: list[bytes] = []
         err: list[bytes] = []
         try:
+            guard.arm()  # from here a signal raises at once; one that came during the start raises now
             assert proc.stdout is not None and proc.stderr is not None
             readers = [_reader(proc.stdout, out, lines), _reader(proc.stderr, err, None)]
             finished = _follow(proc, lines, on_line, deadline, tree)
         finally:  # a timeout, a signal or an exception in the callback: the tree goes in every case
+            guard.disarm()  # a second signal must not cut the cleanup short; it is raised after it
             _end(proc, tree)
+        guard.raise_pending()
     drained_by = time.perf_counter() + DRAIN_SECONDS  # one allowance for both pipes, not one each
     for reader in readers:
         reader.join(timeout=max(0.0, drained_by - time.perf_counter()))
@@ -222,24 +226,54 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
             proc.kill()
 
 
-@contextlib.contextmanager
-def _signals_end_the_run() -> Iterator[None]:
-    """SIGTERM and SIGHUP end mpscheck through the same cleanup as Ctrl-C (a KeyboardInterrupt).
+class _SignalGuard:
+    """SIGINT, SIGTERM and SIGHUP end mpscheck through the command's cleanup, never around it.
 
-    The command runs in its own session, so a signal to mpscheck never reaches it by itself.
-    Handlers can only be set from the main thread; host probes in threads are short and bounded.
+    The command runs in its own session, so a signal to mpscheck never reaches it by itself: it is
+    turned into an exception (KeyboardInterrupt for SIGINT, SystemExit(128 + n) otherwise) that
+    unwinds through the cleanup. Outside the armed region (the start, the cleanup) a signal is
+    held and raised once that region is over. Handlers can only be set from the main thread; host
+    probes in threads are short and bounded.
     """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
 
-    def stop(signum: int, _frame: object) -> None:
+    NAMES = ("SIGINT", "SIGTERM", "SIGHUP")
+
+    def __init__(self) -> None:
+        self.armed = False
+        self.pending: int | None = None
+        self.previous: dict[int, Any] = {}
+
+    def __enter__(self) -> _SignalGuard:
+        if threading.current_thread() is threading.main_thread():
+            for name in self.NAMES:
+                if hasattr(signal, name):
+                    number = getattr(signal, name)
+                    self.previous[number] = signal.signal(number, self._on_signal)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for number, handler in self.previous.items():
+            signal.signal(number, handler)
+
+    def _on_signal(self, signum: int, _frame: object) -> None:
+        if self.armed:
+            self._raise(signum)
+        self.pending = self.pending or signum
+
+    def arm(self) -> None:
+        self.armed = True
+        self.raise_pending()
+
+    def disarm(self) -> None:
+        self.armed = False
+
+    def raise_pending(self) -> None:
+        if self.pending is not None:
+            signum, self.pending = self.pending, None
+            self._raise(signum)
+
+    @staticmethod
+    def _raise(signum: int) -> None:
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
         raise SystemExit(128 + signum)
-
-    names = ("SIGTERM", "SIGHUP")
-    previous = {n: signal.signal(getattr(signal, n), stop) for n in names if hasattr(signal, n)}
-    try:
-        yield
-    finally:
-        for name, handler in previous.items():
-            signal.signal(getattr(signal, name), handler)
