@@ -47,8 +47,11 @@ check_option = click.option(
 
 
 def _positive(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
-    if value is not None and value <= 0:
-        raise click.BadParameter("must be a number of seconds above 0")
+    from mpscheck.probes.process import timeout_problem
+
+    problem = None if value is None else timeout_problem(value)
+    if problem:
+        raise click.BadParameter(problem)
     return value
 
 
@@ -136,6 +139,12 @@ def doctor(
     if list_checks:  # the checks are imported only when asked for: they are not free
         from mpscheck.checks import DOCTOR, checks_for
 
+        if fmt == "json":
+            import json
+
+            listed = [{"id": item.id, "title": item.title} for item in checks_for(DOCTOR)]
+            click.echo(json.dumps(listed, indent=2))
+            return
         for item in checks_for(DOCTOR):
             click.echo(f"{item.id:<22} {item.title}")
         return
@@ -186,7 +195,7 @@ def smoke_test(
 
 
 @cli.command()
-@click.argument("report_path", metavar="REPORT.json", type=click.Path(dir_okay=False))
+@click.argument("report_path", metavar="REPORT.json", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
     "--require",
     type=click.Choice(REQUIRE_CHOICES),
@@ -204,7 +213,7 @@ def explain(
     strict: bool,
     verbose: bool,
 ) -> None:
-    """Re-run today's checks on a report saved with --format json (from this or another machine)."""
+    """Re-run today's checks on a report saved with --format json (from this or another machine; - reads stdin)."""
     from mpscheck.diagnose import diagnose
     from mpscheck.saved import ReportError, load_report
 
@@ -255,8 +264,10 @@ def _probe(run: Callable[[], Report]) -> Report:
 
 def _finish(report: Report, fmt: str | None, output: str | None, verbose: bool) -> None:
     from mpscheck.emit import OutputError, append_step_summary, write_whole
+    from mpscheck.redact import redact_report
     from mpscheck.render import renderer
 
+    report = redact_report(report, os.environ)  # every format and the step summary see only this
     in_actions = os.environ.get("GITHUB_ACTIONS") == "true"
     fmt = fmt or ("github" if in_actions else "text")
     if fmt == "github":

@@ -9,11 +9,13 @@ evaluate them on Python 3.9 when a saved report is loaded.
 from __future__ import annotations
 
 import dataclasses
+import math
 import typing
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 FACTS_SCHEMA_VERSION = 2
+INT_LIMIT = 2**63  # no fact is larger (byte counts included); a bigger one is a corrupt report
 
 
 class FactsError(ValueError):
@@ -253,9 +255,15 @@ def _convert(hint: Any, value: Any, path: str) -> Any:
             raise FactsError(f"{path}: expected an object")
         return {str(k): _convert(args[1], v, f"{path}.{k}") for k, v in value.items()}
     if hint is float and isinstance(value, int) and not isinstance(value, bool):
+        if not -INT_LIMIT < value < INT_LIMIT:
+            raise FactsError(f"{path}: {str(value)[:20]}... is out of range")
         return float(value)
     if hint in (str, int, float, bool) and not _is_exactly(value, hint):
         raise FactsError(f"{path}: expected {hint.__name__}, got {type(value).__name__}")
+    if hint is int and not -INT_LIMIT < value < INT_LIMIT:
+        raise FactsError(f"{path}: {str(value)[:20]}... is out of range")
+    if hint is float and not math.isfinite(value):
+        raise FactsError(f"{path}: {value} is not a finite number")
     return value
 
 

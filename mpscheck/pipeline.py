@@ -28,7 +28,7 @@ def doctor_report(
     environ: Mapping[str, str] | None = None,
 ) -> Report:
     environ = os.environ if environ is None else environ
-    choice = choose_target(python, environ)
+    choice = choose_target(python, environ, timeout=timeout)
     # The quick smoke runs on a GPU only: on a CPU-only machine there is nothing to smoke-test.
     facts = collect_facts(choice, workload="quick" if smoke else "none", device="gpu", timeout=timeout, environ=environ)
     return diagnose(facts, command=DOCTOR, require=require, strict=strict, only=only)
@@ -44,7 +44,7 @@ def smoke_report(
     environ: Mapping[str, str] | None = None,
 ) -> Report:
     environ = os.environ if environ is None else environ
-    choice = choose_target(python, environ)
+    choice = choose_target(python, environ, timeout=timeout)
     facts = collect_facts(choice, workload="full", device=device, timeout=timeout, environ=environ)
     return diagnose(facts, command=SMOKE, require=require, strict=strict)
 

@@ -38,7 +38,11 @@ def _number(value: Any) -> float | None:
     """A finite number from saved values, or None: a report may hold anything."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return float(value) if math.isfinite(value) else None
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond any float: 10**400
+        return None
+    return number if math.isfinite(number) else None
 
 
 def judge_allocate(v: dict[str, Any]) -> tuple[str | None, str]:
@@ -216,7 +220,8 @@ def _judged(ctx: Context, entry: SmokeStep, device: str, rule: Rule) -> Outcome:
     took = f"{entry.seconds:.2f} s" if entry.seconds is not None else "untimed"
     if problem:
         return failed(f"the {entry.name} step on {device}: {problem}", report_fix(ctx))
-    return passed(f"{description.format(device=device)} ({took})")
+    said = description.replace("{device}", device)  # not format(): saved values may hold braces
+    return passed(f"{said} ({took})")
 
 
 # ---- the doctor's quick smoke -------------------------------------------------------------------
