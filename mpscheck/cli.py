@@ -215,7 +215,7 @@ def explain(
 ) -> None:
     """Re-run today's checks on a report saved with --format json (from this or another machine; - reads stdin)."""
     from mpscheck.diagnose import diagnose
-    from mpscheck.saved import ReportError, load_report
+    from mpscheck.report_format import ReportError, load_report
 
     _check_output(output)
     try:
@@ -244,7 +244,7 @@ def _known_ids(values: tuple[str, ...]) -> list[str]:
 
 
 def _check_output(output: str | None) -> None:
-    from mpscheck.emit import OutputError, check_writable
+    from mpscheck.deliver import OutputError, check_writable
 
     if output:
         try:
@@ -263,29 +263,12 @@ def _probe(run: Callable[[], Report]) -> Report:
 
 
 def _finish(report: Report, fmt: str | None, output: str | None, verbose: bool) -> None:
-    from mpscheck.emit import OutputError, append_step_summary, write_whole
-    from mpscheck.redact import redact_report
-    from mpscheck.render import renderer
+    from mpscheck.deliver import OutputError, deliver
 
-    report = redact_report(report, os.environ)  # every format and the step summary see only this
-    in_actions = os.environ.get("GITHUB_ACTIONS") == "true"
-    fmt = fmt or ("github" if in_actions else "text")
-    if fmt == "github":
-        append_step_summary(renderer("markdown")(report, verbose), os.environ)
-    if output:
-        try:
-            write_whole(output, renderer(fmt)(report, verbose))
-        except OutputError as exc:
-            raise click.UsageError(str(exc)) from exc
-        click.echo(f"{report.verdict.headline} (report written to {output})", err=True)
-    elif fmt == "text" and sys.stdout.isatty() and "NO_COLOR" not in os.environ:
-        from rich.console import Console
-
-        from mpscheck.render.text import print_report
-
-        print_report(report, Console(highlight=False, emoji=False), verbose)
-    else:
-        click.echo(renderer(fmt)(report, verbose), nl=False)
+    try:
+        deliver(report, fmt, output, verbose, os.environ)
+    except OutputError as exc:
+        raise click.UsageError(str(exc)) from exc
     sys.exit(int(report.verdict.exit_code))
 
 

@@ -69,7 +69,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", line)
     saved_path = config.getoption("--mpscheck-report")
     if saved_path:  # read at once: a bad file is a usage error before any test runs
-        from mpscheck.saved import ReportError, load_report
+        from mpscheck.report_format import ReportError, load_report
 
         try:
             config.stash[_FACTS_KEY] = load_report(saved_path).facts

@@ -26,7 +26,7 @@ from mpscheck.probes.host import parse_displays_json, parse_sw_vers
 from mpscheck.probes.process import Completed
 from mpscheck.probes.target import PROTOCOL_VERSION, parse_records, parse_run
 from mpscheck.progress import Progress
-from mpscheck.render.json_report import render as render_json
+from mpscheck.report_format import render as render_json
 from tests.scenarios import scenarios
 from tests.test_smoke_checks import full_smoke, m1_facts
 

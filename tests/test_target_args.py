@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from mpscheck.cli import cli
 from mpscheck.diagnose import diagnose
 from mpscheck.probes.target import TargetError, choose_target, probe_target
-from mpscheck.render.json_report import render as render_json
+from mpscheck.report_format import render as render_json
 from tests.conftest import PYTHON, fake_torch_env
 from tests.scenarios import scenarios
 from tests.test_cli import invoke

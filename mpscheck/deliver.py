@@ -1,5 +1,5 @@
-"""Where a rendered report goes: stdout, an --output file written whole or not at all (or as is into
-a device or FIFO), and the GitHub Actions step summary.
+"""Delivering a report: stdout, an --output file written whole or not at all (or as is into a device
+or FIFO), and the GitHub Actions step summary. The CLI hands every report here.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ import stat
 import tempfile
 from pathlib import Path
 from typing import Mapping
+
+from mpscheck.model import Report
 
 
 class OutputError(ValueError):
@@ -91,3 +93,34 @@ def append_step_summary(markdown: str, environ: Mapping[str, str]) -> bool:
     except OSError:
         return False
     return True
+
+
+def deliver(report: Report, fmt: str | None, output: str | None, verbose: bool, environ: Mapping[str, str]) -> str:
+    """Put the report where it was asked for; returns the format used. Raises OutputError (a usage error).
+
+    Secrets are masked once, here, so every format, the file and the step summary see the same masked
+    report. Under GitHub Actions the default format is github, and the Markdown summary is appended
+    to $GITHUB_STEP_SUMMARY. Text goes to a terminal in colour (never with NO_COLOR).
+    """
+    import sys
+
+    from mpscheck.redact import redact_report
+    from mpscheck.render import renderer
+
+    report = redact_report(report, environ)
+    fmt = fmt or ("github" if environ.get("GITHUB_ACTIONS") == "true" else "text")
+    if fmt == "github":
+        append_step_summary(renderer("markdown")(report, verbose), environ)
+    if output:
+        write_whole(output, renderer(fmt)(report, verbose))
+        print(f"{report.verdict.headline} (report written to {output})", file=sys.stderr)
+    elif fmt == "text" and sys.stdout.isatty() and "NO_COLOR" not in environ:
+        from rich.console import Console
+
+        from mpscheck.render.text import print_report
+
+        print_report(report, Console(highlight=False, emoji=False), verbose)
+    else:
+        sys.stdout.write(renderer(fmt)(report, verbose))
+        sys.stdout.flush()
+    return fmt
