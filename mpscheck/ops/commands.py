@@ -14,7 +14,15 @@ import sys
 from typing import Mapping
 
 from mpscheck.model import Report, Requirement
-from mpscheck.ops.prediction import ReleaseError, choose_macos, choose_release, default_table, lookup, predict
+from mpscheck.ops.prediction import (
+    CoverageTable,
+    ReleaseError,
+    choose_macos,
+    choose_release,
+    default_table,
+    lookup,
+    predict,
+)
 from mpscheck.ops.recording import RecordingError
 from mpscheck.ops.render import OpsReport, render_text, to_dict
 from mpscheck.ops.session import record_command, run_with_hook
@@ -38,7 +46,7 @@ def lookup_lines(name: str) -> list[str]:
         raise OpsUsageError(str(exc)) from exc
 
 
-def _table():  # type: ignore[no-untyped-def]
+def _table() -> CoverageTable:
     try:
         return default_table()
     except ImportError as exc:

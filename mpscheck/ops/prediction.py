@@ -239,7 +239,10 @@ def _set_kernel_status(op: OpPrediction, kind: str, sparse: bool, release: str) 
 def _kernel_fix(first: str | None, release: str) -> str:
     later = first is not None and not at_least(parse_version(release) or (0,), parse_version(first) or (0,))
     if later:
-        return f"upgrade: pip install 'torch>={first}' (MPS kernel since {first}); or set {FALLBACK_ENV} to run it on the CPU"
+        return (
+            f"upgrade: pip install 'torch>={first}' (MPS kernel since {first}); "
+            f"or set {FALLBACK_ENV} to run it on the CPU"
+        )
     return f"set {FALLBACK_ENV} to run it on the CPU (no release in the table has an MPS kernel for it)"
 
 
@@ -296,6 +299,8 @@ def _short(release: str) -> str:
 
 def default_table() -> CoverageTable:
     """The generated op coverage table (mpscheck/knowledge/op_coverage.json through its loader)."""
-    from mpscheck.knowledge import ops as table
+    import importlib
 
-    return table  # type: ignore[return-value]  # a module with the five functions of the protocol
+    # A module whose five functions are the protocol (mpscheck/knowledge/ops.py, from feat/knowledge).
+    table: CoverageTable = importlib.import_module("mpscheck.knowledge.ops")
+    return table

@@ -59,7 +59,7 @@ class Recording:
 def parse_record(payload: dict[str, Any]) -> list[OpUse]:
     """The rows of one process's recording file (already decoded from JSON)."""
     if payload.get("format") != RECORD_FORMAT or not isinstance(payload.get("ops"), list):
-        raise RecordingError("not an mpscheck op recording (format %r)" % payload.get("format"))
+        raise RecordingError(f"not an mpscheck op recording (format {payload.get('format')!r})")
     uses = []
     for row in payload["ops"]:
         dtypes = set(row.get("dtypes", ())) | set(row.get("out_dtypes", ()))

@@ -27,7 +27,7 @@ def record_command(
     argv: Sequence[str],
     environ: Mapping[str, str],
     *,
-    stdout: IO[Any] | None = None,
+    stdout: IO[Any] | int | None = None,
     extra_env: Mapping[str, str] | None = None,
     warn_always: bool = False,
     on_stderr_line: Callable[[str], None] | None = None,

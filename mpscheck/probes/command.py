@@ -9,6 +9,7 @@ foreground process group gets it), so that SIGINT is not sent a second time.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -77,12 +78,12 @@ def run_user_command(
     argv: Sequence[str],
     env: Mapping[str, str],
     *,
-    stdout: IO[Any] | None = None,
+    stdout: IO[Any] | int | None = None,
     on_stderr_line: Callable[[str], None] | None = None,
 ) -> ChildResult:
     """Start *argv*, stream its output, forward SIGINT/SIGTERM, and wait for it however long it runs.
 
-    *stdout*: where the child's stdout goes (None: ours, inherited). *on_stderr_line*: when given,
+    *stdout*: where the child's stdout goes (None: ours, inherited; 2: our stderr). *on_stderr_line*: when given,
     the child's stderr is read through a pipe, copied to ours as it arrives, and each line passed
     to this callback (used by ``run --trace`` to read torch's fallback warnings and tables).
     """
@@ -139,10 +140,8 @@ def _forward_signals(proc: subprocess.Popen[bytes], forwarded: list[str]) -> dic
         forwarded.append(name)
         if signum == signal.SIGINT and _terminal_already_told(proc):
             return
-        try:
+        with contextlib.suppress(ProcessLookupError):
             proc.send_signal(signum)
-        except ProcessLookupError:
-            pass
 
     for name in FORWARDED_SIGNALS:
         number = getattr(signal, name, None)
