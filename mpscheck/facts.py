@@ -13,7 +13,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
-FACTS_SCHEMA_VERSION = 1
+FACTS_SCHEMA_VERSION = 2
 
 
 class FactsError(ValueError):
@@ -72,15 +72,15 @@ class InterpreterFacts:
     platform: str = ""  # platform.platform()
     mac_ver: str = ""  # platform.mac_ver()[0]: 10.16 / 16.0 in old-SDK compat mode
     proc_translated: Optional[int] = None  # sysctl.proc_translated of this very process
-    binary_archs: List[str] = field(default_factory=list)  # Mach-O slices of the executable
+    binary_archs: Optional[List[str]] = None  # Mach-O slices of the executable; None: not read
     prefix: str = ""
     base_prefix: str = ""
     conda_prefix: Optional[str] = None  # set when the interpreter lives in a conda env
     conda_subdir: Optional[str] = None  # the python package's subdir in conda-meta: osx-64, osx-arm64
-    conda_base_archs: List[str] = field(default_factory=list)  # of $CONDA_PYTHON_EXE: the conda install's arch
-    packages: Dict[str, Optional[str]] = field(default_factory=dict)  # frameworks' and libraries' versions
+    conda_base_archs: Optional[List[str]] = None  # of $CONDA_PYTHON_EXE: the conda install's arch; None: not read
+    packages: Optional[Dict[str, Optional[str]]] = None  # frameworks' and libraries' versions; None: not checked
     home: Optional[str] = None  # shown as ~ in reports meant for pasting
-    env: Dict[str, str] = field(default_factory=dict)  # allowlisted environment variables only
+    env: Optional[Dict[str, str]] = None  # allowlisted environment variables only; None: not captured
 
 
 @dataclass
@@ -113,12 +113,12 @@ class TorchFacts:
 
 @dataclass
 class SmokeStep:
-    """One timed step of the workload on the device."""
+    """One timed step of the workload on the device: what happened, never whether it was right."""
 
     name: str = ""
-    status: str = "pass"  # pass | fail | skip | expected-unsupported
+    outcome: str = "ran"  # ran | raised | skipped
     seconds: Optional[float] = None
-    values: Dict[str, Any] = field(default_factory=dict)
+    values: Dict[str, Any] = field(default_factory=dict)  # observations: errors against the CPU, counts, losses
     error: Optional[str] = None
     error_type: Optional[str] = None
     note: Optional[str] = None

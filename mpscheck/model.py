@@ -12,7 +12,7 @@ from typing import Any
 
 from mpscheck.facts import Facts
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: smoke steps hold observations only (v1 held their own verdicts)
 REPORT_KIND = "mpscheck-report"
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from mpscheck.facts import Facts, FactsError, from_dict
 from mpscheck.model import REPORT_KIND, SCHEMA_VERSION, Requirement
+from mpscheck.upgrade import upgrade_facts
 
 
 class ReportError(ValueError):
@@ -39,7 +40,10 @@ def load_report(path: str) -> SavedReport:
             f"{path} has schema version {version!r}; this mpscheck reads up to {SCHEMA_VERSION}: upgrade it"
         )
     try:
-        facts = from_dict(Facts, data.get("facts"))
+        raw_facts = data.get("facts")
+        if version < SCHEMA_VERSION and isinstance(raw_facts, dict):
+            raw_facts = upgrade_facts(raw_facts)
+        facts = from_dict(Facts, raw_facts)
         require = Requirement(data.get("require", "mps"))
     except (FactsError, ValueError) as exc:
         raise ReportError(f"{path}: corrupt facts: {exc}") from exc

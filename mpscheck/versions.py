@@ -57,3 +57,13 @@ def torch_pin_for_macos(macos: Version) -> str | None:
         if at_least(macos, floor):
             return f"torch<{below}"
     return None
+
+
+def fallback_reader(torch_version: str | None) -> str:
+    """How a torch release reads PYTORCH_ENABLE_MPS_FALLBACK: "stoi" (std::stoi) or "not-zero".
+
+    aten/src/ATen/mps/MPSFallback.mm, read at pytorch/pytorch commit 035290b77d8b (after the 2.6
+    message change), still calls std::stoi; a later switch to c10::utils::get_env compared with "0"
+    is reported (../shared/mps-facts.md section 0) but not confirmed at a release, so stoi it is.
+    """
+    return "stoi"

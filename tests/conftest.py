@@ -55,3 +55,32 @@ def fake_torch_env(mode: str) -> dict[str, str]:
 PYTHON = sys.executable
 
 pytest_plugins = ["pytester"]
+
+
+GOLDEN = Path(__file__).parent / "golden"
+README = Path(__file__).parent.parent / "README.md"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="Rewrite tests/golden/* (and the README samples that quote them) from what the code prints now.",
+    )
+
+
+@pytest.fixture
+def golden(request: pytest.FixtureRequest):
+    """Compare text with tests/golden/NAME; with --update-golden, rewrite the file and the README's copy."""
+
+    def check(name: str, got: str) -> None:
+        path = GOLDEN / name
+        if request.config.getoption("--update-golden"):
+            old = path.read_text() if path.exists() else None
+            path.write_text(got)
+            readme = README.read_text()
+            if old is not None and old.rstrip("\n") in readme:
+                README.write_text(readme.replace(old.rstrip("\n"), got.rstrip("\n")))
+        assert got == path.read_text(), f"{name} changed: rerun with `pytest --update-golden` if that is intended"
+
+    return check

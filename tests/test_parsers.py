@@ -1,5 +1,5 @@
 """Parsers and pure helpers on recorded outputs: sw_vers, system_profiler, sysctl, versions,
-torch's error texts, strtod, Mach-O headers, conda-meta records, the env allowlist."""
+torch's error texts, Mach-O headers, conda-meta records, the env allowlist."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import struct
 
 import pytest
 
-from mpscheck.checks.environment import strtod
 from mpscheck.checks.signatures import recognise
 from mpscheck.probes.host import parse_displays_json, parse_sw_vers, probe_host
 from mpscheck.probes.in_target import allowed_env, conda_python_subdir, macho_archs, read_sysctl
@@ -149,13 +148,6 @@ def test_signature_details() -> None:
     assert recognise(rec.WRONG_ARCH_IMPORT).detail == "have x86_64, need arm64"
     # The 2022 dyld wording seen in a VS Code issue: "(have (x86_64), need (arm64e))"
     assert recognise("incompatible architecture (have (x86_64), need (arm64e))").detail == "have x86_64, need arm64e"
-
-
-@pytest.mark.parametrize(
-    ("text", "value"), [("1.5", 1.5), ("abc", 0.0), ("1.5x", 1.5), (" 0.8", 0.8), ("", 0.0), ("2e0", 2.0), ("-1", -1.0)]
-)
-def test_strtod_reads_like_c(text: str, value: float) -> None:
-    assert strtod(text) == value
 
 
 def _fat_header(*cpu_types: int) -> bytes:

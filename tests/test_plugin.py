@@ -45,7 +45,7 @@ def test_markers_skip_with_the_doctors_reason_on_linux(pytester: pytest.Pytester
     result.stdout.fnmatch_lines(
         [
             "*MPS not usable: platform: Linux x86_64: MPS cannot be used here*",
-            "*GPU not usable: platform: Linux x86_64: no GPU usable*",
+            "*GPU not usable: cuda: CPU only*",
         ]
     )
 
@@ -91,4 +91,4 @@ def test_real_probe_of_this_interpreter(pytester: pytest.Pytester, real_torch) -
     pytester.makepyfile(MARKED_TESTS)
     result = pytester.runpytest_subprocess("-rs")
     result.assert_outcomes(passed=1, skipped=2)
-    result.stdout.fnmatch_lines(["*GPU not usable: platform: Linux*"])
+    result.stdout.fnmatch_lines(["*GPU not usable: cuda: CPU only*"])

@@ -1,8 +1,8 @@
-"""The checks, registered in report order: cause before effect.
+"""The checks, and the one explicit list that fixes their order in a report: cause before effect.
 
-Each area module registers its checks with ``@check`` when imported; AREAS fixes the order of the
-areas (a list of names, so no import sorter can reorder the report): machine -> interpreter ->
-macOS against torch -> torch -> environment -> workload -> frameworks.
+Each area module registers its checks with ``@check`` when imported. ORDER, not import order, is
+the report order: machine -> interpreter -> macOS against torch -> torch -> environment ->
+workload -> frameworks. A registered check missing from ORDER (or the reverse) fails the tests.
 """
 
 from __future__ import annotations
@@ -15,8 +15,41 @@ AREAS = ("system", "interpreter", "macos", "torch_backend", "environment", "smok
 for _area in AREAS:
     importlib.import_module(f"mpscheck.checks.{_area}")
 
-__all__ = ["DOCTOR", "REGISTRY", "SMOKE", "Check", "Context", "checks_for"]
+ORDER: dict[str, tuple[str, ...]] = {
+    DOCTOR: (
+        "platform",
+        "chip",
+        "virtual-machine",
+        "interpreter",
+        "python-arch",
+        "python-macos-compat",
+        "macos-version",
+        "torch-import",
+        "mps-built",
+        "mps-available",
+        "cuda",
+        "mps-fallback-env",
+        "mps-watermark-env",
+        "mps-env-vars",
+        "smoke",
+        "frameworks",
+    ),
+    SMOKE: (
+        "smoke-device",
+        "smoke-allocate",
+        "smoke-elementwise",
+        "smoke-matmul",
+        "smoke-train",
+        "smoke-dtypes",
+        "smoke-memory",
+        "smoke-fallback",
+        "smoke-exit",
+    ),
+}
+
+__all__ = ["DOCTOR", "ORDER", "REGISTRY", "SMOKE", "Check", "Context", "checks_for"]
 
 
 def checks_for(suite: str) -> list[Check]:
-    return [c for c in REGISTRY if c.suite == suite]
+    """The checks of *suite* in report order."""
+    return [REGISTRY[check_id] for check_id in ORDER[suite]]

@@ -30,21 +30,22 @@ def verdicts(ctx: Context) -> dict[str, bool]:
         "transformers": torch_says,
         "accelerate": torch_says and at_least(version, (1, 12)),
     }
-    return {name: rules[name] for name, installed in info.packages.items() if installed and name in rules}
+    return {name: rules[name] for name, installed in (info.packages or {}).items() if installed and name in rules}
 
 
-@check("frameworks", "Frameworks")
+@check("frameworks", "Frameworks", where="macos", needs=("torch-import",))
 def frameworks(ctx: Context) -> Outcome:
-    if (off := ctx.off_macos()) is not None:
-        return off
-    if upstream := ctx.upstream_problem("torch-import"):
-        return ctx.blocked(upstream)
+    info, torch = ctx.interpreter, ctx.torch
+    if info is None or info.packages is None:
+        return skipped("not determined: installed frameworks were not checked")
+    if torch is None or torch.mps_available is None:
+        return skipped("not compared: torch's own answer on MPS is unknown")
     answers = verdicts(ctx)
     if not answers:
         return skipped("none of Lightning, transformers, accelerate is installed")
     assert ctx.interpreter is not None and ctx.torch is not None
     torch_says = bool(ctx.torch.mps_available)
-    versions = ctx.interpreter.packages
+    versions = ctx.interpreter.packages or {}
     listed = ", ".join(f"{name} {versions[name]}" for name in answers)
     disagree = [name for name, says in answers.items() if says != torch_says]
     if not disagree:

@@ -42,23 +42,26 @@ def interpreter(ctx: Context) -> Outcome:
     )
 
 
+def _shown(value: str) -> str:
+    """A value read from the interpreter, quoted; 'unknown' when it was not read."""
+    return repr(value) if value else "unknown"
+
+
 def is_rosetta(ctx: Context, info: InterpreterFacts) -> bool:
     if info.proc_translated is not None:
         return info.proc_translated == 1
     return info.machine == "x86_64" and bool(ctx.host.arm64_hardware)
 
 
-@check("python-arch", "Python architecture")
+@check("python-arch", "Python architecture", where="macos", needs=("interpreter",))
 def python_arch(ctx: Context) -> Outcome:
-    if (off := ctx.off_macos()) is not None:
-        return off
     info = ctx.interpreter
     if info is None:
-        return ctx.blocked("interpreter")
+        return skipped("not determined: the interpreter did not report")
     evidence = (
-        f"sysctl.proc_translated: {info.proc_translated}",
-        f"platform.machine(): {info.machine!r}, platform.processor(): {info.processor!r}",
-        f"executable slices: {', '.join(info.binary_archs) or 'unknown'}",
+        f"sysctl.proc_translated: {'unknown' if info.proc_translated is None else info.proc_translated}",
+        f"platform.machine(): {_shown(info.machine)}, platform.processor(): {_shown(info.processor)}",
+        f"executable slices: {', '.join(info.binary_archs or []) or 'unknown'}",
     )
     if is_rosetta(ctx, info):
         cause, remedy = rosetta_cause(ctx, info)
@@ -70,16 +73,22 @@ def python_arch(ctx: Context) -> Outcome:
         )
     if info.machine == "arm64":
         return passed("arm64, native (not translated by Rosetta)", *evidence)
-    if ctx.host.arm64_hardware is False or info.machine == "x86_64":
-        return passed(f"{info.machine}, native on an Intel Mac", *evidence)
-    return skipped(f"architecture not determined (machine {info.machine!r})", *evidence)
+    intel = ctx.host.arm64_hardware is False or "Intel" in (ctx.host.cpu_brand or "")
+    if intel and info.machine == "x86_64":
+        return passed("x86_64, native on an Intel Mac", *evidence)
+    return skipped(
+        f"architecture not determined (machine {info.machine or 'unknown'}, Apple silicon "
+        f"{'unknown' if ctx.host.arm64_hardware is None else ctx.host.arm64_hardware})",
+        *evidence,
+    )
 
 
 def rosetta_cause(ctx: Context, info: InterpreterFacts) -> tuple[str, Remediation]:
     """Why this Python runs translated, and the fix for that very cause."""
-    if info.conda_prefix and (info.conda_subdir == "osx-64" or "arm64" not in info.binary_archs):
+    archs = info.binary_archs or []
+    if info.conda_prefix and (info.conda_subdir == "osx-64" or (archs and "arm64" not in archs)):
         return _conda_cause(ctx, info)
-    if "arm64" in info.binary_archs:
+    if "arm64" in archs:
         launcher = ctx.env.get("__CFBundleIdentifier") or ctx.env.get("TERM_PROGRAM") or "the terminal or IDE"
         return (
             f"a universal2 Python started from an x86_64 process ({launcher} runs under Rosetta)",
@@ -119,7 +128,7 @@ def _conda_cause(ctx: Context, info: InterpreterFacts) -> tuple[str, Remediation
     env = ctx.env.get("CONDA_DEFAULT_ENV") or os.path.basename(info.conda_prefix or "") or "torch"
     new_env = shlex.quote(f"{env}-arm64" if env != "base" else "torch-arm64")
     version = ".".join(info.version.split(".")[:2]) or "3.12"
-    if info.conda_base_archs and "arm64" not in info.conda_base_archs:
+    if info.conda_base_archs and "arm64" not in info.conda_base_archs:  # None: the conda install was not read
         base = os.path.dirname(os.path.dirname(ctx.env.get("CONDA_PYTHON_EXE", ""))) or "conda"
         return (
             f"an Intel (x86_64) Anaconda/Miniconda install ({base}) made the env {info.conda_prefix}",
@@ -146,16 +155,17 @@ def _conda_cause(ctx: Context, info: InterpreterFacts) -> tuple[str, Remediation
     )
 
 
-@check("python-macos-compat", "macOS seen by Python")
+@check("python-macos-compat", "macOS seen by Python", where="macos", needs=("interpreter",))
 def python_macos_compat(ctx: Context) -> Outcome:
-    if (off := ctx.off_macos()) is not None:
-        return off
     info = ctx.interpreter
     if info is None:
-        return ctx.blocked("interpreter")
+        return skipped("not determined: the interpreter did not report")
     seen, real = parse_version(info.mac_ver), parse_version(ctx.host.macos_version)
     if seen is None or real is None:
-        return skipped(f"not compared (platform.mac_ver(): {info.mac_ver!r}, sw_vers: {ctx.host.macos_version!r})")
+        return skipped(
+            f"not compared (platform.mac_ver(): {info.mac_ver or 'unknown'}, "
+            f"sw_vers: {ctx.host.macos_version or 'unknown'})"
+        )
     compat = (seen[:2] == (10, 16) and real[0] >= 11) or (seen[0] == 16 and real[0] >= 26)
     if not compat:
         return passed(f"platform.mac_ver() agrees with sw_vers: {info.mac_ver}")

@@ -10,18 +10,23 @@ from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passe
 from mpscheck.versions import at_least, macos_floor, parse_version, show, torch_pin_for_macos
 
 
-@check("macos-version", "macOS version")
+@check("macos-version", "macOS version", where="macos")
 def macos_version(ctx: Context) -> Outcome:
-    if (off := ctx.off_macos()) is not None:
-        return off
     macos = parse_version(ctx.host.macos_version)
     if macos is None:
         return skipped(f"macOS version not determined: {ctx.host.errors.get('macos_version', 'sw_vers gave nothing')}")
     shown = f"macOS {ctx.host.macos_version}" + (f" ({ctx.host.macos_build})" if ctx.host.macos_build else "")
     torch = ctx.torch
     torch_version = parse_version(torch.version) if torch else None
-    if torch is None or torch_version is None:
-        return _macos_without_torch(ctx, macos, shown)
+    if torch is None or not torch.installed or (torch_version is None and torch.import_error):
+        return _macos_without_torch(ctx, macos, shown)  # judged against the torch that would be installed
+    if torch_version is None:
+        return skipped(f"{shown}; the installed torch's version is unknown, so its floor is too")
+    if not at_least(torch_version, (1, 12)):
+        return failed(
+            f"torch {torch.version} predates MPS (it first shipped in torch 1.12): no MPS on any macOS",
+            fix("Upgrade torch.", ctx.pip_install(torch_pin_for_macos(macos) or "torch", flags="--upgrade")),
+        )
     floor = macos_floor(torch_version)
     if not at_least(macos, floor):
         pin = torch_pin_for_macos(macos)

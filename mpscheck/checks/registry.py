@@ -1,9 +1,10 @@
 """The check registry, the context a check reads, and the outcome helpers checks return.
 
-A check is a small pure function over facts, registered in order (cause before effect) with
-``@check``. It returns an Outcome; the runner in diagnose.py turns it into a Finding. A check whose
-prerequisite failed returns ``ctx.blocked(...)``: a skip that names the upstream id, so one root
-cause shows as one failure.
+A check is a small pure function over facts, registered with ``@check``. Its prerequisites are
+declared, not coded: ``where="macos"`` makes the runner skip it off macOS (``"elsewhere"``: on
+macOS), and ``needs=(...)`` makes the runner skip it, naming the root cause, when a prerequisite
+failed. So a check body holds only its rule, and one root cause shows as one failure. A check
+never reads the policy: its status depends on the facts alone (``--require`` is judged in policy.py).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from mpscheck.facts import Facts, HostFacts, InterpreterFacts, SmokeFacts, TorchFacts
-from mpscheck.model import Finding, Remediation, Requirement, Status
+from mpscheck.model import Finding, Remediation, Status
 
 DOCTOR = "doctor"
 SMOKE = "smoke-test"
@@ -50,10 +51,9 @@ def fix(summary: str, *commands: str) -> Remediation:
 
 @dataclass
 class Context:
-    """What a check may read: the facts, the policy, and the findings of the checks before it."""
+    """What a check may read: the facts, and the findings of the checks before it."""
 
     facts: Facts
-    require: Requirement = Requirement.MPS
     findings: dict[str, Finding] = field(default_factory=dict)
     roots: dict[str, str] = field(default_factory=dict)  # skipped id -> the failure that caused it
 
@@ -78,8 +78,13 @@ class Context:
         return self.host.system == "Darwin"
 
     @property
+    def off_macos(self) -> bool:
+        """Known not to be macOS; an unknown OS (a paste that does not say) is not 'off macOS'."""
+        return bool(self.host.system) and self.host.system != "Darwin"
+
+    @property
     def env(self) -> dict[str, str]:
-        return self.interpreter.env if self.interpreter else {}
+        return (self.interpreter.env if self.interpreter else None) or {}
 
     @property
     def python(self) -> str:
@@ -104,14 +109,6 @@ class Context:
                 return self.roots[check_id]
         return None
 
-    def off_macos(self) -> Outcome | None:
-        """The skip for a macOS-only check on another OS, or None on macOS."""
-        if self.on_macos:
-            return None
-        if self.upstream_problem("platform"):
-            return self.blocked("platform")
-        return skipped(f"not macOS ({self.host.system or 'unknown OS'}): MPS does not apply")
-
     def blocked(self, upstream: str) -> Outcome:
         root = self.roots.get(upstream, upstream)
         return Outcome(Status.SKIP, f"skipped because {root} failed", blocked_by=root)
@@ -126,18 +123,24 @@ class Check:
     title: str
     suite: str
     run: CheckFunction
+    where: str = "anywhere"  # "macos": skipped off macOS; "elsewhere": skipped on macOS
+    needs: tuple[str, ...] = ()  # the runner skips this check, naming the root cause, when one of these failed
 
 
-REGISTRY: list[Check] = []
+REGISTRY: dict[str, Check] = {}
 
 
-def check(check_id: str, title: str, suite: str = DOCTOR) -> Callable[[CheckFunction], CheckFunction]:
-    """Register a check; the order of registration is the order of the report."""
+def check(
+    check_id: str, title: str, suite: str = DOCTOR, *, where: str = "anywhere", needs: tuple[str, ...] = ()
+) -> Callable[[CheckFunction], CheckFunction]:
+    """Register a check; its place in the report comes from checks.ORDER, not from import order."""
 
     def register(function: CheckFunction) -> CheckFunction:
-        if any(existing.id == check_id for existing in REGISTRY):
+        if check_id in REGISTRY:
             raise ValueError(f"duplicate check id {check_id}")
-        REGISTRY.append(Check(check_id, title, suite, function))
+        if where not in ("anywhere", "macos", "elsewhere"):
+            raise ValueError(f"{check_id}: where={where!r}")
+        REGISTRY[check_id] = Check(check_id, title, suite, function, where, needs)
         return function
 
     return register

@@ -1,23 +1,131 @@
-"""Checks of the workload that ran on the device: the doctor's quick smoke, and each smoke-test step.
+"""Judging the workload that ran on the device: the doctor's quick smoke, and each smoke-test step.
 
-The steps themselves run in probes/workload.py; here their outcomes and torch's error texts are
-judged, and a known failure signature becomes its cause and fix.
+The workload (probes/workload.py) only observes: errors against the CPU, mismatch counts, losses,
+torch's exception text. Every tolerance and every "expected unsupported" is decided here, so
+`mpscheck explain` re-judges a saved report from its numbers. A known error signature becomes its
+cause and fix.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+import math
+from typing import Any, Callable
 
-from mpscheck.checks.environment import FALLBACK, export_fix
+from mpscheck.checks.environment import FALLBACK, export_fix, read_fallback
 from mpscheck.checks.registry import SMOKE, Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.signatures import recognise
 from mpscheck.checks.system import cuda_usable
 from mpscheck.checks.wording import first_line, size
 from mpscheck.facts import SmokeStep
-from mpscheck.model import Remediation, Requirement
+from mpscheck.model import Remediation
 from mpscheck.versions import at_least, parse_version
 
 MPS_PREREQUISITES = ("platform", "chip", "macos-version", "python-arch", "torch-import", "mps-built", "mps-available")
+
+# Largest error relative to the reference's magnitude that still counts as right.
+ELEMENTWISE_TOLERANCE = 1e-4
+MATMUL_TOLERANCE = {"float32": 1e-3, "float16": 1e-2}
+TRAIN_FIRST_LOSS_TOLERANCE = 2e-3  # relative to max(1, |CPU loss|)
+# Raised on mps by design (../shared/mps-facts.md 4): "MPS framework doesn't support float64".
+UNSUPPORTED_ON_MPS = ("float64",)
+NEED_MACOS_14_ON_MPS = ("bfloat16", "complex64")  # mps-facts 2.2: PR pytorch/pytorch#119641, #115512
+
+
+# ---- the rules for each step's observations: (problem or None, one-line description) ------------
+
+
+def _number(value: Any) -> float | None:
+    """A finite number from saved values, or None: a report may hold anything."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def judge_allocate(v: dict[str, Any]) -> tuple[str | None, str]:
+    mismatches = v.get("mismatches")
+    if not isinstance(mismatches, int) or isinstance(mismatches, bool):
+        return "the round trip's mismatch count was not recorded", "unknown"
+    if mismatches:
+        return f"{mismatches} of {v.get('elements')} values changed in the round trip to the device", ""
+    return None, f"{v.get('elements')} float32 values survived the round trip to {{device}}"
+
+
+def judge_elementwise(v: dict[str, Any]) -> tuple[str | None, str]:
+    errors = v.get("max_relative_error")
+    numbers = {op: _number(e) for op, e in errors.items()} if isinstance(errors, dict) else {}
+    if not numbers or any(e is None for e in numbers.values()):
+        return "the elementwise errors were not recorded as numbers", ""
+    worst = max(numbers, key=lambda op: numbers[op] or 0.0)
+    error = numbers[worst] or 0.0
+    if error > ELEMENTWISE_TOLERANCE:
+        return f"{worst} differs from the CPU by {error:.3g} (tolerance {ELEMENTWISE_TOLERANCE:g})", ""
+    return None, (
+        f"{len(numbers)} ops on {{device}} match the CPU (worst relative error {error:.2g}, "
+        f"tolerance {ELEMENTWISE_TOLERANCE:g})"
+    )
+
+
+def judge_matmul(v: dict[str, Any]) -> tuple[str | None, str]:
+    f32, f16 = v.get("float32"), v.get("float16")
+    problems, parts = [], []
+    for name, row in (("float32", f32), ("float16", f16)):
+        if not isinstance(row, dict):
+            if name == "float32":
+                problems.append("the float32 result was not recorded")
+            continue
+        error = _number(row.get("max_relative_error"))
+        if error is None:
+            if name == "float32":
+                problems.append("the float32 error was not recorded")
+            else:
+                parts.append(f"float16 raised: {first_line(str(row.get('error')))}")
+            continue
+        n = row.get("n")
+        if error > MATMUL_TOLERANCE[name]:
+            limit = MATMUL_TOLERANCE[name]
+            problems.append(f"{name} {n}×{n} differs from the CPU by {error:.3g} (tolerance {limit:g})")
+        gflops = _number(row.get("gflops"))
+        rate = f", {gflops:.0f} GFLOP/s" if gflops and name == "float32" else ""
+        parts.append(f"{name} {n}×{n} error {error:.2g}{rate}")
+    if problems:
+        return "; ".join(problems), ""
+    return None, "matmul on {device} matches the CPU: " + "; ".join(parts)
+
+
+def judge_train(v: dict[str, Any]) -> tuple[str | None, str]:
+    raw = v.get("losses")
+    losses = [_number(x) for x in raw] if isinstance(raw, list) else []
+    cpu = _number(v.get("cpu_first_loss"))
+    if not losses or cpu is None:
+        return "the losses were not recorded", ""
+    if any(x is None for x in losses):
+        return f"the loss is not finite: {raw}", ""
+    finite = [x for x in losses if x is not None]
+    problems = []
+    if v.get("gradients_finite") is not True:
+        problems.append("a gradient is not finite" if v.get("gradients_finite") is False else "gradients unchecked")
+    if not finite[-1] < finite[0]:
+        problems.append(f"the loss did not decrease over {len(finite)} steps: {finite[0]:.4f} → {finite[-1]:.4f}")
+    difference = abs(finite[0] - cpu)
+    if difference > TRAIN_FIRST_LOSS_TOLERANCE * max(1.0, abs(cpu)):
+        problems.append(f"first loss {finite[0]:.6f} differs from the CPU's {cpu:.6f}")
+    if problems:
+        return "; ".join(problems), ""
+    return None, (
+        f"{len(finite)} Adam steps on {{device}}: loss {finite[0]:.3f} → {finite[-1]:.3f}, gradients finite, "
+        f"first loss matches the CPU (Δ {difference:.1g})"
+    )
+
+
+JUDGES: dict[str, Callable[[dict[str, Any]], tuple[str | None, str]]] = {
+    "allocate": judge_allocate,
+    "elementwise": judge_elementwise,
+    "matmul": judge_matmul,
+    "train": judge_train,
+}
+
+
+# ---- failures: death of the workload process, and raised errors with known signatures -----------
 
 
 def step(ctx: Context, name: str) -> SmokeStep | None:
@@ -33,27 +141,28 @@ def died_during(ctx: Context) -> str | None:
     return None
 
 
-def death_outcome(ctx: Context, name: str, device: str) -> Outcome:
-    run = ctx.facts.target.run
-    inside = " (an abort inside Metal)" if device == "mps" and run.status == "crashed" else ""
-    return failed(
-        f"the {name} step on {device} did not finish: {run.message}{inside}",
-        fix(
-            "Update torch (and macOS); if it persists, report it to PyTorch with this report attached.",
-            ctx.pip_install("torch", flags="--upgrade"),
-            "mpscheck smoke-test --format markdown --output mpscheck-smoke.md",
-        ),
-        *(
-            [f"last line on stderr: {first_line(run.stderr_tail.strip().splitlines()[-1])}"]
-            if run.stderr_tail.strip()
-            else []
-        ),
+def report_fix(ctx: Context) -> Remediation:
+    return fix(
+        "Update torch (and macOS); if it persists, report it to PyTorch with this report attached.",
+        ctx.pip_install("torch", flags="--upgrade"),
+        "mpscheck smoke-test --format markdown --output mpscheck-smoke.md",
     )
 
 
-def failure_outcome(ctx: Context, result: SmokeStep, device: str) -> Outcome:
-    """A failed step, explained by its error's known signature where there is one."""
-    error = result.error or "failed"
+def death_outcome(ctx: Context, name: str, device: str) -> Outcome:
+    run = ctx.facts.target.run
+    inside = " (an abort inside Metal)" if device == "mps" and run.status == "crashed" else ""
+    tail = run.stderr_tail.strip().splitlines()
+    return failed(
+        f"the {name} step on {device} did not finish: {run.message}{inside}",
+        report_fix(ctx),
+        *([f"last line on stderr: {first_line(tail[-1])}"] if tail else []),
+    )
+
+
+def raised_outcome(ctx: Context, result: SmokeStep, device: str) -> Outcome:
+    """A step that raised, explained by its error's known signature where there is one."""
+    error = result.error or "raised"
     signature = recognise(error)
     evidence = (f"{result.error_type or 'error'}: {first_line(error, 400)}",)
     cause = signature.cause if signature else None
@@ -67,9 +176,9 @@ def failure_outcome(ctx: Context, result: SmokeStep, device: str) -> Outcome:
             ),
             *evidence,
         )
-    if cause == "out-of-memory":
+    if signature and cause == "out-of-memory":
         return failed(
-            f"the {result.name} step ran out of MPS memory ({signature.detail})",  # type: ignore[union-attr]
+            f"the {result.name} step ran out of MPS memory ({signature.detail})",
             fix(
                 "Free unified memory (quit other apps, smaller batches); lifting the limit risks freezing the system.",
                 "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0",
@@ -82,53 +191,70 @@ def failure_outcome(ctx: Context, result: SmokeStep, device: str) -> Outcome:
             export_fix(ctx, "Enable the CPU fallback before Python starts.", FALLBACK, "1"),
             *evidence,
         )
-    if cause == "watermark":
+    if signature and cause == "watermark":
         return failed(
-            f"torch rejected the MPS memory limits: {signature.detail}",  # type: ignore[union-attr]
+            f"torch rejected the MPS memory limits: {signature.detail}",
             fix(
                 "Unset the watermark variables.",
                 "unset PYTORCH_MPS_HIGH_WATERMARK_RATIO PYTORCH_MPS_LOW_WATERMARK_RATIO",
             ),
             *evidence,
         )
-    return failed(
-        f"the {result.name} step failed on {device}: {first_line(error)}",
-        fix(
-            "Update torch; if it persists, report it to PyTorch with this report attached.",
-            ctx.pip_install("torch", flags="--upgrade"),
-            "mpscheck smoke-test --format markdown --output mpscheck-smoke.md",
-        ),
-        *evidence,
-    )
+    return failed(f"the {result.name} step raised on {device}: {first_line(error)}", report_fix(ctx), *evidence)
 
 
-@check("smoke", "Smoke test")
+Rule = Callable[[dict[str, Any]], tuple[str | None, str]]
+
+
+def _judged(ctx: Context, entry: SmokeStep, device: str, rule: Rule) -> Outcome:
+    """One step's outcome: raised, or its observations judged by *rule*."""
+    if entry.outcome == "raised":
+        return raised_outcome(ctx, entry, device)
+    if entry.outcome == "skipped":
+        return skipped(entry.note or "not applicable")
+    problem, description = rule(entry.values)
+    took = f"{entry.seconds:.2f} s" if entry.seconds is not None else "untimed"
+    if problem:
+        return failed(f"the {entry.name} step on {device}: {problem}", report_fix(ctx))
+    return passed(f"{description.format(device=device)} ({took})")
+
+
+# ---- the doctor's quick smoke -------------------------------------------------------------------
+
+
+@check("smoke", "Smoke test", needs=("torch-import", "mps-available"))
 def smoke(ctx: Context) -> Outcome:
-    if ctx.facts.target.run.workload == "none":
+    run = ctx.facts.target.run
+    if run.workload == "none":
         return skipped("not run (--no-smoke)")
-    if upstream := ctx.upstream_problem(*(("mps-available",) if ctx.on_macos else ("platform", "torch-import"))):
-        return ctx.blocked(upstream)
     result = ctx.smoke
     if result is None:
-        return skipped(f"not run: {ctx.facts.target.run.message or 'torch was not imported'}")
+        return skipped(f"not run: {run.message or 'torch was not imported'}")
     if result.device is None:
         return skipped(f"no GPU to test: {result.reason}")
     if (dead := died_during(ctx)) is not None:
         return death_outcome(ctx, dead, result.device)
+    outcomes = []
     for entry in result.steps:
-        if entry.status == "fail":
-            return failure_outcome(ctx, entry, result.device)
+        outcome = _judged(ctx, entry, result.device, JUDGES.get(entry.name, lambda v: (None, "ran on {device}")))
+        if outcome.status.value != "pass":
+            return outcome
+        outcomes.append(entry)
+    if not outcomes:
+        return skipped("no step of the workload reported")
+    if run.status != "ok":
+        return failed(f"the workload's steps passed, then the probe ended badly: {run.message}", report_fix(ctx))
     took = sum(s.seconds or 0 for s in result.steps)
     names = ", ".join(s.name for s in result.steps)
     return passed(f"float32 work on {result.device} matches the CPU ({names}; {took:.2f} s)")
 
 
-# ---- mpscheck smoke-test: the device choice, then one check per workload step -------------------
+# ---- mpscheck smoke-test: the device choice, then one check per workload step --------------------
 
 
 def mps_reason(ctx: Context) -> str:
     """Why MPS was not used: the doctor's first failing prerequisite, in its own words."""
-    if not ctx.on_macos:
+    if ctx.off_macos:
         return f"not macOS ({ctx.host.system})"
     root = ctx.upstream_problem(*MPS_PREREQUISITES)
     if root:
@@ -143,7 +269,7 @@ def smoke_device(ctx: Context) -> Outcome:
         if upstream := ctx.upstream_problem("interpreter", "torch-import"):
             return ctx.blocked(upstream)
         return failed(
-            f"the workload did not start: {ctx.facts.target.run.message}",
+            f"the workload did not start: {ctx.facts.target.run.message or 'no device was chosen'}",
             fix("Check the interpreter with the doctor.", "mpscheck doctor"),
         )
     better = _why_not_better(ctx, result.device)
@@ -153,12 +279,9 @@ def smoke_device(ctx: Context) -> Outcome:
         auto = fix("Let mpscheck pick what works here.", "mpscheck smoke-test --device auto")
         return failed(f"{result.reason}: {_cuda_reason(ctx)}", auto, *better)
     ran = f"ran on {result.device}: {result.reason}"
-    if ctx.require is Requirement.MPS and result.device != "mps":
-        return failed(f"{ran}, but MPS is required", _mps_fix(ctx), *better)
-    if ctx.require is Requirement.GPU and result.device == "cpu":
-        return failed(f"{ran}, but a GPU is required", _mps_fix(ctx), *better)
     if result.requested in ("auto", "gpu") and result.device == "cpu":
-        return warned(f"{ran}; " + "; ".join(better), fix("See why no GPU is usable here.", "mpscheck doctor"))
+        remedy = _mps_fix(ctx) if ctx.on_macos else fix("See why no GPU is usable here.", "mpscheck doctor")
+        return warned(f"{ran}; " + "; ".join(better), remedy)
     return passed(ran, *better)
 
 
@@ -185,7 +308,8 @@ def _mps_fix(ctx: Context) -> Remediation:
     return remedy or fix("Run the doctor for the full diagnosis.", "mpscheck doctor")
 
 
-def judge_step(ctx: Context, name: str, describe: Callable[[SmokeStep, str], Outcome]) -> Outcome:
+def judge_step(ctx: Context, name: str, rule: Callable[[SmokeStep, str], Outcome]) -> Outcome:
+    """A smoke-test step check: blocked, not run, died, raised, or judged by *rule*."""
     if upstream := ctx.upstream_problem("smoke-device"):
         return ctx.blocked(upstream)
     result = ctx.smoke
@@ -197,72 +321,36 @@ def judge_step(ctx: Context, name: str, describe: Callable[[SmokeStep, str], Out
         if dead == name:
             return death_outcome(ctx, name, result.device)
         return skipped(f"not run: the workload stopped during the {dead} step" if dead else "not run")
-    if entry.status == "fail":
-        return failure_outcome(ctx, entry, result.device)
-    if entry.status == "skip":
+    if entry.outcome == "raised":
+        return raised_outcome(ctx, entry, result.device)
+    if entry.outcome == "skipped":
         return skipped(entry.note or "not applicable")
-    return describe(entry, result.device)
+    return rule(entry, result.device)
 
 
-def _took(entry: SmokeStep) -> str:
-    return f"{entry.seconds:.2f} s" if entry.seconds is not None else "untimed"
+def _step_check(name: str) -> Callable[[Context], Outcome]:
+    def run(ctx: Context) -> Outcome:
+        return judge_step(ctx, name, lambda entry, device: _judged(ctx, entry, device, JUDGES[name]))
+
+    return run
 
 
-@check("smoke-allocate", "Allocate and copy", suite=SMOKE)
-def smoke_allocate(ctx: Context) -> Outcome:
-    return judge_step(
-        ctx,
-        "allocate",
-        lambda s, d: passed(f"{s.values.get('elements')} float32 values survived the round trip to {d} ({_took(s)})"),
-    )
-
-
-@check("smoke-elementwise", "Elementwise and reductions", suite=SMOKE)
-def smoke_elementwise(ctx: Context) -> Outcome:
-    def describe(s: SmokeStep, device: str) -> Outcome:
-        errors = s.values.get("max_relative_error", {})
-        worst = max(errors.values()) if errors else 0.0
-        return passed(
-            f"{len(errors)} ops on {device} match the CPU (worst relative error {worst:.2g}, "
-            f"tolerance {s.values.get('tolerance')}; {_took(s)})"
-        )
-
-    return judge_step(ctx, "elementwise", describe)
-
-
-@check("smoke-matmul", "Matrix multiply", suite=SMOKE)
-def smoke_matmul(ctx: Context) -> Outcome:
-    def describe(s: SmokeStep, device: str) -> Outcome:
-        f32 = s.values.get("float32", {})
-        f16 = s.values.get("float16", {})
-        half = (
-            f"; float16 {f16.get('n')}² error {f16.get('max_relative_error', 0):.2g}"
-            if "gflops" in f16
-            else f"; float16 failed: {first_line(f16.get('error'))}"
-            if f16
-            else ""
-        )
-        return passed(
-            f"{f32.get('n')}×{f32.get('n')} float32 on {device} matches the CPU (error "
-            f"{f32.get('max_relative_error', 0):.2g}), {f32.get('gflops')} GFLOP/s{half} ({_took(s)})"
-        )
-
-    return judge_step(ctx, "matmul", describe)
+check("smoke-allocate", "Allocate and copy", suite=SMOKE)(_step_check("allocate"))
+check("smoke-elementwise", "Elementwise and reductions", suite=SMOKE)(_step_check("elementwise"))
+check("smoke-matmul", "Matrix multiply", suite=SMOKE)(_step_check("matmul"))
 
 
 @check("smoke-train", "Training step", suite=SMOKE)
 def smoke_train(ctx: Context) -> Outcome:
-    def describe(s: SmokeStep, device: str) -> Outcome:
-        losses = s.values.get("losses", [])
-        setup = s.values.get("optimizer_setup_seconds") or 0.0
-        of_which = f", of which {setup:.2f} s torch.optim's one-time setup" if setup >= 0.1 else ""
-        return passed(
-            f"{s.values.get('steps')} Adam steps on {device}: loss {losses[0]:.3f} → {losses[-1]:.3f}, "
-            f"gradients finite, first loss matches the CPU (Δ {s.values.get('first_loss_difference', 0):.1g}; "
-            f"{_took(s)}{of_which})"
-        )
+    def rule(entry: SmokeStep, device: str) -> Outcome:
+        outcome = _judged(ctx, entry, device, judge_train)
+        setup = _number(entry.values.get("optimizer_setup_seconds")) or 0.0
+        if outcome.status.value == "pass" and setup >= 0.1:
+            optimizer = entry.values.get("optimizer") or "torch.optim.Adam"
+            return passed(outcome.summary + f"; {optimizer} set up in {setup:.2f} s")
+        return outcome
 
-    return judge_step(ctx, "train", describe)
+    return judge_step(ctx, "train", rule)
 
 
 @check("smoke-dtypes", "dtype support", suite=SMOKE)
@@ -271,20 +359,27 @@ def smoke_dtypes(ctx: Context) -> Outcome:
 
 
 def _dtype_outcome(ctx: Context, entry: SmokeStep, device: str) -> Outcome:
-    table = entry.values.get("dtypes", {})
-    works = [n for n, row in table.items() if row.get("status") == "pass"]
-    expected = [n for n, row in table.items() if row.get("status") == "expected-unsupported"]
-    missing = [n for n, row in table.items() if row.get("status") == "unsupported"]
+    table = entry.values.get("dtypes")
+    if not isinstance(table, dict) or not table:
+        return failed("the dtype table was not recorded", report_fix(ctx))
+    rows = {n: (r if isinstance(r, dict) else {}) for n, r in table.items()}
+    works = [n for n, r in rows.items() if r.get("result") == "ran" and r.get("mismatches") == 0]
+    wrong = [n for n, r in rows.items() if r.get("result") == "ran" and r.get("mismatches") != 0]
+    raised = [n for n, r in rows.items() if r.get("result") != "ran"]
     macos = parse_version(ctx.host.macos_version)
     old_macos = device == "mps" and macos is not None and not at_least(macos, (14, 0))
-    explained = [n for n in missing if old_macos and n in ("bfloat16", "complex64")]
-    unexplained = [n for n in missing if n not in explained]
+    expected = [n for n in raised if device == "mps" and n in UNSUPPORTED_ON_MPS]
+    explained = [n for n in raised if old_macos and n in NEED_MACOS_14_ON_MPS]
+    unexplained = [n for n in raised if n not in expected and n not in explained]
+    details = [f"{n}: {first_line(str(rows[n].get('error')))}" for n in raised]
+    if wrong or "float32" not in works:
+        broken = wrong + ([] if "float32" in works or "float32" in wrong else ["float32"])
+        return failed(f"wrong or missing results on {device}: {', '.join(broken)}", report_fix(ctx), *details)
     parts = [f"works on {device}: {', '.join(works)}"]
     if expected:
         parts.append(f"{', '.join(expected)} unsupported as expected on mps (use float32)")
     if explained:
         parts.append(f"{', '.join(explained)} need macOS 14 (this is {ctx.host.macos_version})")
-    details = [f"{n}: {first_line(table[n].get('error'))}" for n in (*expected, *missing)]
     if unexplained:
         return warned(
             "; ".join([*parts, f"unsupported: {', '.join(unexplained)}"]),
@@ -300,32 +395,62 @@ def _dtype_outcome(ctx: Context, entry: SmokeStep, device: str) -> Outcome:
 
 @check("smoke-memory", "Synchronise and memory", suite=SMOKE)
 def smoke_memory(ctx: Context) -> Outcome:
-    def describe(s: SmokeStep, device: str) -> Outcome:
+    def rule(s: SmokeStep, device: str) -> Outcome:
         v = s.values
         synced = v.get("synchronize") or "nothing to synchronise"
-        if v.get("allocated_after") is None:
-            return passed(f"synchronised ({synced}); the {device} allocator keeps no count ({_took(s)})")
-        limit = v.get("recommended_max") or v.get("total")
+        block = _number(v.get("block_bytes")) or 0.0
+        if _number(v.get("readback")) != 1.0:
+            return failed(f"the {size(int(block))} block read back {v.get('readback')!r}, not 1.0", report_fix(ctx))
+        before, after = _number(v.get("allocated_before")), _number(v.get("allocated_after"))
+        if before is None or after is None:
+            return passed(f"synchronised ({synced}); the {device} allocator keeps no count")
+        if after - before < block:
+            return failed(
+                f"the allocator did not count the {size(int(block))} block: {size(int(before))} → {size(int(after))}",
+                report_fix(ctx),
+            )
+        limit = _number(v.get("recommended_max")) or _number(v.get("total"))
         limit_text = (
-            f"; {'recommended maximum' if 'recommended_max' in v else 'device total'} {size(limit)}" if limit else ""
+            f"; {'recommended maximum' if 'recommended_max' in v else 'device total'} {size(int(limit))}"
+            if limit
+            else ""
         )
         return passed(
-            f"synchronised ({synced}); a 64 MiB block counted: allocated {size(v.get('allocated_before'))} → "
-            f"{size(v.get('allocated_after'))}{limit_text} ({_took(s)})"
+            f"synchronised ({synced}); a {size(int(block))} block counted: allocated {size(int(before))} → "
+            f"{size(int(after))}{limit_text}"
         )
 
-    return judge_step(ctx, "memory", describe)
+    return judge_step(ctx, "memory", rule)
 
 
 @check("smoke-fallback", "CPU fallback in the workload", suite=SMOKE)
 def smoke_fallback(ctx: Context) -> Outcome:
-    def describe(s: SmokeStep, device: str) -> Outcome:
-        value, in_effect = s.values.get(FALLBACK), s.values.get("in_effect")
-        if in_effect:
-            return passed(f"{FALLBACK}={value} was in effect in the workload's process")
+    def rule(s: SmokeStep, device: str) -> Outcome:
+        value = s.values.get("value")
+        value = value if isinstance(value, str) else None
+        reading = read_fallback(value, ctx.torch.version if ctx.torch else None)
+        if reading.enabled:
+            return passed(f"{FALLBACK}={value} was in effect in the workload's process ({reading.how})")
         return warned(
-            f"{FALLBACK}={value!r} in the workload's process: the CPU fallback was not in effect",
+            f"{FALLBACK}={value!r} in the workload's process: the CPU fallback was not in effect ({reading.how})",
             export_fix(ctx, "Set it before Python starts.", FALLBACK, "1"),
         )
 
-    return judge_step(ctx, "fallback", describe)
+    return judge_step(ctx, "fallback", rule)
+
+
+@check("smoke-exit", "Workload process", suite=SMOKE)
+def smoke_exit(ctx: Context) -> Outcome:
+    """The probe completed: its end record arrived and it exited 0. Without that, nothing is proven."""
+    run = ctx.facts.target.run
+    if run.status == "ok":
+        took = f" in {run.seconds:.1f} s" if run.seconds is not None else ""
+        return passed(f"the workload process finished cleanly{took}")
+    if upstream := ctx.upstream_problem("interpreter"):
+        return ctx.blocked(upstream)
+    tail = run.stderr_tail.strip().splitlines()
+    return failed(
+        f"the workload process did not finish cleanly: {run.message or run.status}",
+        report_fix(ctx),
+        *([f"last line on stderr: {first_line(tail[-1])}"] if tail else []),
+    )

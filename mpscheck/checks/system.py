@@ -1,37 +1,32 @@
-"""Checks of the machine itself: platform, chip, virtualisation."""
+"""Checks of the machine itself: platform, chip, virtualisation, and CUDA where MPS cannot apply."""
 
 from __future__ import annotations
 
 import re
 
-from mpscheck.checks.registry import (
-    Context,
-    Outcome,
-    check,
-    failed,
-    fix,
-    passed,
-    skipped,
-    warned,
-)
+from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.wording import plural, size
-from mpscheck.model import Requirement
 from mpscheck.versions import LAST_INTEL_MAC_TORCH
 
 APPLE_CHIP = re.compile(r"Apple (M\d+)(?: (Pro|Max|Ultra))?")
 
 
-def _accelerators(ctx: Context) -> str:
-    torch = ctx.torch
-    if torch is None or torch.import_error:
-        return "torch could not be imported, so CUDA was not checked"
+def accelerators(ctx: Context) -> str:
+    """What torch reported about CUDA, in words, for the platform line."""
+    torch, run = ctx.torch, ctx.facts.target.run
+    if torch is None:
+        return f"torch was not probed ({run.message or run.status}), so CUDA is unknown"
     if not torch.installed:
         return "torch is not installed, so CUDA was not checked"
-    if torch.cuda_available and torch.cuda_devices:
+    if torch.import_error:
+        return "torch could not be imported, so CUDA was not checked"
+    if cuda_usable(ctx):
         names = ", ".join(f"{d.name} ({size(d.memory_bytes)})" for d in torch.cuda_devices)
         return f"CUDA {torch.cuda_built}: {plural(len(torch.cuda_devices), 'device')}: {names}"
     if torch.cuda_built:
         return f"torch {torch.version} is a CUDA {torch.cuda_built} build but sees no CUDA device"
+    if torch.cuda_available is None:
+        return "CUDA unknown"
     return f"CPU only (torch {torch.version} is a CPU-only build)"
 
 
@@ -44,46 +39,29 @@ def cuda_usable(ctx: Context) -> bool:
 def platform_check(ctx: Context) -> Outcome:
     host = ctx.host
     if ctx.on_macos:
-        return passed(f"macOS ({host.machine or 'unknown arch'}): MPS applies here")
-    where = f"{host.system or 'this OS'} {host.machine}".strip()
-    found = _accelerators(ctx)
-    if ctx.require is Requirement.NONE:
-        return skipped(f"{where}: MPS does not apply here; {found}")
-    if ctx.require is Requirement.GPU and cuda_usable(ctx):
-        return passed(f"{where}: MPS does not apply here; {found}")
-    if ctx.require is Requirement.GPU:
-        cuda_fix = (
-            fix(
-                "Install a CUDA build of torch (PyPI's Linux wheels are CUDA builds).",
-                ctx.pip_install("torch", flags="--force-reinstall"),
-            )
-            if ctx.torch and ctx.torch.installed and not ctx.torch.cuda_built
-            else fix(
-                "Run on a machine with an NVIDIA GPU and its driver (check with nvidia-smi), or report only.",
-                "nvidia-smi",
-                "mpscheck doctor --require none",
-            )
-        )
-        return failed(f"{where}: no GPU usable: MPS needs macOS, and {found}", cuda_fix)
+        return passed(f"macOS ({host.machine or 'architecture unknown'}): MPS applies here")
+    if not host.system:
+        return skipped("operating system not determined")
+    where = f"{host.system} {host.machine}".strip()
     alternative = "mpscheck doctor --require gpu" if cuda_usable(ctx) else "mpscheck doctor --require none"
     return failed(
-        f"{where}: MPS cannot be used here, it needs macOS on Apple silicon; {found}",
+        f"{where}: MPS cannot be used here, it needs macOS on Apple silicon; {accelerators(ctx)}",
         fix("Run MPS work on a Mac with Apple silicon; on this machine, accept CUDA or only report.", alternative),
     )
 
 
-@check("chip", "Chip")
+@check("chip", "Chip", where="macos")
 def chip(ctx: Context) -> Outcome:
-    if (off := ctx.off_macos()) is not None:
-        return off
     host = ctx.host
     brand = host.cpu_brand
-    if not brand:
-        return skipped(f"chip not determined: {host.errors.get('machdep.cpu.brand_string', 'no brand string')}")
-    if APPLE_CHIP.match(brand):
+    if brand and APPLE_CHIP.match(brand):
         return passed(_describe_apple_chip(ctx, brand), f"hw.model: {host.model or 'unknown'}")
-    if "Intel" in brand:
-        return _intel_mac(ctx, brand)
+    if (brand and "Intel" in brand) or (not brand and host.arm64_hardware is False):
+        return _intel_mac(ctx, brand or "model unknown; hw.optional.arm64 = 0")
+    if not brand:
+        why = host.errors.get("machdep.cpu.brand_string", "no brand string")
+        apple = " (Apple silicon: hw.optional.arm64 = 1)" if host.arm64_hardware else ""
+        return skipped(f"chip not determined{apple}: {why}")
     return warned(
         f"unrecognised chip {brand!r}: MPS needs Apple silicon",
         fix(
@@ -115,19 +93,16 @@ def _intel_mac(ctx: Context, brand: str) -> Outcome:
     )
     remedy = fix(
         f"Use a Mac with Apple silicon for MPS; on this Mac, torch {LAST_INTEL_MAC_TORCH} is the last release.",
-        ctx.pip_install(f"torch=={LAST_INTEL_MAC_TORCH}"),
+        ctx.pip_install(f"torch=={LAST_INTEL_MAC_TORCH}", "numpy<2"),
     )
     if ctx.torch and ctx.torch.mps_available:
-        return warned(summary + f"; MPS is available here ({ctx.torch.mps_device_name}), unofficially", remedy)
-    if ctx.require is not Requirement.MPS:
-        return warned(summary, remedy)
+        name = ctx.torch.mps_device_name or "device name not reported"
+        return warned(summary + f"; MPS is available here ({name}), unofficially", remedy)
     return failed(summary, remedy)
 
 
-@check("virtual-machine", "Virtualisation")
+@check("virtual-machine", "Virtualisation", where="macos")
 def virtual_machine(ctx: Context) -> Outcome:
-    if (off := ctx.off_macos()) is not None:
-        return off
     host = ctx.host
     if host.hypervisor is None:
         return skipped(f"not determined: {host.errors.get('kern.hv_vmm_present', 'kern.hv_vmm_present unreadable')}")
@@ -142,4 +117,28 @@ def virtual_machine(ctx: Context) -> Outcome:
             "mpscheck doctor --require none",
         ),
         "GitHub's docs: 'Nested-virtualization and Metal Performance Shaders (MPS) are not supported'",
+    )
+
+
+@check("cuda", "CUDA", where="elsewhere", needs=("torch-import",))
+def cuda(ctx: Context) -> Outcome:
+    """Where MPS cannot apply, the other GPU torch can use; what --require gpu rests on off macOS."""
+    torch = ctx.torch
+    if torch is None or torch.cuda_available is None:
+        return skipped("not determined: torch did not report on CUDA")
+    if cuda_usable(ctx):
+        return passed(accelerators(ctx))
+    if torch.cuda_built:
+        return failed(
+            accelerators(ctx),
+            fix("Check that the NVIDIA driver sees a GPU and CUDA_VISIBLE_DEVICES does not hide it.", "nvidia-smi"),
+            *([f"torch says: {torch.cuda_error}"] if torch.cuda_error else []),
+        )
+    return failed(
+        accelerators(ctx),
+        fix(
+            "On a machine with an NVIDIA GPU, install PyPI's default Linux torch, which is a CUDA build.",
+            ctx.pip_install("torch", flags="--force-reinstall"),
+            "nvidia-smi",
+        ),
     )

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from mpscheck.checks.environment import FALLBACK, read_fallback
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.signatures import recognise
 from mpscheck.checks.wording import first_line
-from mpscheck.model import Remediation
+from mpscheck.model import Remediation, Status
 from mpscheck.versions import parse_version, torch_pin_for_macos
 
 PARAVIRTUAL_DEVICE = "Apple Paravirtual device"  # the Metal device of macOS VMs (ggml-org/llama.cpp#6628)
@@ -20,10 +21,10 @@ def install_fix(ctx: Context) -> Remediation:
     return Remediation(f"Install torch into the interpreter you run{why}.", (ctx.pip_install(spec),))
 
 
-@check("torch-import", "torch")
+@check("torch-import", "torch", needs=("interpreter",))
 def torch_import(ctx: Context) -> Outcome:
     if ctx.interpreter is None:
-        return ctx.blocked("interpreter")
+        return skipped("not determined: the interpreter did not report")
     torch, run = ctx.torch, ctx.facts.target.run
     if torch is None:
         return _import_died(ctx)
@@ -44,12 +45,12 @@ def _import_died(ctx: Context) -> Outcome:
     if run.running_stage != "torch":
         return skipped(f"torch was not probed: {run.message or run.status}")
     reinstall = ctx.pip_install("torch", flags="--force-reinstall --no-cache-dir")
-    fallback = ctx.env.get("PYTORCH_ENABLE_MPS_FALLBACK")
-    if fallback is not None and not fallback.strip().lstrip("+-").isdigit():
+    fallback = ctx.env.get(FALLBACK)
+    if run.status == "crashed" and read_fallback(fallback, None).enabled is None:
         return failed(
-            f"import torch died ({run.message}); PYTORCH_ENABLE_MPS_FALLBACK={fallback!r} is not an integer "
-            "and torch parses it with std::stoi while it loads",
-            fix("Set PYTORCH_ENABLE_MPS_FALLBACK to 1 (or unset it).", "export PYTORCH_ENABLE_MPS_FALLBACK=1"),
+            f"import torch died ({run.message}); {FALLBACK}={(fallback or '')[:40]!r}: "
+            f"{read_fallback(fallback, None).how}",
+            fix("Set PYTORCH_ENABLE_MPS_FALLBACK to 1 (or unset it).", f"export {FALLBACK}=1"),
         )
     if run.status == "timeout":
         return failed(
@@ -83,15 +84,15 @@ def _import_failed(ctx: Context, error: str) -> Outcome:
     )
 
 
-@check("mps-built", "MPS built")
+@check("mps-built", "MPS built", where="macos", needs=("torch-import",))
 def mps_built(ctx: Context) -> Outcome:
-    if (off := ctx.off_macos()) is not None:
-        return off
-    if upstream := ctx.upstream_problem("torch-import"):
-        return ctx.blocked(upstream)
     torch = ctx.torch
     if torch is None or torch.mps_built is None:
         return skipped("not determined: torch was not imported")
+    if torch.version is None:
+        return (passed if torch.mps_built else skipped)(
+            f"torch.backends.mps.is_built() is {torch.mps_built} (torch version unknown)"
+        )
     if torch.mps_built:
         return passed(f"torch {torch.version} was built with MPS (torch.backends.mps.is_built() is True)")
     return failed(
@@ -104,12 +105,8 @@ def mps_built(ctx: Context) -> Outcome:
     )
 
 
-@check("mps-available", "MPS available")
+@check("mps-available", "MPS available", where="macos", needs=("mps-built",))
 def mps_available(ctx: Context) -> Outcome:
-    if (off := ctx.off_macos()) is not None:
-        return off
-    if upstream := ctx.upstream_problem("mps-built"):
-        return ctx.blocked(upstream)
     torch = ctx.torch
     if torch is None or torch.mps_available is None:
         return skipped("not determined: torch was not imported")
@@ -124,6 +121,19 @@ def mps_available(ctx: Context) -> Outcome:
         return failed(
             "no usable Metal device inside this virtual machine" + misleading,
             fix("Run MPS work on a physical Mac.", "mpscheck doctor --require none"),
+            torchs_words,
+        )
+    os_known = ctx.status("macos-version") in (Status.PASS, Status.WARN)
+    if not os_known or ctx.host.hypervisor is None:
+        unknown = "whether this macOS is new enough" if not os_known else "whether this is a VM"
+        return failed(
+            f"torch sees no Metal device; {unknown} is unknown, so the cause is one of: a macOS older than this "
+            "torch needs, a virtual machine, or a sandbox" + misleading,
+            fix(
+                "Compare with a run from a normal Terminal window, and check the macOS version.",
+                "sw_vers -productVersion",
+                f"{ctx.python} -c 'import torch; print(torch.backends.mps.is_available())'",
+            ),
             torchs_words,
         )
     return failed(

@@ -1,24 +1,22 @@
-"""The device workload, run inside the target interpreter next to in_target.py (3.8, stdlib + torch).
+"""The device workload, run inside the target interpreter (Python 3.8 syntax, stdlib + torch).
 
-Each step does real work on the device and checks it against the CPU; it returns its outcome and
-observed values, and the runner times it and turns an exception into a failed step carrying torch's
-own error text. The doctor runs the quick steps, ``mpscheck smoke-test`` all of them: one workload,
-two depths. Steps never decide what an error means; the checks in mpscheck do that on the facts.
+Each step does real work on the device and the same work on the CPU, and reports what it observed:
+errors against the CPU, counts of mismatching values, losses, timings, torch's own exception text.
+It never decides whether that is right: every tolerance and every "expected unsupported" lives in
+mpscheck's checks, so a saved report can be re-judged from its numbers. The doctor runs the quick
+steps, ``mpscheck smoke-test`` all of them: one workload, two depths.
 """
 
 from __future__ import annotations
 
 import copy
+import inspect
 import time
 
 QUICK_STEPS = ("allocate", "elementwise")
 FULL_STEPS = ("allocate", "elementwise", "matmul", "train", "dtypes", "memory", "fallback")
 DTYPES = ("float32", "float16", "bfloat16", "int64", "bool", "complex64", "float64")
-
-# Largest error relative to the reference's magnitude that still counts as right, per dtype.
-TOLERANCE = {"float32": 1e-3, "float16": 1e-2}
-ELEMENTWISE_TOLERANCE = 1e-4
-TRAIN_LOSS_TOLERANCE = 2e-3
+BLOCK_BYTES = 64 * 1024 * 1024
 
 
 def run(torch, device, mode, emit, fallback_env):
@@ -28,10 +26,13 @@ def run(torch, device, mode, emit, fallback_env):
         emit("start", "step:" + name)
         started = time.perf_counter()
         try:
-            outcome = step_fallback(device, fallback_env) if name == "fallback" else STEPS[name](torch, device)
+            if name == "fallback":
+                outcome = step_fallback(device, fallback_env)
+            else:
+                outcome = {"outcome": "ran", "values": STEPS[name](torch, device)}
             synchronize(torch, device)
         except Exception as exc:
-            outcome = {"status": "fail", "error": str(exc)[:2000], "error_type": type(exc).__name__}
+            outcome = {"outcome": "raised", "error": str(exc)[:2000], "error_type": type(exc).__name__}
         outcome["name"] = name
         outcome["seconds"] = round(time.perf_counter() - started, 4)
         emit("done", "step:" + name, outcome)
@@ -47,15 +48,6 @@ def synchronize(torch, device):
     return None
 
 
-def _outcome(ok, values, problem, note=None):
-    out = {"status": "pass" if ok else "fail", "values": values}
-    if not ok:
-        out["error"] = problem
-    if note:
-        out["note"] = note
-    return out
-
-
 def _relative_error(got, want):
     got, want = got.double(), want.double()
     scale = max(1.0, float(want.abs().max()))
@@ -66,8 +58,8 @@ def step_allocate(torch, device):
     host = torch.arange(4096, dtype=torch.float32)
     on_device = host.to(device)
     back = on_device.cpu()
-    values = {"elements": 4096, "tensor_device": str(on_device.device)}
-    return _outcome(bool(torch.equal(host, back)), values, "values changed in the round trip to the device")
+    mismatches = int((back != host).sum())
+    return {"elements": 4096, "mismatches": mismatches, "tensor_device": str(on_device.device)}
 
 
 def step_elementwise(torch, device):
@@ -87,11 +79,7 @@ def step_elementwise(torch, device):
 
     want = ops(a, b)
     got = ops(a.to(device), b.to(device))
-    errors = {op: _relative_error(got[op].cpu(), want[op]) for op in want}
-    worst = max(errors, key=lambda op: errors[op])
-    values = {"max_relative_error": errors, "tolerance": ELEMENTWISE_TOLERANCE}
-    problem = "%s differs from the CPU by %.3g (tolerance %g)" % (worst, errors[worst], ELEMENTWISE_TOLERANCE)
-    return _outcome(errors[worst] <= ELEMENTWISE_TOLERANCE, values, problem)
+    return {"max_relative_error": {op: _relative_error(got[op].cpu(), want[op]) for op in want}}
 
 
 def _timed_matmul(torch, device, a, b, min_seconds, max_iterations):
@@ -109,7 +97,6 @@ def _timed_matmul(torch, device, a, b, min_seconds, max_iterations):
 
 def step_matmul(torch, device):
     values = {}
-    problems = []
     for dtype_name, n, min_seconds, max_iterations in (("float32", 1024, 0.3, 50), ("float16", 512, 0.0, 1)):
         dtype = getattr(torch, dtype_name)
         gen = torch.Generator().manual_seed(1)
@@ -123,19 +110,79 @@ def step_matmul(torch, device):
         except Exception as exc:
             if dtype_name == "float32":
                 raise
-            values[dtype_name] = {"n": n, "error": str(exc)[:500]}  # the dtype step reports support
+            values[dtype_name] = {"n": n, "error": str(exc)[:500], "error_type": type(exc).__name__}
             continue
-        error = _relative_error(out.cpu(), reference)
         values[dtype_name] = {
             "n": n,
-            "max_relative_error": error,
-            "tolerance": TOLERANCE[dtype_name],
+            "max_relative_error": _relative_error(out.cpu(), reference),
             "iterations": iterations,
+            "seconds": seconds,
             "gflops": round(2.0 * n**3 * iterations / seconds / 1e9, 2) if seconds > 0 else None,
         }
-        if error > TOLERANCE[dtype_name]:
-            problems.append("%s %dx%d matmul differs from the CPU by %.3g" % (dtype_name, n, n, error))
-    return _outcome(not problems, values, "; ".join(problems))
+    return values
+
+
+def _adam_update(torch, device):
+    """Adam's update kernels without torch.optim's one-time setup, which imports torch._dynamo.
+
+    Constructing the first optimizer in a process costs seconds (6 s on an H100 machine) that say
+    nothing about the device. torch's own update function is called directly: the multi-tensor
+    (foreach) path where torch uses it by default for this device, else the single-tensor one. A
+    torch whose private signature differs falls back to torch.optim.Adam, and says so.
+    """
+    import torch.optim.adam as adam_module
+
+    supported = ["cuda"]
+    try:
+        from torch.utils._foreach_utils import _get_foreach_kernels_supported_devices
+
+        supported = list(_get_foreach_kernels_supported_devices())
+    except Exception:
+        pass
+    name = "_multi_tensor_adam" if device in supported else "_single_tensor_adam"
+    function = getattr(adam_module, name, None)
+    if function is None:
+        return None, "torch.optim.Adam"
+    accepted = inspect.signature(function).parameters
+    options = {
+        "amsgrad": False,
+        "has_complex": False,
+        "beta1": 0.9,
+        "beta2": 0.999,
+        "lr": 1e-3,
+        "weight_decay": 0.0,
+        "eps": 1e-8,
+        "maximize": False,
+        "capturable": False,
+        "differentiable": False,
+        "decoupled_weight_decay": False,
+        "foreach": name == "_multi_tensor_adam",
+    }
+    required = [p.name for p in accepted.values() if p.kind is p.KEYWORD_ONLY and p.default is p.empty]
+    if any(r not in options for r in required):
+        return None, "torch.optim.Adam"
+    options = {k: v for k, v in options.items() if k in accepted}
+    state = {}
+
+    def step(params):
+        if not state:
+            state["exp_avg"] = [torch.zeros_like(p) for p in params]
+            state["exp_avg_sq"] = [torch.zeros_like(p) for p in params]
+            state["steps"] = [torch.tensor(0.0) for _ in params]
+        with torch.no_grad():
+            function(
+                list(params),
+                [p.grad for p in params],
+                state["exp_avg"],
+                state["exp_avg_sq"],
+                [],
+                state["steps"],
+                None,
+                None,
+                **options,
+            )
+
+    return step, "torch.optim.adam." + name
 
 
 def step_train(torch, device):
@@ -156,45 +203,34 @@ def step_train(torch, device):
         cpu_first_loss = loss_fn(copy.deepcopy(model)(inputs), labels).item()
 
     model = model.to(device)
+    params = [p for p in model.parameters()]
     setup_started = time.perf_counter()
-    # The first optimizer in a process pays torch.optim's one-time setup (it imports torch._dynamo):
-    # seconds that say nothing about the device, so they are reported apart.
-    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    update, optimizer_name = _adam_update(torch, device)
+    if update is None:
+        optimizer = torch.optim.Adam(params, lr=1e-3)
+        update = lambda _params: optimizer.step()  # noqa: E731
     optimizer_setup = time.perf_counter() - setup_started
     x, y = inputs.to(device), labels.to(device)
     losses, gradients_finite = [], True
     for _ in range(5):
-        optimizer.zero_grad()
+        for p in params:
+            p.grad = None
         loss = loss_fn(model(x), y)
         loss.backward()
         gradients_finite = gradients_finite and all(
-            bool(torch.isfinite(p.grad).all()) for p in model.parameters() if p.grad is not None
+            bool(torch.isfinite(p.grad).all()) for p in params if p.grad is not None
         )
-        optimizer.step()
+        update(params)
         losses.append(loss.detach().item())
-    difference = abs(losses[0] - cpu_first_loss)
-    tolerance = TRAIN_LOSS_TOLERANCE * max(1.0, abs(cpu_first_loss))
-    finite = all(loss == loss and abs(loss) != float("inf") for loss in losses)
-    problems = []
-    if not finite:
-        problems.append("the loss is not finite: %s" % losses)
-    if not gradients_finite:
-        problems.append("a gradient is not finite")
-    if finite and not losses[-1] < losses[0]:
-        problems.append("the loss did not decrease over 5 steps: %s" % losses)
-    if difference > tolerance:
-        problems.append("first loss %.6f differs from the CPU's %.6f" % (losses[0], cpu_first_loss))
-    values = {
+    return {
         "batch": 64,
         "steps": 5,
         "losses": losses,
         "cpu_first_loss": cpu_first_loss,
-        "first_loss_difference": difference,
-        "tolerance": tolerance,
         "gradients_finite": gradients_finite,
+        "optimizer": optimizer_name,
         "optimizer_setup_seconds": round(optimizer_setup, 4),
     }
-    return _outcome(not problems, values, "; ".join(problems))
 
 
 def step_dtypes(torch, device):
@@ -204,16 +240,10 @@ def step_dtypes(torch, device):
         host = (torch.arange(8) % 3).to(dtype)
         try:
             got = (host.to(device) * host.to(device)).cpu()
-            right = bool(torch.equal(got, host * host))
-            table[name] = {"status": "pass"} if right else {"status": "fail", "error": "wrong values"}
+            table[name] = {"result": "ran", "mismatches": int((got != host * host).sum())}
         except Exception as exc:
-            status = "expected-unsupported" if (device == "mps" and name == "float64") else "unsupported"
-            table[name] = {"status": status, "error": str(exc)[:500], "error_type": type(exc).__name__}
-    wrong = sorted(n for n, row in table.items() if row["status"] == "fail")
-    problems = ["%s computes wrong values" % ", ".join(wrong)] if wrong else []
-    if table["float32"]["status"] != "pass":
-        problems.append("float32 does not work on %s" % device)
-    return _outcome(not problems, {"dtypes": table}, "; ".join(problems))
+            table[name] = {"result": "raised", "error": str(exc)[:500], "error_type": type(exc).__name__}
+    return {"dtypes": table}
 
 
 def _allocated(torch, device):
@@ -227,11 +257,13 @@ def _allocated(torch, device):
 def step_memory(torch, device):
     values = {"synchronize": synchronize(torch, device)}
     before = _allocated(torch, device)
-    block = torch.empty(16 * 1024 * 1024, dtype=torch.float32, device=device)  # 64 MiB
+    block = torch.empty(BLOCK_BYTES // 4, dtype=torch.float32, device=device)
     block.fill_(1.0)
     synchronize(torch, device)
     after = _allocated(torch, device)
-    values.update({"allocated_before": before, "allocated_after": after, "block_bytes": 64 * 1024 * 1024})
+    values.update(
+        {"allocated_before": before, "allocated_after": after, "block_bytes": BLOCK_BYTES, "readback": float(block[-1])}
+    )
     if device == "mps":
         for key, attr in (
             ("driver_allocated", "driver_allocated_memory"),
@@ -242,21 +274,15 @@ def step_memory(torch, device):
     elif device == "cuda":
         free, total = torch.cuda.mem_get_info()
         values.update({"free": free, "total": total})
-    ok = float(block[-1]) == 1.0
-    accounted = before is None or after is None or after - before >= 64 * 1024 * 1024
     del block
-    problem = "the 64 MiB block read back wrong" if not ok else "the allocator did not count the 64 MiB block"
-    return _outcome(ok and accounted, values, problem)
+    return values
 
 
 def step_fallback(device, fallback_env):
+    """The fallback variable as this process started with it; what torch made of it is the checks' call."""
     if device != "mps":
-        return {"status": "skip", "note": "PYTORCH_ENABLE_MPS_FALLBACK applies to mps only"}
-    try:
-        in_effect = fallback_env is not None and int(fallback_env.strip()) != 0
-    except ValueError:
-        in_effect = None
-    return {"status": "pass", "values": {"PYTORCH_ENABLE_MPS_FALLBACK": fallback_env, "in_effect": in_effect}}
+        return {"outcome": "skipped", "note": "PYTORCH_ENABLE_MPS_FALLBACK applies to mps only"}
+    return {"outcome": "ran", "values": {"value": fallback_env}}
 
 
 STEPS = {

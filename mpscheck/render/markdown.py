@@ -56,8 +56,8 @@ def environment_block(facts: Facts) -> str:
     lines = [f"{label}: {'Could not collect' if value is None else value}" for label, value in rows]
     if info:
         lines.append("Versions of relevant libraries:")
-        lines += [f"[pip3] {name}=={version}" for name, version in sorted(info.packages.items()) if version]
-        lines += [f"[env] {name}={value}" for name, value in sorted(info.env.items())]
+        lines += [f"[pip3] {name}=={version}" for name, version in sorted((info.packages or {}).items()) if version]
+        lines += [f"[env] {name}={value}" for name, value in sorted((info.env or {}).items())]
     return "\n".join(lines)
 
 
