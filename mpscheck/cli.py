@@ -376,17 +376,20 @@ def run_command_cli(
     if not command:
         raise click.UsageError("give the command to run after --, e.g. mpscheck run -- python train.py")
     _check_output(output)
-    from mpscheck.ops.commands import gate, run_after_gate
+    from mpscheck.ops.commands import OpsUsageError, gate, run_after_gate
 
     report = _probe(lambda: gate(list(command), python, Requirement(require), smoke, timeout))
-    if not report.verdict.ready:
+    if report.verdict.exit_code is not ExitCode.READY:  # --require none passes whatever was found
         from mpscheck.render import renderer
 
         _emit(renderer(fmt)(report, True), output, report.verdict.headline, to_stderr=True)
         click.echo(f"mpscheck: not starting {' '.join(command)}: {report.verdict.headline}", err=True)
         sys.exit(int(report.verdict.exit_code))
     click.echo(f"mpscheck: {report.verdict.headline}; starting {' '.join(command)}", err=True)
-    code, summary = run_after_gate(list(command), fallback=fallback, trace=trace, fmt=fmt)
+    try:
+        code, summary = run_after_gate(list(command), fallback=fallback, trace=trace, fmt=fmt)
+    except OpsUsageError as exc:  # raised before the command starts (e.g. no coverage table)
+        raise click.UsageError(str(exc)) from exc
     if summary is not None:
         _emit(summary, output, "trace summary", to_stderr=True)
     sys.exit(code)

@@ -143,7 +143,7 @@ def test_run_trace_off_a_mac_uses_the_recording_and_says_so(table: FixtureTable)
     if sys.platform == "darwin":
         pytest.skip("a Mac traces for real")
     result = invoke("run", "--require", "none", "--trace", "--", sys.executable, str(SCRIPTS / "roll_and_svd.py"))
-    assert result.exit_code == 0  # the script's own exit code
+    assert result.exit_code == 0, result.output  # the script's own exit code
     assert "Not a Mac: --trace cannot watch torch fall back here" in result.stderr
     assert "would not run on MPS with torch 2.2.0" in result.stderr  # the newest release of the fixture
 

@@ -14,12 +14,12 @@ import sys
 from typing import Mapping
 
 from mpscheck.model import Report, Requirement
+from mpscheck.ops import prediction as predictor
 from mpscheck.ops.prediction import (
     CoverageTable,
     ReleaseError,
     choose_macos,
     choose_release,
-    default_table,
     lookup,
     predict,
 )
@@ -48,7 +48,7 @@ def lookup_lines(name: str) -> list[str]:
 
 def _table() -> CoverageTable:
     try:
-        return default_table()
+        return predictor.default_table()  # looked up at call time, so a test can swap the table
     except ImportError as exc:
         raise OpsUsageError(f"the op coverage table is not installed with this mpscheck ({exc})") from exc
 
