@@ -128,3 +128,9 @@ def test_merge_sums_calls_and_unites_dtypes_per_name_and_layout() -> None:
 def test_a_foreign_file_is_refused() -> None:
     with pytest.raises(RecordingError):
         parse_record({"format": 99, "ops": []})
+
+
+def test_each_op_records_where_the_script_first_reached_it() -> None:
+    _, recording = _record("roll_and_svd.py")
+    roll = next(u for u in recording.ops if u.name == "aten::roll")
+    assert roll.first_site == f"{SCRIPTS / 'roll_and_svd.py'}:6"

@@ -52,6 +52,7 @@ class OpPrediction:
     recorded_as: tuple[str, ...] = ()
     mapped_from: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()
+    first_site: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -65,6 +66,7 @@ class OpPrediction:
             "recorded_as": list(self.recorded_as),
             "mapped_from": list(self.mapped_from),
             "sources": list(self.sources),
+            "first_site": self.first_site,
         }
 
 
@@ -156,6 +158,7 @@ def predict(
             prediction.dropped.append(use.name)
             continue
         judged = judge(use, table, release, macos)
+        judged.first_site = use.first_site
         seen = merged.get(judged.name)
         merged[judged.name] = judged if seen is None else _merge(seen, judged)
     prediction.ops = sorted(merged.values(), key=_order)
@@ -177,6 +180,7 @@ def _merge(a: OpPrediction, b: OpPrediction) -> OpPrediction:
     worst.recorded_as = tuple(dict.fromkeys(worst.recorded_as + other.recorded_as))
     worst.mapped_from = tuple(dict.fromkeys(worst.mapped_from + other.mapped_from))
     worst.sources = tuple(dict.fromkeys(worst.sources + other.sources))
+    worst.first_site = a.first_site or b.first_site
     return worst
 
 

@@ -29,6 +29,7 @@ class OpUse:
     devices: tuple[str, ...]
     sparse: bool = False
     factory: bool = False
+    first_site: str | None = None  # 'file:line' where the script first reached it, when known
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -38,6 +39,7 @@ class OpUse:
             "devices": list(self.devices),
             "layout": "sparse" if self.sparse else "strided",
             "factory": self.factory,
+            "first_site": self.first_site,
         }
 
 
@@ -71,6 +73,7 @@ def parse_record(payload: dict[str, Any]) -> list[OpUse]:
                 devices=tuple(sorted(set(row.get("devices", ())))),
                 sparse=row.get("layout") == "sparse",
                 factory=bool(row.get("factory", False)),
+                first_site=row.get("first_site"),
             )
         )
     return uses
@@ -83,12 +86,13 @@ def merge(uses: Iterable[OpUse]) -> list[OpUse]:
         key = (use.name, use.sparse)
         seen = merged.get(key)
         if seen is None:
-            merged[key] = OpUse(use.name, use.calls, use.dtypes, use.devices, use.sparse, use.factory)
+            merged[key] = OpUse(use.name, use.calls, use.dtypes, use.devices, use.sparse, use.factory, use.first_site)
             continue
         seen.calls += use.calls
         seen.dtypes = tuple(sorted(set(seen.dtypes) | set(use.dtypes)))
         seen.devices = tuple(sorted(set(seen.devices) | set(use.devices)))
         seen.factory = seen.factory and use.factory
+        seen.first_site = seen.first_site or use.first_site
     return list(merged.values())
 
 

@@ -107,6 +107,8 @@ def render_text(report: OpsReport, verbose: bool = False) -> str:
             lines.append(f"      {op.reason}")
             if op.mapped_from:
                 lines.append(f"      (recorded as {', '.join(op.mapped_from)})")
+            if op.first_site:
+                lines.append(f"      first reached at {op.first_site}")
             if op.fix:
                 lines.append(f"      fix: {op.fix}")
         lines.append("")
@@ -139,9 +141,12 @@ def render_markdown(report: OpsReport, verbose: bool = False) -> str:
         lines += [report.note, ""]
     problems = p.problems
     if problems:
-        lines += ["| status | op | calls | dtypes | why | fix |", "|---|---|---:|---|---|---|"]
+        lines += ["| status | op | calls | dtypes | why | fix | first reached at |", "|---|---|---:|---|---|---|---|"]
         for op in problems:
-            lines.append(f"| {op.status} | `{op.name}` | {op.calls} | {_dtypes(op)} | {op.reason} | {op.fix or ''} |")
+            site = f"`{op.first_site}`" if op.first_site else ""
+            lines.append(
+                f"| {op.status} | `{op.name}` | {op.calls} | {_dtypes(op)} | {op.reason} | {op.fix or ''} | {site} |"
+            )
         lines.append("")
     fine = [op for op in p.ops if op not in problems]
     if fine:

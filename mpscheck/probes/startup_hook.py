@@ -105,6 +105,7 @@ def _make_recorder(torch):
 
     Tensor = torch.Tensor
     strided = torch.strided
+    torch_dir = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
     sequence_types = (list, tuple)
 
     class OpRecorder(TorchDispatchMode):
@@ -114,6 +115,7 @@ def _make_recorder(torch):
             TorchDispatchMode.__init__(self)
             self.counts = {}
             self.outputs_seen = set()
+            self.first_site = {}
             self.lock = threading.Lock()
 
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
@@ -160,6 +162,8 @@ def _make_recorder(torch):
             # Counted before the call, so an op that raises (the script's last) is still seen.
             with self.lock:
                 self.counts[key] = self.counts.get(key, 0) + 1
+            if func not in self.first_site:  # once per op: where the script first reached it
+                self.first_site[func] = _user_frame(torch_dir)
             result = func(*args, **kwargs)
             if isinstance(result, Tensor):
                 out_key = (func, result.dtype)
@@ -174,6 +178,18 @@ def _make_recorder(torch):
             return result
 
     return OpRecorder
+
+
+def _user_frame(torch_dir):
+    """'file:line' of the innermost frame outside torch and this hook, or None (e.g. autograd's thread)."""
+    frame = sys._getframe(2)
+    here = os.path.abspath(__file__)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith(torch_dir) and os.path.abspath(filename) != here and not filename.startswith("<"):
+            return "%s:%d" % (filename, frame.f_lineno)
+        frame = frame.f_back
+    return None
 
 
 def _records(recorder):
@@ -196,6 +212,7 @@ def _records(recorder):
                 "dtypes": set(),
                 "devices": set(),
                 "out_dtypes": set(outputs.get(func, ())),
+                "first_site": recorder.first_site.get(func),
             }
             rows[(name, sparse)] = row
         row["calls"] += calls
