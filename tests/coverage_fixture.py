@@ -45,6 +45,9 @@ class FixtureTable:
     def cpu_always(self, release: str) -> frozenset[str]:
         return frozenset(self._at(self.data["cpu_always"]["history"], release) or ())
 
+    def python_mps(self, release: str) -> frozenset[str]:
+        return frozenset(self._at(self.data.get("python_mps", {}).get("history", []), release) or ())
+
 
 SMALL_TABLE = {
     "format": 1,
@@ -61,10 +64,12 @@ SMALL_TABLE = {
         "aten::scaled_dot_product_attention": {"history": [["2.0.0", "composite-implicit"]]},
         "aten::_sparse_coo_tensor_with_dims_and_tensors": {"history": [["2.0.0", "none"], ["2.2.0", "sparse-mps"]]},
         "aten::new_op": {"history": [["2.2.0", "mps"]]},
+        "aten::native_group_norm": {"history": [["2.0.0", "none"]]},
     },
     "cpu_always": {
         "history": [["2.0.0", ["aten::_linalg_svd"]], ["2.2.0", []]],
         "source": "fixture",
     },
+    "python_mps": {"history": [["2.1.0", ["aten::native_group_norm"]]], "source": "fixture"},
     "sources": {},
 }

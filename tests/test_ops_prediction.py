@@ -159,3 +159,10 @@ def test_lookup_across_releases() -> None:
     assert "fallback warning names it aten::add.out" in lookup("aten::add.Tensor", TABLE)[0]
     with pytest.raises(ReleaseError):
         lookup("aten::nothing_like_this", TABLE)
+
+
+def test_an_op_registered_for_mps_from_python_runs_on_mps() -> None:
+    norm = OpUse("aten::native_group_norm", 2, ("float32",), ("cpu",))
+    assert _status(_recording(norm), "2.0.0") == {"aten::native_group_norm": "fallback"}
+    (op,) = predict(_recording(norm), TABLE, "2.1.0", (14, 0)).ops
+    assert op.status == "mps" and "from Python" in op.reason

@@ -34,6 +34,7 @@ class CoverageTable(Protocol):
     def warning_name(self, name: str) -> str: ...
     def cpu_always(self, release: str) -> frozenset[str]: ...
     def known_releases(self) -> list[str]: ...
+    def python_mps(self, release: str) -> frozenset[str]: ...
 
 
 class ReleaseError(ValueError):
@@ -217,6 +218,11 @@ def judge(use: OpUse, table: CoverageTable, release: str, macos: Version) -> OpP
         base.reason = f"torch {release} always runs it on the CPU on MPS (MPSFallback.mm), warning once"
         base.fix = "nothing to set: it works, at the cost of copies to and from the CPU"
         return base
+    if not use.sparse and {target, base.name} & set(table.python_mps(release)):
+        # torch/backends/mps/__init__.py registers these for the MPS key from Python (a decomposition).
+        base.status, base.reason = "mps", f"registered for MPS from Python in torch {release}"
+        _apply_limits(base, target, use.dtypes, release, macos)
+        return base
     _set_kernel_status(base, kind, use.sparse, release)
     if base.status in ("mps", "composite"):
         _apply_limits(base, target, use.dtypes, release, macos)
@@ -289,7 +295,8 @@ def lookup(name: str, table: CoverageTable) -> list[str]:
     previous = None
     for release, kind in kinds:
         always = kind is not None and {target, warned} & set(table.cpu_always(release))
-        shown = "cpu-always" if always else kind
+        from_python = kind is not None and {target, warned} & set(table.python_mps(release))
+        shown = "cpu-always" if always else "mps (registered from Python)" if from_python else kind
         if shown != previous:
             lines.append(f"  {release}: {shown}")
             previous = shown
