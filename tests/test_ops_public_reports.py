@@ -55,6 +55,12 @@ REPORTS = (
     Report("aten::_fft_r2c", "2.0.0", "date", "2023-04-04", "https://github.com/pytorch/pytorch/issues/98272"),
     # No version given; 2.5.1 was the release of the day (2024-10-29).
     Report("aten::grid_sampler_3d", "2.5.1", "date", "2024-12-14", "https://github.com/Comfy-Org/ComfyUI/issues/6041"),
+    # No version given; 2.5.1 was the release of the day.
+    Report("aten::_linalg_solve_ex.result", "2.5.1", "date", "2024-12-02",
+           "https://github.com/pytorch/pytorch/issues/77764 (comment by danie1ll)"),
+    # No version given; 2.7.0 (2025-04-23) was the release of the day.
+    Report("aten::_standard_gamma", "2.7.0", "date", "2025-05-11",
+           "https://github.com/pytorch/pytorch/issues/77764 (comment by PhilKoGIT)"),
 )  # fmt: skip
 
 # Rows where the table does not say "no MPS kernel", with the table's answer and what we know.
@@ -82,3 +88,9 @@ def test_the_table_says_no_mps_kernel_in_the_reported_release(report: Report) ->
         assert kind == DISAGREEMENTS[report.op][0]
         return
     assert kind == "none", f"{report.op} in {release}: the table says {kind}; {report.source} says it was missing"
+
+
+def test_the_first_release_with_a_kernel_agrees_with_a_report_of_the_fix() -> None:
+    """OpenBMB/MiniCPM-V#490 (2024-08-20): the missing aten::isin.Tensor_Tensor_out was solved by
+    "pytorch update 2.4"."""
+    assert table.first_mps_release("aten::isin.Tensor_Tensor_out") == "2.4.0"
