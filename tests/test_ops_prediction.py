@@ -166,3 +166,13 @@ def test_an_op_registered_for_mps_from_python_runs_on_mps() -> None:
     assert _status(_recording(norm), "2.0.0") == {"aten::native_group_norm": "fallback"}
     (op,) = predict(_recording(norm), TABLE, "2.1.0", (14, 0)).ops
     assert op.status == "mps" and "from Python" in op.reason
+
+
+def test_the_decomposition_of_a_cpu_always_composite_is_cpu_always() -> None:
+    """linalg_svd is CompositeImplicit and MPSFallback.mm registers it: a Linux recording sees _linalg_svd."""
+    data = {**SMALL_TABLE, "cpu_always": {"history": [["2.0.0", ["aten::linalg_svd"]], ["2.2.0", []]]}}
+    table = FixtureTable(data)
+    svd = OpUse("aten::_linalg_svd", 1, ("float32",), ("cpu",))
+    (op,) = predict(_recording(svd), table, "2.1.0", (14, 0)).ops
+    assert op.status == "cpu-always" and "reached through aten::linalg_svd" in op.reason
+    assert predict(_recording(svd), table, "2.2.0", (14, 0)).ops[0].status == "mps"

@@ -141,6 +141,20 @@ BACKEND_KERNELS: dict[str, BackendKernel] = {
 NOT_ON_MPS = frozenset({"aten::_cudnn_init_dropout_state", "aten::_cudnn_rnn_flatten_weight"})
 
 
+# CompositeImplicit ops that MPSFallback.mm registers for the MPS key (so they run on the CPU on
+# MPS, whole), mapped from the op a Linux recording sees instead (their decomposition): a recording
+# never sees the composite op itself. Sources: aten/src/ATen/mps/MPSFallback.mm (m.impl of
+# linalg_svd, linalg_svd.U, upsample_nearest3d.vec); native_functions.yaml (linalg_svd is
+# CompositeImplicitAutograd over _linalg_svd; upsample_nearest3d.vec over upsample_nearest3d);
+# torch 2.13 on Linux records torch.svd, torch.linalg.svd and torch.linalg.svdvals all as
+# aten::_linalg_svd, and F.interpolate(mode="nearest") of a 5-d input as aten::upsample_nearest3d.
+DECOMPOSED_FROM: dict[str, str] = {
+    "aten::_linalg_svd": "aten::linalg_svd",
+    "aten::_linalg_svd.U": "aten::linalg_svd.U",
+    "aten::upsample_nearest3d": "aten::upsample_nearest3d.vec",
+}
+
+
 def mps_side(name: str) -> BackendKernel | None:
     """The mapping for a recorded op name, or None when MPS sees the same op."""
     return BACKEND_KERNELS.get(name)

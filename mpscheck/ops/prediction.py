@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from mpscheck.knowledge.op_limits import OpLimit, limits_for
-from mpscheck.ops.backend_kernels import NOT_ON_MPS, mps_side
+from mpscheck.ops.backend_kernels import DECOMPOSED_FROM, NOT_ON_MPS, mps_side
 from mpscheck.ops.recording import OpUse, Recording
 from mpscheck.versions import Version, at_least, macos_floor, parse_version, show
 
@@ -213,9 +213,19 @@ def judge(use: OpUse, table: CoverageTable, release: str, macos: Version) -> OpP
     if kind == "absent":
         base.reason = f"does not exist in torch {release}: the script would reach other ops there"
         return base
-    if {target, base.name} & set(table.cpu_always(release)):
+    always = set(table.cpu_always(release))
+    if {target, base.name} & always:
         base.status = "cpu-always"
         base.reason = f"torch {release} always runs it on the CPU on MPS (MPSFallback.mm), warning once"
+        base.fix = "nothing to set: it works, at the cost of copies to and from the CPU"
+        return base
+    composite = DECOMPOSED_FROM.get(target) or DECOMPOSED_FROM.get(base.name)
+    if composite in always:
+        base.status = "cpu-always"
+        base.reason = (
+            f"reached through {composite}, which torch {release} runs whole on the CPU on MPS (MPSFallback.mm)"
+            + (f"; reached another way (e.g. torch.linalg.svdvals) it has {kind}" if kind != "mps" else "")
+        )
         base.fix = "nothing to set: it works, at the cost of copies to and from the CPU"
         return base
     if not use.sparse and {target, base.name} & set(table.python_mps(release)):
