@@ -132,17 +132,13 @@ def doctor(
     verbose: bool,
 ) -> None:
     """Diagnose whether PyTorch can use MPS here, with a fix for every problem."""
-    selected = _split_ids(only)
-    if list_checks or selected:  # the checks are imported only when asked for: they are not free
+    selected = _known_ids(only)
+    if list_checks:  # the checks are imported only when asked for: they are not free
         from mpscheck.checks import DOCTOR, checks_for
 
-        if list_checks:
-            for item in checks_for(DOCTOR):
-                click.echo(f"{item.id:<22} {item.title}")
-            return
-        unknown = [i for i in selected if i not in {c.id for c in checks_for(DOCTOR)}]
-        if unknown:
-            raise click.BadParameter(f"unknown check id {', '.join(unknown)}; see --list-checks", param_hint="--check")
+        for item in checks_for(DOCTOR):
+            click.echo(f"{item.id:<22} {item.title}")
+        return
     _check_output(output)
     from mpscheck.pipeline import doctor_report
 
@@ -219,13 +215,23 @@ def explain(
         raise click.UsageError(str(exc)) from exc
     requirement = Requirement(require) if require else saved.require
     report = diagnose(
-        saved.facts, command=saved.command, require=requirement, strict=strict or saved.strict, only=_split_ids(only)
+        saved.facts, command=saved.command, require=requirement, strict=strict or saved.strict, only=_known_ids(only)
     )
     _finish(report, fmt, output, verbose)
 
 
-def _split_ids(values: tuple[str, ...]) -> list[str]:
-    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+def _known_ids(values: tuple[str, ...]) -> list[str]:
+    """--check ids, comma-separated or repeated; an id no check has is a usage error in every command."""
+    ids = [part.strip() for value in values for part in value.split(",") if part.strip()]
+    if ids:
+        from mpscheck.checks import REGISTRY
+
+        unknown = [i for i in ids if i not in REGISTRY]
+        if unknown:
+            raise click.BadParameter(
+                f"unknown check id {', '.join(unknown)}; see mpscheck doctor --list-checks", param_hint="--check"
+            )
+    return ids
 
 
 def _check_output(output: str | None) -> None:

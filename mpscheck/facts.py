@@ -39,6 +39,7 @@ class HostFacts:
     memory_bytes: Optional[int] = None
     gpu_name: Optional[str] = None  # system_profiler SPDisplaysDataType: sppci_model
     gpu_cores: Optional[int] = None  # system_profiler SPDisplaysDataType: sppci_cores
+    nvidia_driver: Optional[str] = None  # Linux: first line of /proc/driver/nvidia/version; None: none seen
     clang_version: Optional[str] = None  # first line of `clang --version`, as collect_env reports
     cmake_version: Optional[str] = None
     errors: Dict[str, str] = field(default_factory=dict)  # fact name -> why it is None
@@ -79,6 +80,10 @@ class InterpreterFacts:
     conda_subdir: Optional[str] = None  # the python package's subdir in conda-meta: osx-64, osx-arm64
     conda_base_archs: Optional[List[str]] = None  # of $CONDA_PYTHON_EXE: the conda install's arch; None: not read
     packages: Optional[Dict[str, Optional[str]]] = None  # frameworks' and libraries' versions; None: not checked
+    has_pip: Optional[bool] = None  # pip importable in this interpreter (a uv venv has none)
+    venv_tool: Optional[str] = None  # uv | virtualenv | venv (from pyvenv.cfg); None: not a venv, or not read
+    uv_project: Optional[str] = None  # the folder holding uv.lock beside this venv: a uv project
+    site_packages_writable: Optional[bool] = None  # False: a read-only interpreter (a Nix store path)
     home: Optional[str] = None  # shown as ~ in reports meant for pasting
     env: Optional[Dict[str, str]] = None  # allowlisted environment variables only; None: not captured
 

@@ -8,9 +8,9 @@ import os
 from typing import Iterable, Mapping
 
 from mpscheck.checks import DOCTOR, SMOKE
-from mpscheck.collect import collect_facts
 from mpscheck.diagnose import diagnose
 from mpscheck.model import Report, Requirement
+from mpscheck.probes.gather import collect_facts
 from mpscheck.probes.target import choose_target
 
 DOCTOR_TIMEOUT = 60.0  # a cold `import torch` on a Mac can take tens of seconds after an install

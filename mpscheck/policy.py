@@ -92,7 +92,9 @@ def _judge(path: Path, findings: Sequence[Finding], facts: Facts, strict: bool, 
         unconfirmed.append("smoke")
     if path.rests_on == SMOKE_STEPS and ran_on not in path.devices and "smoke-device" not in unconfirmed:
         unconfirmed.append("smoke-device")
-    return _Judgement(path, failed, tuple(i for i in unconfirmed if i not in failed))
+    # A required check skipped because of a failure already listed is that failure's consequence.
+    caused = {i for i in unconfirmed if i in by_id and by_id[i].blocked_by in failed}
+    return _Judgement(path, failed, tuple(i for i in unconfirmed if i not in failed and i not in caused))
 
 
 def _headline(judgement: _Judgement, facts: Facts) -> str:

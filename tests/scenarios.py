@@ -2,7 +2,7 @@
 
 Host facts go through the real host probe (``probe_host``) fed with recorded ``sysctl`` /
 ``sw_vers`` / ``system_profiler`` output, so the parsers run too. Target facts are what
-in_target.py emits, written as data. Paths such as /Users/dev/... are illustrative: they are not
+the agent (probes/agent/) emits, written as data. Paths such as /Users/dev/... are illustrative: they are not
 output of a Mac, and no check reads more from them than their prefix (/usr/local, conda).
 """
 
@@ -458,7 +458,14 @@ def scenarios() -> list[Scenario]:
             {"platform": "fail", "cuda": "fail", "smoke": "skip"},
             require="gpu",
             exit_code=1,
-            mentions={"cuda": ["CPU-only build", "--force-reinstall torch"]},
+            mentions={"cuda": ["CPU-only build", "--force-reinstall --no-cache-dir torch"]},
+        ),
+        Scenario(
+            "Linux without torch: torch-import still says so, with this platform's command",
+            _linux(TorchFacts(installed=False), None),
+            {"platform": "fail", "torch-import": "fail", "cuda": "skip", "smoke": "skip"},
+            exit_code=1,
+            mentions={"torch-import": ["-m pip install --index-url https://download.pytorch.org/whl/cpu torch"]},
         ),
         Scenario(
             "Linux CPU only, --require none",

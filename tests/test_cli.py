@@ -261,3 +261,33 @@ def test_installed_entry_point_runs_as_a_subprocess(real_torch) -> None:
         [sys.executable, "-m", "mpscheck", "--version"], capture_output=True, text=True, timeout=60, check=False
     )
     assert module.returncode == 0 and "mpscheck, version" in module.stdout
+
+
+def test_explain_with_an_unknown_check_id_is_a_usage_error(tmp_path) -> None:
+    result = invoke("explain", str(_saved(tmp_path, "healthy native M1")), "--check", "no-such-id")
+    assert result.exit_code == 2 and "unknown check id no-such-id" in result.output
+
+
+def test_doctor_check_filters_the_report_but_linux_is_still_not_ready(real_torch) -> None:
+    result = invoke("doctor", "--python", PYTHON, "--check", "interpreter", "--no-smoke")
+    assert result.exit_code == 1, result.output
+    assert "[✓] interpreter" in result.output and "MPS is ready" not in result.output
+    assert "Not ready: MPS failed: platform" in result.output
+
+
+def test_explain_rejudges_a_schema_1_report_from_its_numbers(tmp_path) -> None:
+    """A report saved by mpscheck 0.1 (steps carrying their own verdicts) is upgraded, then re-judged."""
+    document = json.loads(_saved(tmp_path, "healthy native M1").read_text())
+    document["schema_version"] = 1
+    steps = document["facts"]["target"]["smoke"]["steps"]
+    for step in steps:
+        step["status"] = "pass"
+        del step["outcome"]
+    steps[0]["values"].pop("mismatches")
+    steps[1]["values"] = {"max_relative_error": {"add": 0.5}, "tolerance": 1e-4}  # v1 said pass; the numbers disagree
+    path = tmp_path / "v1.json"
+    path.write_text(json.dumps(document))
+    result = invoke("explain", str(path), "--format", "json")
+    assert result.exit_code == 1, result.output
+    smoke = next(f for f in json.loads(result.output)["findings"] if f["id"] == "smoke")
+    assert smoke["status"] == "fail" and "add differs from the CPU by 0.5" in smoke["summary"]

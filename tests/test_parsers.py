@@ -9,8 +9,12 @@ import struct
 import pytest
 
 from mpscheck.checks.signatures import recognise
+from mpscheck.probes.agent.allowlist import allowed_env
+from mpscheck.probes.agent.conda import conda_python_subdir
+from mpscheck.probes.agent.macho import macho_archs
+from mpscheck.probes.agent.sysctl import read_sysctl
 from mpscheck.probes.host import parse_displays_json, parse_sw_vers, probe_host
-from mpscheck.probes.in_target import allowed_env, conda_python_subdir, macho_archs, read_sysctl
+from mpscheck.redact import ENV_POLICY
 from mpscheck.versions import at_least, macos_floor, parse_version, torch_pin_for_macos
 from tests import recorded as rec
 from tests.scenarios import mac_host
@@ -196,8 +200,22 @@ def test_env_allowlist_keeps_torch_vars_and_drops_secrets() -> None:
         "PATH": "/bin",
         "OPENAI_API_KEY": "o",
     }
-    assert allowed_env(environ) == {
+    assert allowed_env(environ, ENV_POLICY) == {
         "PYTORCH_ENABLE_MPS_FALLBACK": "1",
         "CONDA_PREFIX": "/opt/conda",
         "VIRTUAL_ENV": "/v",
     }
+
+
+def test_sysctl_output_is_read_by_name_and_unknown_keys_are_absent() -> None:
+    """Without -n, sysctl(8) prints 'NAME: value' per key (the value 'Apple M1 Pro' as in spack/spack#30077);
+    an unknown key prints "sysctl: unknown oid '...'" (electron/build-tools#306), or nothing with -i."""
+    from mpscheck.probes.host import parse_sysctl
+
+    text = "machdep.cpu.brand_string: Apple M1 Pro\nhw.memsize: 17179869184\nhw.optional.arm64: 1\n"
+    assert parse_sysctl(text) == {
+        "machdep.cpu.brand_string": "Apple M1 Pro",
+        "hw.memsize": "17179869184",
+        "hw.optional.arm64": "1",
+    }
+    assert parse_sysctl("sysctl: unknown oid 'hw.perflevel0.physicalcpu'\n") == {}

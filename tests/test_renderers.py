@@ -16,6 +16,7 @@ from mpscheck.model import Report, Requirement
 from mpscheck.render import FORMATS, renderer
 from mpscheck.render.github import escape_data, escape_property, workflow_commands
 from mpscheck.render.json_report import report_to_dict
+from mpscheck.render.markdown import home_to_tilde
 from mpscheck.render.markdown import render as markdown
 from mpscheck.render.text import render as text
 from tests.scenarios import scenarios
@@ -134,8 +135,48 @@ def test_junit_strict_turns_warnings_into_failures() -> None:
     assert root.get("failures") == "4"
 
 
-def test_every_format_renders_every_scenario() -> None:
+def _content_of(name: str, report: Report) -> None:
+    """What each format must carry: every finding's id and status, the verdict, and every fix command."""
+    out = renderer(name)(report, True)
+    commands = [c for f in report.findings if f.fix and f.status.value in ("warn", "fail") for c in f.fix.commands]
+    if name == "json":
+        document = json.loads(out)
+        assert [(f["id"], f["status"]) for f in document["findings"]] == [
+            (f.id, f.status.value) for f in report.findings
+        ]
+        assert (document["exit_code"], document["headline"]) == (int(report.verdict.exit_code), report.verdict.headline)
+        assert [
+            c
+            for f in document["findings"]
+            if f["fix"] and f["status"] in ("warn", "fail")
+            for c in f["fix"]["commands"]
+        ] == commands
+    elif name == "junit":
+        suite = ET.fromstring(out).find("testsuite")
+        cases = {c.get("name"): c for c in suite.findall("testcase")}
+        assert list(cases) == [f.id for f in report.findings]
+        blocking = set(report.verdict.blocking)
+        for finding in report.findings:
+            failed = cases[finding.id].find("failure") is not None
+            assert failed is (finding.id in blocking), finding.id
+        properties = {p.get("name"): p.get("value") for p in suite.find("properties")}
+        assert properties["verdict"] == report.verdict.headline
+        texts = " ".join(node.text or "" for node in suite.iter())
+        for command in commands:
+            assert command in texts
+    else:
+        assert report.verdict.headline in out
+        for finding in report.findings:
+            assert finding.id in out
+        for command in commands:
+            assert (home_to_tilde(command, report.facts) if name == "markdown" else command) in out
+        if name == "github":
+            annotations = [line for line in out.splitlines() if line.startswith(("::error", "::warning"))]
+            expected = [f for f in report.findings if f.status.value in ("fail", "warn", "crash")]
+            assert len(annotations) == len(expected)
+
+
+@pytest.mark.parametrize("name", FORMATS)
+def test_every_format_carries_every_finding_fix_and_verdict(name: str) -> None:
     for report in reports() + reports(strict=True):
-        for name in FORMATS:
-            out = renderer(name)(report, True)
-            assert report.verdict.headline.split(":")[0] in out or name == "junit"
+        _content_of(name, report)

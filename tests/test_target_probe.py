@@ -1,4 +1,4 @@
-"""The target probe for real: in_target.py under this machine's Python with real CPU torch, and
+"""The target probe for real: the agent (probes/agent/) under this machine's Python with real CPU torch, and
 under fake interpreters and a fake torch for what Linux cannot produce (hang, abort, MPS on a VM)."""
 
 from __future__ import annotations
@@ -12,16 +12,18 @@ import pytest
 from mpscheck.checks.smoke import ELEMENTWISE_TOLERANCE
 from mpscheck.diagnose import diagnose
 from mpscheck.model import Requirement, Status
-from mpscheck.probes import in_target, workload
-from mpscheck.probes.target import choose_target, probe_target
+from mpscheck.probes.agent import workload
+from mpscheck.probes.target import AGENT_PATH, PROTOCOL_VERSION, choose_target, probe_target
 from tests.conftest import PYTHON, fake_torch_env
 
 STDLIB = set(sys.stdlib_module_names)
+AGENT = sorted(AGENT_PATH.parent.glob("*.py"))
+ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("module", [in_target, workload], ids=["in_target", "workload"])
-def test_target_side_parses_as_python_38_and_imports_only_stdlib(module) -> None:
-    source = Path(module.__file__).read_text()
+@pytest.mark.parametrize("path", AGENT, ids=[p.name for p in AGENT])
+def test_target_side_parses_as_python_38_and_imports_only_stdlib(path: Path) -> None:
+    source = path.read_text()
     tree = ast.parse(source, feature_version=(3, 8))
     imported = set()
     for node in ast.walk(tree):
@@ -30,6 +32,30 @@ def test_target_side_parses_as_python_38_and_imports_only_stdlib(module) -> None
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             imported.add(node.module.split(".")[0])
     assert imported - {"__future__", "torch"} <= STDLIB, imported - STDLIB  # torch: what it probes
+    annotated = [n for n in ast.walk(tree) if isinstance(n, ast.AnnAssign)]
+    assert not annotated, "the agent runs on Python 3.8: no variable annotations that need evaluating"
+
+
+def test_mpscheck_never_imports_the_agent_and_the_agent_never_imports_mpscheck() -> None:
+    for path in (ROOT / "mpscheck").rglob("*.py"):
+        inside = AGENT_PATH.parent in path.parents
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            for name in names:
+                if inside:
+                    assert not name.startswith("mpscheck"), f"{path.name} imports {name}"
+                else:
+                    assert not name.startswith("mpscheck.probes.agent"), f"{path} imports {name}"
+
+
+def test_the_two_sides_speak_the_same_protocol_version() -> None:
+    from mpscheck.probes.agent import protocol
+
+    assert protocol.PROTOCOL_VERSION == PROTOCOL_VERSION
 
 
 def test_real_probe_reads_interpreter_and_torch(real_torch) -> None:
@@ -164,16 +190,15 @@ def test_prints_during_import_do_not_corrupt_the_protocol() -> None:
 
 
 def test_agent_writes_no_bytecode_beside_itself(tmp_path) -> None:
-    """The doctor changes nothing on the machine: loading workload.py must not leave a __pycache__."""
+    """The doctor changes nothing on the machine: loading the agent's modules must not leave a __pycache__."""
     import shutil
     import subprocess
 
-    for module in (in_target, workload):
-        shutil.copy(module.__file__, tmp_path)
+    shutil.copytree(AGENT_PATH.parent, tmp_path / "agent", ignore=shutil.ignore_patterns("__pycache__"))
     env = fake_torch_env("mps-vm")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     done = subprocess.run(
-        [PYTHON, str(tmp_path / "in_target.py"), "--workload", "quick", "--device", "gpu"],
+        [PYTHON, str(tmp_path / "agent" / "main.py"), "--workload", "quick", "--device", "gpu"],
         capture_output=True,
         text=True,
         env=env,
@@ -181,7 +206,7 @@ def test_agent_writes_no_bytecode_beside_itself(tmp_path) -> None:
         check=False,
     )
     assert '"stage": "step:allocate"' in done.stdout
-    assert not (tmp_path / "__pycache__").exists()
+    assert not list(tmp_path.rglob("__pycache__"))
 
 
 def test_default_target_prefers_the_active_environment(tmp_path) -> None:

@@ -64,5 +64,5 @@ def frameworks(ctx: Context) -> Outcome:
         )
     return warned(
         f"{', '.join(disagree)} decide differently from torch (MPS {'available' if torch_says else 'not available'})",
-        fix("Update them to releases that follow torch.", ctx.pip_install(*disagree, flags="--upgrade")),
+        fix("Update them to releases that follow torch.", ctx.install(*disagree, upgrade=True)),
     )

@@ -25,12 +25,12 @@ def macos_version(ctx: Context) -> Outcome:
     if not at_least(torch_version, (1, 12)):
         return failed(
             f"torch {torch.version} predates MPS (it first shipped in torch 1.12): no MPS on any macOS",
-            fix("Upgrade torch.", ctx.pip_install(torch_pin_for_macos(macos) or "torch", flags="--upgrade")),
+            fix("Upgrade torch.", ctx.install(torch_pin_for_macos(macos) or "torch", upgrade=True)),
         )
     floor = macos_floor(torch_version)
     if not at_least(macos, floor):
         pin = torch_pin_for_macos(macos)
-        commands = ["softwareupdate --list"] + ([ctx.pip_install(pin)] if pin else [])
+        commands = ["softwareupdate --list"] + ([ctx.install(pin)] if pin else [])
         also = f", or install the newest torch that still runs here ({pin})" if pin else ""
         return failed(
             f"{shown} is older than macOS {show(floor)}, which torch {torch.version} needs for MPS"
@@ -42,7 +42,7 @@ def macos_version(ctx: Context) -> Outcome:
             return ctx.blocked(upstream)  # x86_64 wheels end at 2.2.2: the cure is a native Python
         return failed(
             f"torch {torch.version} on {shown} gives silently wrong results on MPS (pytorch/pytorch#122016)",
-            fix("Upgrade torch to 2.3 or later.", ctx.pip_install("torch>=2.3", flags="--upgrade")),
+            fix("Upgrade torch to 2.3 or later.", ctx.install("torch>=2.3", upgrade=True)),
         )
     if not at_least(macos, (14, 0)):
         return warned(
@@ -66,6 +66,6 @@ def _macos_without_torch(ctx: Context, macos: tuple[int, ...], shown: str) -> Ou
     if pin:
         return warned(
             f"{shown}: the newest torch needs macOS 14 for MPS; here MPS needs {pin}",
-            fix(f"Upgrade macOS to 14 or later, or install {pin}.", "softwareupdate --list", ctx.pip_install(pin)),
+            fix(f"Upgrade macOS to 14 or later, or install {pin}.", "softwareupdate --list", ctx.install(pin)),
         )
     return passed(f"{shown}: every current torch release supports MPS here")

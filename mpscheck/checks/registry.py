@@ -13,6 +13,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Callable
 
+from mpscheck.checks.installing import install_command
 from mpscheck.facts import Facts, HostFacts, InterpreterFacts, SmokeFacts, TorchFacts
 from mpscheck.model import Finding, Remediation, Status
 
@@ -92,9 +93,11 @@ class Context:
         path = self.interpreter.executable if self.interpreter else self.facts.target.requested
         return shlex.quote(path or "python3")
 
-    def pip_install(self, *specs: str, flags: str = "") -> str:
-        quoted = " ".join(shlex.quote(spec) for spec in specs)
-        return f"{self.python} -m pip install {flags + ' ' if flags else ''}{quoted}"
+    def install(self, *specs: str, upgrade: bool = False, reinstall: bool = False, index_url: str | None = None) -> str:
+        """The install command that fits this interpreter's setup (pip, uv, a fresh venv)."""
+        return install_command(
+            self.interpreter, self.python, *specs, upgrade=upgrade, reinstall=reinstall, index_url=index_url
+        )
 
     def status(self, check_id: str) -> Status | None:
         finding = self.findings.get(check_id)

@@ -1,6 +1,6 @@
 """Judging the workload that ran on the device: the doctor's quick smoke, and each smoke-test step.
 
-The workload (probes/workload.py) only observes: errors against the CPU, mismatch counts, losses,
+The workload (probes/agent/workload.py) only observes: errors against the CPU, mismatch counts, losses,
 torch's exception text. Every tolerance and every "expected unsupported" is decided here, so
 `mpscheck explain` re-judges a saved report from its numbers. A known error signature becomes its
 cause and fix.
@@ -144,7 +144,7 @@ def died_during(ctx: Context) -> str | None:
 def report_fix(ctx: Context) -> Remediation:
     return fix(
         "Update torch (and macOS); if it persists, report it to PyTorch with this report attached.",
-        ctx.pip_install("torch", flags="--upgrade"),
+        ctx.install("torch", upgrade=True),
         "mpscheck smoke-test --format markdown --output mpscheck-smoke.md",
     )
 
@@ -383,7 +383,7 @@ def _dtype_outcome(ctx: Context, entry: SmokeStep, device: str) -> Outcome:
     if unexplained:
         return warned(
             "; ".join([*parts, f"unsupported: {', '.join(unexplained)}"]),
-            fix("Use a supported dtype, or update torch.", ctx.pip_install("torch", flags="--upgrade")),
+            fix("Use a supported dtype, or update torch.", ctx.install("torch", upgrade=True)),
             *details,
         )
     if explained:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
-from mpscheck.checks.wording import plural, size
+from mpscheck.checks.wording import plural, size, torch_named
 from mpscheck.versions import LAST_INTEL_MAC_TORCH
 
 APPLE_CHIP = re.compile(r"Apple (M\d+)(?: (Pro|Max|Ultra))?")
@@ -24,10 +24,10 @@ def accelerators(ctx: Context) -> str:
         names = ", ".join(f"{d.name} ({size(d.memory_bytes)})" for d in torch.cuda_devices)
         return f"CUDA {torch.cuda_built}: {plural(len(torch.cuda_devices), 'device')}: {names}"
     if torch.cuda_built:
-        return f"torch {torch.version} is a CUDA {torch.cuda_built} build but sees no CUDA device"
+        return f"{torch_named(torch.version)} is a CUDA {torch.cuda_built} build but sees no CUDA device"
     if torch.cuda_available is None:
         return "CUDA unknown"
-    return f"CPU only (torch {torch.version} is a CPU-only build)"
+    return f"CPU only ({torch_named(torch.version)} is a CPU-only build)"
 
 
 def cuda_usable(ctx: Context) -> bool:
@@ -93,7 +93,7 @@ def _intel_mac(ctx: Context, brand: str) -> Outcome:
     )
     remedy = fix(
         f"Use a Mac with Apple silicon for MPS; on this Mac, torch {LAST_INTEL_MAC_TORCH} is the last release.",
-        ctx.pip_install(f"torch=={LAST_INTEL_MAC_TORCH}", "numpy<2"),
+        ctx.install(f"torch=={LAST_INTEL_MAC_TORCH}", "numpy<2"),
     )
     if ctx.torch and ctx.torch.mps_available:
         name = ctx.torch.mps_device_name or "device name not reported"
@@ -138,7 +138,7 @@ def cuda(ctx: Context) -> Outcome:
         accelerators(ctx),
         fix(
             "On a machine with an NVIDIA GPU, install PyPI's default Linux torch, which is a CUDA build.",
-            ctx.pip_install("torch", flags="--force-reinstall"),
+            ctx.install("torch", reinstall=True),
             "nvidia-smi",
         ),
     )

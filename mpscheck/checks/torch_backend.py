@@ -5,20 +5,39 @@ from __future__ import annotations
 from mpscheck.checks.environment import FALLBACK, read_fallback
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.signatures import recognise
-from mpscheck.checks.wording import first_line
+from mpscheck.checks.wording import first_line, torch_named
 from mpscheck.model import Remediation, Status
 from mpscheck.versions import parse_version, torch_pin_for_macos
 
 PARAVIRTUAL_DEVICE = "Apple Paravirtual device"  # the Metal device of macOS VMs (ggml-org/llama.cpp#6628)
 
 
+CPU_WHEELS = "https://download.pytorch.org/whl/cpu"  # PyTorch's own index of CPU-only Linux builds
+
+
 def install_fix(ctx: Context) -> Remediation:
-    """`pip install torch` for this interpreter, pinned where this macOS needs an older release."""
+    """`pip install torch` for this interpreter and this platform.
+
+    macOS: pinned where this macOS needs an older release. Linux: PyPI's default wheel is a CUDA
+    build (several GB), right where the NVIDIA driver is loaded; elsewhere the CPU-only build.
+    """
+    if ctx.off_macos and ctx.host.system == "Linux":
+        if ctx.host.nvidia_driver:
+            return Remediation(
+                "Install torch into the interpreter you run (PyPI's Linux wheel is a CUDA build; the NVIDIA "
+                "driver is loaded here).",
+                (ctx.install("torch"),),
+            )
+        return Remediation(
+            "Install torch into the interpreter you run: no NVIDIA driver is loaded here, so the CPU-only build "
+            "(PyPI's default Linux wheel is a multi-GB CUDA build).",
+            (ctx.install("torch", index_url=CPU_WHEELS),),
+        )
     macos = parse_version(ctx.host.macos_version) if ctx.on_macos else None
     pin = torch_pin_for_macos(macos) if macos else None
     spec = pin or "torch"
     why = f" ({pin}: the newest torch needs macOS 14)" if pin else ""
-    return Remediation(f"Install torch into the interpreter you run{why}.", (ctx.pip_install(spec),))
+    return Remediation(f"Install torch into the interpreter you run{why}.", (ctx.install(spec),))
 
 
 @check("torch-import", "torch", needs=("interpreter",))
@@ -36,7 +55,9 @@ def torch_import(ctx: Context) -> Outcome:
         return _import_failed(ctx, torch.import_error)
     seconds = f" in {torch.import_seconds:.1f} s" if torch.import_seconds is not None else ""
     return passed(
-        f"torch {torch.version} imports{seconds}", f"location: {torch.location}", f"probe took {run.seconds} s in all"
+        f"{torch_named(torch.version)} imports{seconds}",
+        f"location: {torch.location}",
+        f"probe took {run.seconds} s in all",
     )
 
 
@@ -44,7 +65,7 @@ def _import_died(ctx: Context) -> Outcome:
     run = ctx.facts.target.run
     if run.running_stage != "torch":
         return skipped(f"torch was not probed: {run.message or run.status}")
-    reinstall = ctx.pip_install("torch", flags="--force-reinstall --no-cache-dir")
+    reinstall = ctx.install("torch", reinstall=True)
     fallback = ctx.env.get(FALLBACK)
     if run.status == "crashed" and read_fallback(fallback, None).enabled is None:
         return failed(
@@ -68,7 +89,7 @@ def _import_died(ctx: Context) -> Outcome:
 
 
 def _import_failed(ctx: Context, error: str) -> Outcome:
-    reinstall = ctx.pip_install("torch", flags="--force-reinstall --no-cache-dir")
+    reinstall = ctx.install("torch", reinstall=True)
     signature = recognise(error)
     if signature and signature.cause == "wrong-arch":
         return failed(
@@ -94,12 +115,12 @@ def mps_built(ctx: Context) -> Outcome:
             f"torch.backends.mps.is_built() is {torch.mps_built} (torch version unknown)"
         )
     if torch.mps_built:
-        return passed(f"torch {torch.version} was built with MPS (torch.backends.mps.is_built() is True)")
+        return passed(f"{torch_named(torch.version)} was built with MPS (torch.backends.mps.is_built() is True)")
     return failed(
-        f"torch {torch.version} was built without MPS (torch.backends.mps.is_built() is False)",
+        f"{torch_named(torch.version)} was built without MPS (torch.backends.mps.is_built() is False)",
         fix(
             "Install PyPI's macOS arm64 wheel, which is built with MPS.",
-            ctx.pip_install("torch", flags="--force-reinstall --no-cache-dir"),
+            ctx.install("torch", reinstall=True),
         ),
         f"location: {torch.location}",
     )

@@ -21,3 +21,8 @@ def first_line(text: str | None, limit: int = 240) -> str:
 
 def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def torch_named(version: str | None) -> str:
+    """'torch 2.9.0', or 'torch of unknown version': an unread version is never printed as None."""
+    return f"torch {version}" if version else "torch of unknown version"

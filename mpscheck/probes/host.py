@@ -1,7 +1,7 @@
 """Facts about the machine that do not depend on the interpreter: chip, macOS, memory, VM.
 
 Read by mpscheck itself, while the target interpreter imports torch. Cheap sources first
-(sysctlbyname through ctypes, one ``sw_vers``); ``system_profiler`` only for the GPU core count,
+(one ``sysctl`` run, one ``sw_vers``); ``system_profiler`` only for the GPU core count,
 under a timeout. The readers are injectable, so tests feed recorded output from real Macs.
 """
 
@@ -14,7 +14,6 @@ import shutil
 from typing import Callable, Optional, Sequence
 
 from mpscheck.facts import HostFacts
-from mpscheck.probes.in_target import read_sysctl
 from mpscheck.probes.process import Completed, run_command
 
 # name -> the value as `sysctl -n name` prints it, or None when the key does not exist
@@ -32,9 +31,24 @@ _INT_KEYS = (
 )
 
 
-def ctypes_sysctl(name: str) -> str | None:
-    value, _error = read_sysctl(name, "str" if name in _STRING_KEYS else "int")
-    return None if value is None else str(value)
+def command_sysctl(run: Runner) -> Sysctl:
+    """Every host key in one `sysctl -i` run (-i: unknown keys are skipped, not fatal).
+
+    These keys describe the machine, not a process, so the command's answer is the machine's; the
+    per-process Rosetta flag is read inside the target (probes/agent/sysctl.py).
+    """
+    done = run(["sysctl", "-i", *_STRING_KEYS, *_INT_KEYS], 10)
+    return parse_sysctl(done.stdout).get  # partial output is still good output
+
+
+def parse_sysctl(text: str) -> dict[str, str]:
+    """`sysctl name ...` prints 'name: value' lines (e.g. 'hw.memsize: 17179869184')."""
+    out = {}
+    for line in text.splitlines():
+        name, sep, value = line.partition(": ")
+        if sep and "." in name and " " not in name.strip():  # OIDs are dotted; error lines are not
+            out[name.strip()] = value.strip()
+    return out
 
 
 def _run(argv: Sequence[str], timeout: float) -> Completed:
@@ -42,13 +56,13 @@ def _run(argv: Sequence[str], timeout: float) -> Completed:
 
 
 def probe_host(
-    system: str | None = None, sysctl: Sysctl = ctypes_sysctl, run: Runner = _run, gpu: bool = True
+    system: str | None = None, sysctl: Sysctl | None = None, run: Runner = _run, gpu: bool = True
 ) -> HostFacts:
     """All host facts; with gpu=False the slow system_profiler read is left to read_gpu()."""
     system = system or platform.system()
     facts = HostFacts(system=system, release=platform.release(), machine=platform.machine())
     if system == "Darwin":
-        _read_macos(facts, sysctl, run)
+        _read_macos(facts, sysctl or command_sysctl(run), run)
         if gpu:
             add_gpu(facts, read_gpu(run))
     else:
@@ -108,8 +122,17 @@ def _read_macos(facts: HostFacts, sysctl: Sysctl, run: Runner) -> None:
         facts.errors["macos_version"] = _why(versions, "sw_vers")
 
 
+NVIDIA_DRIVER = "/proc/driver/nvidia/version"  # present where the NVIDIA kernel driver is loaded
+
+
 def _read_other(facts: HostFacts) -> None:
     import psutil
+
+    try:
+        with open(NVIDIA_DRIVER, encoding="utf-8", errors="replace") as handle:
+            facts.nvidia_driver = handle.readline().strip() or None
+    except OSError as exc:
+        facts.errors["nvidia_driver"] = f"{NVIDIA_DRIVER}: {exc.strerror or exc}"
 
     facts.cpu_count = psutil.cpu_count(logical=True)
     facts.memory_bytes = int(psutil.virtual_memory().total)

@@ -1,4 +1,4 @@
-"""Choose the target interpreter, run in_target.py inside it, and turn its JSON lines into facts.
+"""Choose the target interpreter, run the agent (probes/agent/main.py) inside it, and read its JSON lines.
 
 torch never loads in mpscheck's own process: a crash or hang inside torch or Metal becomes facts
 (timeout, crashed, the stage that was running) and then a finding, never a hung doctor.
@@ -26,11 +26,12 @@ from mpscheck.facts import (
     TorchFacts,
     from_dict,
 )
-from mpscheck.probes import in_target
 from mpscheck.probes.process import Completed, run_command
-from mpscheck.redact import redact
+from mpscheck.redact import ENV_POLICY, redact
 
-AGENT_PATH = Path(in_target.__file__).resolve()
+AGENT_PATH = Path(__file__).resolve().parent / "agent" / "main.py"  # run by path: mpscheck never imports it
+ENV_POLICY_VARIABLE = "MPSCHECK_ENV_POLICY"  # read by the agent's main.py
+PROTOCOL_VERSION = 1  # the agent's protocol.PROTOCOL_VERSION (a test keeps the two equal)
 STDERR_TAIL_CHARS = 2000
 _PYTHON_NAME = re.compile(r"^(python|pypy)[0-9.]*[tmd]?(\.exe)?$", re.IGNORECASE)
 
@@ -102,10 +103,11 @@ def probe_target(
     timeout: float = 60.0,
     environ: Mapping[str, str] | None = None,
 ) -> TargetFacts:
-    """Run in_target.py in *python*; whatever it managed to say before a failure is kept."""
+    """Run the agent in *python*; whatever it managed to say before a failure is kept."""
     environ = dict(os.environ if environ is None else environ)
     env = dict(environ)
     env.update(PYTHONSAFEPATH="1", PYTHONDONTWRITEBYTECODE="1", PYTHONIOENCODING="utf-8")
+    env[ENV_POLICY_VARIABLE] = json.dumps(ENV_POLICY)  # the allowlist has one home: redact.py
     argv = [python, str(AGENT_PATH), "--workload", workload, "--device", device]
     with tempfile.TemporaryDirectory(prefix="mpscheck-") as cwd:  # no stray torch.py can shadow torch
         done = run_command(argv, timeout=timeout, env=env, cwd=cwd)
@@ -146,7 +148,7 @@ def parse_records(stdout: str) -> tuple[dict[str, Any], str | None, list[str]]:
         except ValueError:
             junk.append(line[:200])
             continue
-        if not isinstance(record, dict) or record.get("v") != in_target.PROTOCOL_VERSION:
+        if not isinstance(record, dict) or record.get("v") != PROTOCOL_VERSION:
             junk.append(line[:200])
             continue
         stage = str(record.get("stage"))

@@ -30,7 +30,7 @@ def render(report: Report, verbose: bool = False) -> str:
         if finding.status is Status.CRASH:
             ET.SubElement(case, "error", message=finding.summary, type="crash").text = body
             counts["errors"] += 1
-        elif finding.id in blocking:
+        elif finding.id in blocking:  # a failure, or a required check that did not confirm anything
             ET.SubElement(case, "failure", message=finding.summary, type=finding.status.value).text = body
             counts["failures"] += 1
         elif finding.status is Status.SKIP:

@@ -7,32 +7,32 @@ import time
 
 import pytest
 
-import mpscheck.collect as collect
+import mpscheck.probes.gather as gathering
 from mpscheck.facts import HostFacts, TargetFacts, TorchFacts
 from mpscheck.probes.target import TargetChoice
 
 
 @pytest.fixture
 def on_a_mac(monkeypatch):
-    monkeypatch.setattr(collect.platform, "system", lambda: "Darwin")
-    monkeypatch.setattr(collect, "probe_host", lambda gpu: HostFacts(system="Darwin"))
+    monkeypatch.setattr(gathering.platform, "system", lambda: "Darwin")
+    monkeypatch.setattr(gathering, "probe_host", lambda gpu: HostFacts(system="Darwin"))
 
     def target(core_count):
         torch = TorchFacts(installed=True, version="2.9.0", mps_core_count=core_count)
-        monkeypatch.setattr(collect, "probe_target", lambda *a, **k: TargetFacts(torch=torch))
+        monkeypatch.setattr(gathering, "probe_target", lambda *a, **k: TargetFacts(torch=torch))
 
     return target
 
 
 def gather():
     started = time.perf_counter()
-    facts = collect.collect_facts(TargetChoice("/x/python", "--python"), workload="none", device="gpu", timeout=5)
+    facts = gathering.collect_facts(TargetChoice("/x/python", "--python"), workload="none", device="gpu", timeout=5)
     return facts, time.perf_counter() - started
 
 
 def test_gpu_read_that_answers_is_merged(on_a_mac, monkeypatch) -> None:
     on_a_mac(None)
-    monkeypatch.setattr(collect, "read_gpu", lambda: ("Apple M1 Pro", 16, None))
+    monkeypatch.setattr(gathering, "read_gpu", lambda: ("Apple M1 Pro", 16, None))
     facts, _ = gather()
     assert (facts.host.gpu_name, facts.host.gpu_cores) == ("Apple M1 Pro", 16)
     assert facts.target.requested == "/x/python" and facts.target.chosen_because == "--python"
@@ -40,8 +40,8 @@ def test_gpu_read_that_answers_is_merged(on_a_mac, monkeypatch) -> None:
 
 def test_slow_gpu_read_costs_at_most_the_grace(on_a_mac, monkeypatch) -> None:
     on_a_mac(None)
-    monkeypatch.setattr(collect, "GPU_GRACE_SECONDS", 0.3)
-    monkeypatch.setattr(collect, "read_gpu", lambda: time.sleep(5) or ("late", 1, None))
+    monkeypatch.setattr(gathering, "GPU_GRACE_SECONDS", 0.3)
+    monkeypatch.setattr(gathering, "read_gpu", lambda: time.sleep(5) or ("late", 1, None))
     facts, seconds = gather()
     assert seconds < 2
     assert facts.host.gpu_cores is None and "did not answer" in facts.host.errors["gpu_cores"]
@@ -49,8 +49,8 @@ def test_slow_gpu_read_costs_at_most_the_grace(on_a_mac, monkeypatch) -> None:
 
 def test_no_wait_when_torch_counted_the_cores(on_a_mac, monkeypatch) -> None:
     on_a_mac(40)
-    monkeypatch.setattr(collect, "GPU_GRACE_SECONDS", 3.0)
-    monkeypatch.setattr(collect, "read_gpu", lambda: time.sleep(5) or ("late", 1, None))
+    monkeypatch.setattr(gathering, "GPU_GRACE_SECONDS", 3.0)
+    monkeypatch.setattr(gathering, "read_gpu", lambda: time.sleep(5) or ("late", 1, None))
     _, seconds = gather()
     assert seconds < 1.5
 
@@ -59,7 +59,7 @@ def test_a_failing_host_probe_becomes_an_error_not_a_crash(monkeypatch) -> None:
     def broken(gpu):
         raise OSError("sysctl exploded")
 
-    monkeypatch.setattr(collect, "probe_host", broken)
-    monkeypatch.setattr(collect, "probe_target", lambda *a, **k: TargetFacts())
+    monkeypatch.setattr(gathering, "probe_host", broken)
+    monkeypatch.setattr(gathering, "probe_target", lambda *a, **k: TargetFacts())
     facts, _ = gather()
     assert "host probe failed: sysctl exploded" in facts.host.errors["host"]

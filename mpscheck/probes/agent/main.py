@@ -1,0 +1,73 @@
+"""Entry point run by path inside the target interpreter: report what it sees, one JSON line per stage.
+
+Stages: ``interpreter`` (arch, Rosetta, platform strings, allowlisted env vars), ``torch`` (import,
+MPS/CUDA state), then an optional workload. Each stage writes ``start`` before it runs and ``done``
+after, so a hang or an abort inside Metal still leaves the finished stages and names the one that
+was running. The folder is loaded as the private package ``_mpscheck_agent``: no sys.path entry is
+added, so nothing here can shadow the user's modules, and no bytecode is written.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import os
+import sys
+
+PACKAGE = "_mpscheck_agent"
+ENV_POLICY_VARIABLE = "MPSCHECK_ENV_POLICY"
+WORKLOADS = {"none": None, "quick": ("workload", "quick"), "full": ("workload", "full")}
+
+
+def load_package():
+    """This folder as the package _mpscheck_agent, found by path alone."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location(
+        PACKAGE, os.path.join(here, "__init__.py"), submodule_search_locations=[here]
+    )
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[PACKAGE] = package
+    spec.loader.exec_module(package)
+    return package
+
+
+def part(name):
+    return importlib.import_module(PACKAGE + "." + name)
+
+
+def main(argv):
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="mpscheck-agent")
+    parser.add_argument("--workload", choices=tuple(WORKLOADS), default="none")
+    parser.add_argument("--device", choices=("auto", "gpu", "mps", "cuda", "cpu"), default="auto")
+    args = parser.parse_args(argv)
+    # mpscheck's allowlist (prefixes, names, secret markers); without it, no variable is shown.
+    env_policy = json.loads(os.environ.pop(ENV_POLICY_VARIABLE, "{}") or "{}")
+    fallback_env = os.environ.get("PYTORCH_ENABLE_MPS_FALLBACK")  # as the process started with it
+    load_package()
+    channel = part("protocol").Channel()
+    channel.emit("start", "interpreter")
+    channel.emit("done", "interpreter", part("interpreter").interpreter_facts(env_policy))
+    channel.emit("start", "torch")
+    facts, torch = part("torch_state").torch_facts()
+    channel.emit("done", "torch", facts)
+    workload = WORKLOADS[args.workload]
+    if torch is not None and workload is not None:
+        module, mode = workload
+        device, reason = part("device").pick_device(args.device, facts)
+        channel.emit("done", "device", {"requested": args.device, "device": device, "reason": reason, "mode": mode})
+        if device is not None:
+            part(module).run(torch, device, mode, channel.emit, fallback_env)
+    channel.emit("done", "end", {})
+    return 0
+
+
+if __name__ == "__main__":
+    # Older Pythons put this file's folder first on sys.path; it must not shadow anything torch imports.
+    _here = os.path.dirname(os.path.abspath(__file__))
+    if sys.path and os.path.abspath(sys.path[0] or os.curdir) == _here:
+        del sys.path[0]
+    sys.dont_write_bytecode = True  # the doctor changes nothing on the user's machine
+    sys.exit(main(sys.argv[1:]))
