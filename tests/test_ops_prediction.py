@@ -175,4 +175,5 @@ def test_the_decomposition_of_a_cpu_always_composite_is_cpu_always() -> None:
     svd = OpUse("aten::_linalg_svd", 1, ("float32",), ("cpu",))
     (op,) = predict(_recording(svd), table, "2.1.0", (14, 0)).ops
     assert op.status == "cpu-always" and "reached through aten::linalg_svd" in op.reason
+    assert op.name == "aten::linalg_svd" and op.recorded_as == ("aten::_linalg_svd",)
     assert predict(_recording(svd), table, "2.2.0", (14, 0)).ops[0].status == "mps"

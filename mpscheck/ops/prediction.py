@@ -221,11 +221,15 @@ def judge(use: OpUse, table: CoverageTable, release: str, macos: Version) -> OpP
         return base
     composite = DECOMPOSED_FROM.get(target) or DECOMPOSED_FROM.get(base.name)
     if composite in always:
+        recorded = base.name
+        base.name = composite  # the op torch's warning names: the whole composite falls back
+        base.mapped_from = (use.name,)
         base.status = "cpu-always"
         base.reason = (
             f"reached through {composite}, which torch {release} runs whole on the CPU on MPS (MPSFallback.mm)"
-            + (f"; reached another way (e.g. torch.linalg.svdvals) it has {kind}" if kind != "mps" else "")
         )
+        if kind != "mps":
+            base.reason += f"; a call that reaches {recorded} directly (e.g. torch.linalg.svdvals) has {kind}"
         base.fix = "nothing to set: it works, at the cost of copies to and from the CPU"
         return base
     if not use.sparse and {target, base.name} & set(table.python_mps(release)):
@@ -298,7 +302,13 @@ def lookup(name: str, table: CoverageTable) -> list[str]:
         raise ReleaseError(f"{name}: not in the op coverage table (torch {releases[0]} to {releases[-1]})")
     first = table.first_mps_release(target)
     warned = table.warning_name(target)
-    headline = f"{target}: MPS kernel since {_short(first)}" if first else f"{target}: no MPS kernel in any release"
+    newest = kinds[-1][1] or ""
+    if first:
+        headline = f"{target}: MPS kernel since {_short(first)}"
+    elif newest.startswith("composite"):
+        headline = f"{target}: no kernel of its own in {releases[-1]}: it decomposes into other ops ({newest})"
+    else:
+        headline = f"{target}: no MPS kernel in any release up to {releases[-1]}"
     if warned != target:
         headline += f" (torch's fallback warning names it {warned})"
     lines.append(headline)

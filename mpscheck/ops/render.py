@@ -5,6 +5,7 @@ contract (``kind: mpscheck-ops``, ``schema_version``, an ``ops`` list). Renderer
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,6 +83,16 @@ def _script_line(report: OpsReport) -> str:
     return f"Recorded {command} ({ended}), {report.recording.processes} Python process(es)"
 
 
+def _site(site: str) -> str:
+    """A call site relative to the current folder when it lies below it (shorter to read)."""
+    path, _, line = site.rpartition(":")
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return site
+    return f"{relative}:{line}" if path and not relative.startswith("..") else site
+
+
 def _dtypes(op: OpPrediction) -> str:
     return ",".join(op.dtypes) or "-"
 
@@ -108,7 +119,7 @@ def render_text(report: OpsReport, verbose: bool = False) -> str:
             if op.mapped_from:
                 lines.append(f"      (recorded as {', '.join(op.mapped_from)})")
             if op.first_site:
-                lines.append(f"      first reached at {op.first_site}")
+                lines.append(f"      first reached at {_site(op.first_site)}")
             if op.fix:
                 lines.append(f"      fix: {op.fix}")
         lines.append("")
@@ -143,7 +154,7 @@ def render_markdown(report: OpsReport, verbose: bool = False) -> str:
     if problems:
         lines += ["| status | op | calls | dtypes | why | fix | first reached at |", "|---|---|---:|---|---|---|---|"]
         for op in problems:
-            site = f"`{op.first_site}`" if op.first_site else ""
+            site = f"`{_site(op.first_site)}`" if op.first_site else ""
             lines.append(
                 f"| {op.status} | `{op.name}` | {op.calls} | {_dtypes(op)} | {op.reason} | {op.fix or ''} | {site} |"
             )
