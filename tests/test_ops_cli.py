@@ -181,3 +181,27 @@ def test_run_forwards_sigint_and_sigterm_to_the_command(tmp_path: Path, name: st
             proc.kill()
     assert proc.returncode == expected
     assert f"got {name}" in out
+
+
+def test_run_trace_on_a_mac_sets_the_profiler_bit_and_warn_always_and_reads_stderr(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The Mac path's plumbing, run here: the child is real Python with real torch (warn-always must be
+    on after `import torch`); what torch would print on a Mac is replayed from a public thread."""
+    from tests.recorded_fallbacks import ROLL_WARNING_2_0
+
+    monkeypatch.setattr(sys, "platform", "darwin")
+    seen = tmp_path / "seen.json"
+    child = _script(
+        tmp_path,
+        "import json, os, sys, torch\n"
+        f"json.dump({{'profile': os.environ.get('PYTORCH_MPS_LOG_PROFILE_INFO'),"
+        f" 'warn_always': torch.is_warn_always_enabled()}}, open({str(seen)!r}, 'w'))\n"
+        f"sys.stderr.write({ROLL_WARNING_2_0!r} * 2)\n"
+        "sys.exit(5)\n",
+    )
+    monkeypatch.setenv("PYTORCH_MPS_LOG_PROFILE_INFO", "1")
+    result = invoke("run", "--require", "none", "--trace", "--", sys.executable, child)
+    assert result.exit_code == 5
+    assert json.loads(seen.read_text()) == {"profile": "65", "warn_always": True}
+    assert "aten::roll: 2 call(s)" in result.stderr
