@@ -134,3 +134,10 @@ def test_each_op_records_where_the_script_first_reached_it() -> None:
     _, recording = _record("roll_and_svd.py")
     roll = next(u for u in recording.ops if u.name == "aten::roll")
     assert roll.first_site == f"{SCRIPTS / 'roll_and_svd.py'}:6"
+
+
+def test_ops_in_threads_started_after_import_torch_are_recorded() -> None:
+    code, recording = _record("threads.py")
+    assert code == 0
+    names = {u.name for u in recording.ops}
+    assert {"aten::roll", "aten::mul.Tensor", "aten::sum"} <= names

@@ -16,6 +16,7 @@ Nothing else about the process changes.
 """
 
 import atexit
+import contextlib
 import json
 import os
 import sys
@@ -111,8 +112,12 @@ def _make_recorder(torch):
     class OpRecorder(TorchDispatchMode):
         """Counts calls per (op, dtypes, layout, devices); cheap enough to stay on for a whole run."""
 
-        def __init__(self):
+        def __init__(self, shared=None):
             TorchDispatchMode.__init__(self)
+            if shared is not None:  # another thread's mode: one set of counts for the process
+                self.counts, self.outputs_seen = shared.counts, shared.outputs_seen
+                self.first_site, self.lock = shared.first_site, shared.lock
+                return
             self.counts = {}
             self.outputs_seen = set()
             self.first_site = {}
@@ -182,7 +187,10 @@ def _make_recorder(torch):
 
 def _user_frame(torch_dir):
     """'file:line' of the innermost frame outside torch and this hook, or None (e.g. autograd's thread)."""
-    frame = sys._getframe(2)
+    try:
+        frame = sys._getframe(2)
+    except ValueError:  # a shallow stack: autograd's device threads call in from C++
+        return None
     here = os.path.abspath(__file__)
     while frame is not None:
         filename = frame.f_code.co_filename
@@ -245,9 +253,27 @@ def _write(prefix, recorder, torch):
         sys.stderr.write("mpscheck: could not write the op recording %s: %s\n" % (path, exc))
 
 
+def _record_new_threads(recorder_class, recorder):
+    """Dispatch modes are per thread: enter one (sharing the counts) in every thread started later.
+
+    threading.setprofile's function runs once in each new thread before its run(); it enters the
+    mode, then hands the thread back to the profiler the script had set, if any.
+    """
+    previous = getattr(threading, "_profile_hook", None)
+
+    def arm(*_event):
+        sys.setprofile(previous)
+        with contextlib.suppress(Exception):  # a thread torch cannot record in still runs
+            recorder_class(shared=recorder).__enter__()
+
+    threading.setprofile(arm)
+
+
 def _start_recording(torch, prefix):
-    recorder = _make_recorder(torch)()
+    recorder_class = _make_recorder(torch)
+    recorder = recorder_class()
     recorder.__enter__()  # never left: the mode stays on for the rest of the process
+    _record_new_threads(recorder_class, recorder)
     owner = os.getpid()
 
     def write_at_exit():
