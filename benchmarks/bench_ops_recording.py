@@ -3,7 +3,8 @@ time with the recording hook on to its time without (target: <= 2.0). Not a time
 
 The default workload trains the small CNN and the small transformer of tests/op_scripts for a few
 seconds (whole process, `import torch` included, as a user would time it). Pass --script to time
-your own. Runs alternate, and the ratio is of medians.
+your own. Runs alternate; the ratio of medians decides, and the ratio of the fastest runs is shown
+beside it (less sensitive to other load on a shared machine).
 
     python benchmarks/bench_ops_recording.py [--rounds 3] [--steps 10] [--script PATH]
 """
@@ -67,11 +68,15 @@ def main() -> int:
                 recorded.append(time.perf_counter() - started)
                 calls = sum(op.calls for op in run.recording.ops)
     ratio = statistics.median(recorded) / statistics.median(plain)
+    fastest = min(recorded) / min(plain)  # less sensitive to other load on a shared machine
     print(f"script: {' '.join(argv[1:])}")
     print(f"plain    median {statistics.median(plain):.2f} s  {[round(t, 2) for t in plain]}")
     print(f"recorded median {statistics.median(recorded):.2f} s  {[round(t, 2) for t in recorded]}")
     print(f"ops recorded per run: {calls} calls")
-    print(f"ratio {ratio:.2f} (target <= 2.0): {'ok' if ratio <= 2.0 else 'OVER'}")
+    print(
+        f"ratio of medians {ratio:.2f}, of fastest runs {fastest:.2f} "
+        f"(target <= 2.0): {'ok' if ratio <= 2.0 else 'OVER'}"
+    )
     return 0 if ratio <= 2.0 else 1
 
 
