@@ -52,7 +52,8 @@ def test_install_command(setup: dict, kwargs: dict, command: str) -> None:
 
 
 def test_torch_import_in_a_uv_project_says_uv_add() -> None:
-    host = mac_host({**rec.SYSCTL_M1, **PHYSICAL}, rec.SW_VERS_14_5, rec.DISPLAYS_M1)
+    # macOS 15: the newest torch (2.15.0, "supported on macOS 15.0+") runs here, so no pin
+    host = mac_host({**rec.SYSCTL_M1, **PHYSICAL}, rec.SW_VERS_15_6, rec.DISPLAYS_M1)
     uv = interpreter(executable=PY, venv_tool="uv", has_pip=False, uv_project="/Users/dev/proj")
     report = diagnose(facts(host, uv, TorchFacts(installed=False)))
     torch_import = next(f for f in report.findings if f.id == "torch-import")

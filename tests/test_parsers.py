@@ -107,9 +107,11 @@ def test_parse_version(text, version) -> None:
         ((1, 12), (12, 3)),
         ((2, 4, 1), (12, 3)),
         ((2, 5, 1), (13, 0)),
-        ((2, 9, 1), (13, 0)),
+        ((2, 8, 0), (13, 0)),
+        ((2, 9, 1), (14, 0)),  # "supported on MacOS 14.0+" in torch 2.9's own libtorch_cpu.dylib
         ((2, 10, 0), (14, 0)),
         ((2, 13), (14, 0)),
+        ((2, 15, 0), (15, 0)),
     ],
 )
 def test_macos_floor_per_torch_release(torch, floor) -> None:
@@ -117,9 +119,11 @@ def test_macos_floor_per_torch_release(torch, floor) -> None:
 
 
 def test_torch_pin_for_old_macos() -> None:
-    assert torch_pin_for_macos((13, 7, 4)) == "torch<2.10"
+    # floors read from the wheels (mpscheck/knowledge/torch_releases.json): 2.9 needs macOS 14, 2.15 macOS 15
+    assert torch_pin_for_macos((13, 7, 4)) == "torch<2.9"
     assert torch_pin_for_macos((12, 7, 6)) == "torch<2.5"
-    assert torch_pin_for_macos((14, 0)) is None
+    assert torch_pin_for_macos((14, 0)) == "torch<2.15"
+    assert torch_pin_for_macos((15, 0)) is None
     assert torch_pin_for_macos((12, 0)) is None  # nothing runs MPS there
     assert at_least((14,), (14, 0)) and not at_least((13, 7), (14, 0))
 

@@ -12,6 +12,10 @@ from mpscheck.checks.registry import Context, Outcome, check, fix, passed, skipp
 from mpscheck.versions import at_least, parse_version
 
 LIGHTNING_PROCESSORS = ("arm", "arm64")
+# Lightning's MPSAccelerator.is_available() (src/lightning/fabric/accelerators/mps.py, current
+# Lightning-AI/pytorch-lightning): `os.getenv("DISABLE_MPS", "0") == "1"` turns MPS off; older releases
+# (e.g. the copy at commit 1ad5ab98dd50) do not read it.
+LIGHTNING_OFF_SWITCH = "DISABLE_MPS"
 LIGHTNING_ERROR = (
     "MisconfigurationException: MPSAccelerator can not run on your system since the accelerator is not available."
 )
@@ -24,9 +28,11 @@ def verdicts(ctx: Context) -> dict[str, bool]:
         return {}
     torch_says = bool(torch.mps_available and torch.mps_built)
     version = parse_version(torch.version) or (0,)
+    lightning = bool(torch.mps_available) and info.processor in LIGHTNING_PROCESSORS
+    lightning = lightning and ctx.env.get(LIGHTNING_OFF_SWITCH, "0") != "1"
     rules = {
-        "lightning": bool(torch.mps_available) and info.processor in LIGHTNING_PROCESSORS,
-        "pytorch-lightning": bool(torch.mps_available) and info.processor in LIGHTNING_PROCESSORS,
+        "lightning": lightning,
+        "pytorch-lightning": lightning,
         "transformers": torch_says,
         "accelerate": torch_says and at_least(version, (1, 12)),
     }
@@ -52,6 +58,13 @@ def frameworks(ctx: Context) -> Outcome:
         word = "available" if torch_says else "not available"
         return passed(f"{listed} agree with torch: MPS {word}")
     processor = ctx.interpreter.processor
+    switched_off = ctx.env.get(LIGHTNING_OFF_SWITCH, "0") == "1" and processor in LIGHTNING_PROCESSORS
+    if any("lightning" in name for name in disagree) and switched_off:
+        return warned(
+            f"torch says MPS is available but {LIGHTNING_OFF_SWITCH}=1 is set: {', '.join(disagree)} will not use it "
+            "(current Lightning's MPSAccelerator.is_available() reads it; older releases ignore it)",
+            fix(f"Unset {LIGHTNING_OFF_SWITCH} to let Lightning use MPS.", f"unset {LIGHTNING_OFF_SWITCH}"),
+        )
     if any("lightning" in name for name in disagree):
         return warned(
             f"torch says MPS is available but {', '.join(disagree)} will say it is not: platform.processor() is "

@@ -9,7 +9,7 @@ from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passe
 from mpscheck.checks.wording import first_line
 from mpscheck.facts import InterpreterFacts
 from mpscheck.model import Remediation
-from mpscheck.versions import LAST_INTEL_MAC_TORCH, parse_version
+from mpscheck.versions import last_intel_mac_torch, parse_version
 
 NATIVE_VENV = "/opt/homebrew/bin/python3.12 -m venv ~/.venvs/torch && ~/.venvs/torch/bin/python -m pip install torch"
 MINIFORGE_ARM64 = "https://github.com/conda-forge/miniforge/releases/latest/download/Miniforge3-MacOSX-arm64.sh"
@@ -67,7 +67,7 @@ def python_arch(ctx: Context) -> Outcome:
         cause, remedy = rosetta_cause(ctx, info)
         return failed(
             f"x86_64 Python under Rosetta 2 on {ctx.host.cpu_brand or 'Apple silicon'}: {cause}; x86_64 torch "
-            f"stops at {LAST_INTEL_MAC_TORCH} and Lightning sees processor {info.processor!r}",
+            f"stops at {last_intel_mac_torch()} and Lightning sees processor {info.processor!r}",
             remedy,
             *evidence,
         )
@@ -86,6 +86,18 @@ def python_arch(ctx: Context) -> Outcome:
 def rosetta_cause(ctx: Context, info: InterpreterFacts) -> tuple[str, Remediation]:
     """Why this Python runs translated, and the fix for that very cause."""
     archs = info.binary_archs or []
+    runner = ctx.env.get("GITHUB_ACTIONS") == "true" and ctx.env.get("RUNNER_ARCH") == "X64"
+    if runner and ctx.env.get("RUNNER_ENVIRONMENT") != "github-hosted":
+        # actions/runner#805: a runner started under Rosetta starts every job's processes under it too.
+        return (
+            "a GitHub Actions self-hosted runner installed as x64: it runs under Rosetta, and so does every job it "
+            "starts (actions/runner#805)",
+            Remediation(
+                "Reinstall the runner from its actions-runner-osx-arm64 package (actions/runner's releases), from a "
+                "native shell; until then, force arm64 in the job with arch.",
+                (f"arch -arm64 {ctx.python} -c 'import platform; print(platform.machine())'",),
+            ),
+        )
     if info.conda_prefix and (info.conda_subdir == "osx-64" or (archs and "arm64" not in archs)):
         return _conda_cause(ctx, info)
     if "arm64" in archs:

@@ -7,7 +7,17 @@ under Rosetta the cure for an old torch is a native Python, not an upgrade.
 from __future__ import annotations
 
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
-from mpscheck.versions import at_least, macos_floor, parse_version, show, torch_pin_for_macos
+from mpscheck.checks.wording import torch_named
+from mpscheck.model import Remediation
+from mpscheck.versions import (
+    InstallAdvice,
+    at_least,
+    floor_for,
+    install_advice,
+    last_intel_mac_torch,
+    parse_version,
+    show,
+)
 
 
 @check("macos-version", "macOS version", where="macos")
@@ -22,50 +32,116 @@ def macos_version(ctx: Context) -> Outcome:
         return _macos_without_torch(ctx, macos, shown)  # judged against the torch that would be installed
     if torch_version is None:
         return skipped(f"{shown}; the installed torch's version is unknown, so its floor is too")
+    advice = install_advice(macos, _python(ctx), _arch(ctx))
     if not at_least(torch_version, (1, 12)):
         return failed(
             f"torch {torch.version} predates MPS (it first shipped in torch 1.12): no MPS on any macOS",
-            fix("Upgrade torch.", ctx.install(torch_pin_for_macos(macos) or "torch", upgrade=True)),
+            fix(
+                f"Upgrade torch ({advice.why})." if advice.spec else f"No torch with MPS installs here: {advice.why}.",
+                *((ctx.install(*advice.specs, upgrade=True),) if advice.spec else ()),
+            ),
         )
-    floor = macos_floor(torch_version)
-    if not at_least(macos, floor):
-        pin = torch_pin_for_macos(macos)
-        commands = ["softwareupdate --list"] + ([ctx.install(pin)] if pin else [])
-        also = f", or install the newest torch that still runs here ({pin})" if pin else ""
+    floor = floor_for(torch.version)
+    assert floor is not None  # torch >= 1.12
+    notes = tuple(n for n in (floor.note(torch.version or ""),) if n)
+    if not at_least(macos, floor.macos):
+        if not floor.enforced and torch.mps_available:
+            return warned(
+                f"{shown} is older than macOS {show(floor.macos)}, the floor torch {torch.version} states for MPS; "
+                "its device check does not enforce it, so MPS reports available, unsupported",
+                _floor_fix(ctx, floor.macos, advice),
+                *notes,
+            )
         return failed(
-            f"{shown} is older than macOS {show(floor)}, which torch {torch.version} needs for MPS"
+            f"{shown} is older than macOS {show(floor.macos)}, which torch {torch.version} needs for MPS"
             " (torch then finds no MPS device)",
-            fix(f"Upgrade macOS to {show(floor)} or later{also}.", *commands),
+            _floor_fix(ctx, floor.macos, advice),
+            *notes,
         )
     if torch_version[:2] == (2, 2) and at_least(macos, (14, 4)):
         if upstream := ctx.upstream_problem("python-arch"):
             return ctx.blocked(upstream)  # x86_64 wheels end at 2.2.2: the cure is a native Python
+        if _arch(ctx) == "x86_64":
+            return failed(
+                f"torch {torch.version} on {shown} gives silently wrong results on MPS (pytorch/pytorch#122016), "
+                f"and torch {last_intel_mac_torch()} is the last release for an x86_64 Mac",
+                fix(
+                    "Run on the CPU device on this Mac (or use a Mac with Apple silicon, where torch 2.3+ installs).",
+                    "mpscheck doctor --require none",
+                ),
+            )
         return failed(
             f"torch {torch.version} on {shown} gives silently wrong results on MPS (pytorch/pytorch#122016)",
-            fix("Upgrade torch to 2.3 or later.", ctx.install("torch>=2.3", upgrade=True)),
+            fix("Upgrade torch to 2.3 or later.", ctx.install("torch>=2.3", *_numpy(advice), upgrade=True)),
         )
-    if not at_least(macos, (14, 0)):
+    if not at_least(macos, (14, 0)) and _gates_dtypes_on_macos_14(floor.release):
         return warned(
-            f"{shown} meets torch {torch.version}'s floor of {show(floor)}, but bfloat16 and complex "
+            f"{shown} meets {torch_named(torch.version)}'s floor of {show(floor.macos)}, but bfloat16 and complex "
             "dtypes on MPS need macOS 14",
             fix(
                 "Upgrade macOS to 14 or later for bfloat16 and complex; until then use float16/float32.",
                 "softwareupdate --list",
             ),
+            *notes,
         )
-    return passed(f"{shown} meets torch {torch.version}'s floor of macOS {show(floor)}")
+    return passed(f"{shown} meets torch {torch.version}'s floor of macOS {show(floor.macos)}", *notes)
+
+
+BFLOAT16_MACOS_14 = "MPS bfloat16 type is supported on MacOS 14.0 or newer."  # torch 2.3 - 2.8's own text
+
+
+def _gates_dtypes_on_macos_14(release: str | None) -> bool:
+    """Whether this release's binary refuses bfloat16 (and complex) on MPS below macOS 14 (2.3 - 2.8)."""
+    from mpscheck.knowledge import releases
+
+    return release is not None and release in releases.text_releases(BFLOAT16_MACOS_14)
+
+
+def _python(ctx: Context) -> str | None:
+    return ctx.interpreter.version if ctx.interpreter and ctx.interpreter.version else None
+
+
+def _arch(ctx: Context) -> str:
+    """The architecture whose wheels this interpreter installs: x86_64 under Rosetta or on an Intel Mac."""
+    return "x86_64" if ctx.interpreter and ctx.interpreter.machine == "x86_64" else "arm64"
+
+
+def _numpy(advice: InstallAdvice) -> tuple[str, ...]:
+    return (advice.numpy,) if advice.numpy else ()
+
+
+def _floor_fix(ctx: Context, floor: tuple[int, ...], advice: InstallAdvice) -> Remediation:
+    """Upgrade macOS, or install the newest torch that still runs here (one with a wheel for this Python)."""
+    commands = ["softwareupdate --list"]
+    if advice.spec:
+        commands.append(ctx.install(*advice.specs))
+        also = f", or install the newest torch that still runs here ({advice.spec}: {advice.why})"
+    else:
+        also = f"; no torch with MPS installs on this macOS with this Python ({advice.why})"
+    return fix(f"Upgrade macOS to {show(floor)} or later{also}.", *commands)
 
 
 def _macos_without_torch(ctx: Context, macos: tuple[int, ...], shown: str) -> Outcome:
-    if not at_least(macos, (12, 3)):
+    advice = install_advice(macos, _python(ctx), _arch(ctx))
+    if advice.newest is None:
         return failed(
-            f"{shown} is older than 12.3: no release of torch has MPS here",
+            f"{shown}: {advice.why}",
             fix("Upgrade macOS to 14 or later.", "softwareupdate --list"),
         )
-    pin = torch_pin_for_macos(macos)
-    if pin:
-        return warned(
-            f"{shown}: the newest torch needs macOS 14 for MPS; here MPS needs {pin}",
-            fix(f"Upgrade macOS to 14 or later, or install {pin}.", "softwareupdate --list", ctx.install(pin)),
+    if advice.spec and advice.spec != "torch":
+        plain_floor = floor_for(advice.plain) if advice.plain and advice.plain_has_mps is False else None
+        plain = (
+            f"; a plain `pip install torch` resolves to torch {advice.plain}, which needs macOS "
+            f"{show(plain_floor.macos)}+ for MPS"
+            if plain_floor
+            else ""
         )
-    return passed(f"{shown}: every current torch release supports MPS here")
+        return warned(
+            f"{shown}: MPS here needs {advice.spec} (torch {advice.newest}){plain}",
+            fix(
+                f"Upgrade macOS, or install {advice.spec}.",
+                "softwareupdate --list",
+                ctx.install(*advice.specs),
+            ),
+        )
+    return passed(f"{shown}: {advice.why}")

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-# EmptyTensor.cpp MPS_ERROR_RUNTIME_TOO_LOW, all three wordings (pytorch/pytorch#164943, #177819).
-NO_METAL_DEVICE = re.compile(r"The MPS backend is supported on [Mm]ac[Oo][Ss] (12\.3|13\.0|14\.0)\+")
+# The availability texts of every torch release (EmptyTensor.cpp's MPS_ERROR_RUNTIME_TOO_LOW and, from
+# 2.15, mps_unavailable_error), read from the wheels into mpscheck/knowledge/torch_releases.json.
+UNIFIED_MEMORY = "MPS backend is only supported on devices with unified memory"
 # Non-MPS builds: EmptyTensor.cpp, user reports, and torch 2.13.0+cpu on Linux as mpscheck recorded it.
 NOT_BUILT = re.compile(
     r"not linked with support for mps|not compiled with MPS enabled|with arguments from the 'MPS' backend"
@@ -36,6 +38,15 @@ class Signature:
     detail: str = ""
 
 
+@lru_cache(maxsize=1)
+def no_metal_device() -> re.Pattern[str]:
+    """torch's 'MPS is unavailable' texts, every wording of every release in the table."""
+    from mpscheck.knowledge import releases
+
+    texts = [t.strip() for t in releases.availability_texts() if UNIFIED_MEMORY not in t]
+    return re.compile("|".join(re.escape(t) for t in sorted(set(texts), key=len, reverse=True)))
+
+
 def recognise(text: str | None) -> Signature | None:
     """The known cause behind an error text, or None."""
     if not text:
@@ -52,8 +63,10 @@ def recognise(text: str | None) -> Signature | None:
         return Signature("no-float64")
     if NEEDS_MACOS14.search(text):
         return Signature("needs-macos14")
-    if NO_METAL_DEVICE.search(text):
-        return Signature("no-metal-device")
+    if UNIFIED_MEMORY in text:
+        return Signature("no-unified-memory")
+    if match := no_metal_device().search(text):
+        return Signature("no-metal-device", match.group(0))
     if NOT_BUILT.search(text):
         return Signature("not-built")
     if match := WRONG_ARCH.search(text):

@@ -6,7 +6,7 @@ import re
 
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.wording import plural, size, torch_named
-from mpscheck.versions import LAST_INTEL_MAC_TORCH
+from mpscheck.versions import at_least, install_advice, last_intel_mac_torch, parse_version, pythons_for
 
 APPLE_CHIP = re.compile(r"Apple (M\d+)(?: (Pro|Max|Ultra))?")
 
@@ -55,7 +55,8 @@ def chip(ctx: Context) -> Outcome:
     host = ctx.host
     brand = host.cpu_brand
     if brand and APPLE_CHIP.match(brand):
-        return passed(_describe_apple_chip(ctx, brand), f"hw.model: {host.model or 'unknown'}")
+        hazard = _large_k_matmul_hazard(ctx, brand)
+        return passed(_describe_apple_chip(ctx, brand), f"hw.model: {host.model or 'unknown'}", *hazard)
     if (brand and "Intel" in brand) or (not brand and host.arm64_hardware is False):
         return _intel_mac(ctx, brand or "model unknown; hw.optional.arm64 = 0")
     if not brand:
@@ -68,6 +69,23 @@ def chip(ctx: Context) -> Outcome:
             "Tell us what this Mac is, with the saved report attached.",
             "mpscheck doctor --format markdown --output mpscheck-report.md",
         ),
+    )
+
+
+LARGE_K = re.compile(r"^Apple M[12]\b")  # Apple7/Apple8 GPUs
+
+
+def _large_k_matmul_hazard(ctx: Context, brand: str) -> tuple[str, ...]:
+    """M1/M2: MPSGraph matmuls with an inner dimension K >= 32767 sum past the operands (pytorch/pytorch#195163,
+    open): mm/addmm/linear up to torch 2.13 (2.14 routes 2-D matmul around it, #183535), bmm/baddbmm/
+    addbmm, 3-D matmul and einsum in every release so far."""
+    if not LARGE_K.match(brand):
+        return ()
+    version = parse_version(ctx.torch.version) if ctx.torch else None
+    ops = "mm/linear and bmm/einsum" if version is None or not at_least(version, (2, 14)) else "bmm/einsum"
+    return (
+        f"{brand.split()[1]} GPUs give silently wrong {ops} results on MPS when the inner dimension is 32767 or more "
+        "(pytorch/pytorch#195163); split such products or run them on the CPU",
     )
 
 
@@ -87,14 +105,29 @@ def _describe_apple_chip(ctx: Context, brand: str) -> str:
 
 
 def _intel_mac(ctx: Context, brand: str) -> Outcome:
+    last = last_intel_mac_torch()
     summary = (
-        f"Intel Mac ({brand}): torch has no macOS x86_64 wheels after {LAST_INTEL_MAC_TORCH}, "
+        f"Intel Mac ({brand}): torch has no macOS x86_64 wheels after {last}, "
         "and MPS on AMD GPUs is no longer supported by PyTorch"
     )
-    remedy = fix(
-        f"Use a Mac with Apple silicon for MPS; on this Mac, torch {LAST_INTEL_MAC_TORCH} is the last release.",
-        ctx.install(f"torch=={LAST_INTEL_MAC_TORCH}", "numpy<2"),
-    )
+    python = ctx.interpreter.version if ctx.interpreter else None
+    macos = parse_version(ctx.host.macos_version) or (10, 9)
+    advice = install_advice(macos, python, "x86_64")
+    if advice.spec is None and python:
+        # e.g. Python 3.13: torch 2.2.2's x86_64 wheels stop at cp312 (read from the package index)
+        pythons = pythons_for(last, "x86_64")
+        span = f"{pythons[0]} - {pythons[-1]}" if pythons else "an older Python"
+        remedy = fix(
+            f"Use a Mac with Apple silicon for MPS; on this Mac, {advice.why}: torch {last} needs Python {span}.",
+            f"{ctx.python} -c 'import sys; print(sys.version)'",
+        )
+    else:
+        pins = (f"torch=={last}", *((advice.numpy,) if advice.numpy else ()))
+        remedy = fix(
+            f"Use a Mac with Apple silicon for MPS; on this Mac, torch {last} is the last release"
+            + (f" and needs {advice.numpy} (it was built against numpy 1.x)." if advice.numpy else "."),
+            ctx.install(*pins),
+        )
     if ctx.torch and ctx.torch.mps_available:
         name = ctx.torch.mps_device_name or "device name not reported"
         return warned(summary + f"; MPS is available here ({name}), unofficially", remedy)

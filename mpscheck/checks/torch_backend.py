@@ -7,7 +7,7 @@ from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passe
 from mpscheck.checks.signatures import recognise
 from mpscheck.checks.wording import first_line, torch_named
 from mpscheck.model import Remediation, Status
-from mpscheck.versions import parse_version, torch_pin_for_macos
+from mpscheck.versions import install_advice, parse_version, pythons_with_mps
 
 PARAVIRTUAL_DEVICE = "Apple Paravirtual device"  # the Metal device of macOS VMs (ggml-org/llama.cpp#6628)
 
@@ -34,10 +34,20 @@ def install_fix(ctx: Context) -> Remediation:
             (ctx.install("torch", index_url=CPU_WHEELS),),
         )
     macos = parse_version(ctx.host.macos_version) if ctx.on_macos else None
-    pin = torch_pin_for_macos(macos) if macos else None
-    spec = pin or "torch"
-    why = f" ({pin}: the newest torch needs macOS 14)" if pin else ""
-    return Remediation(f"Install torch into the interpreter you run{why}.", (ctx.install(spec),))
+    if macos is None:
+        return Remediation("Install torch into the interpreter you run.", (ctx.install("torch"),))
+    python = ctx.interpreter.version if ctx.interpreter and ctx.interpreter.version else None
+    arch = "x86_64" if ctx.interpreter and ctx.interpreter.machine == "x86_64" else "arm64"
+    advice = install_advice(macos, python, arch)
+    if advice.spec is None:
+        pythons = pythons_with_mps(macos, arch)
+        other = f"; use Python {pythons[0]} - {pythons[-1]}" if pythons else "; upgrade macOS"
+        return Remediation(
+            f"No torch with MPS installs into this interpreter: {advice.why}{other}.",
+            ("softwareupdate --list",) if not pythons else (f"{ctx.python} -c 'import sys; print(sys.version)'",),
+        )
+    why = f" ({advice.spec}: {advice.why})" if advice.spec != "torch" or advice.numpy else ""
+    return Remediation(f"Install torch into the interpreter you run{why}.", (ctx.install(*advice.specs),))
 
 
 @check("torch-import", "torch", needs=("interpreter",))
