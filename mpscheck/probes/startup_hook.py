@@ -12,7 +12,8 @@ import watcher, so a Python that never imports torch pays nothing), does what th
 - ``MPSCHECK_WARN_ALWAYS=1``: ``torch.set_warn_always(True)``, so the MPS fallback warning
   (``TORCH_WARN_ONCE``) fires on every call instead of once per process.
 
-Nothing else about the process changes.
+Nothing else about the process changes, except that threads started after ``import torch`` enter
+and leave a recording mode of their own (``threading.Thread._bootstrap_inner`` is wrapped for that).
 """
 
 import atexit
@@ -256,17 +257,30 @@ def _write(prefix, recorder, torch):
 def _record_new_threads(recorder_class, recorder):
     """Dispatch modes are per thread: enter one (sharing the counts) in every thread started later.
 
-    threading.setprofile's function runs once in each new thread before its run(); it enters the
-    mode, then hands the thread back to the profiler the script had set, if any.
+    Each new thread enters its mode before its run() and leaves it after, inside the thread's own
+    bootstrap; a mode left in a thread's C++ thread-locals at thread exit can abort the process
+    ("terminate called without an active exception"), so it is never left there. Where the
+    interpreter has no Thread._bootstrap_inner, threads are not recorded.
     """
-    previous = getattr(threading, "_profile_hook", None)
+    original = getattr(threading.Thread, "_bootstrap_inner", None)
+    if original is None:
+        return
 
-    def arm(*_event):
-        sys.setprofile(previous)
-        with contextlib.suppress(Exception):  # a thread torch cannot record in still runs
-            recorder_class(shared=recorder).__enter__()
+    def bootstrap_inner(thread):
+        mode = None
+        try:
+            mode = recorder_class(shared=recorder)
+            mode.__enter__()
+        except Exception:  # a thread torch cannot record in still runs
+            mode = None
+        try:
+            original(thread)
+        finally:
+            if mode is not None:
+                with contextlib.suppress(Exception):
+                    mode.__exit__(None, None, None)
 
-    threading.setprofile(arm)
+    threading.Thread._bootstrap_inner = bootstrap_inner
 
 
 def _start_recording(torch, prefix):
