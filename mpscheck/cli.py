@@ -378,7 +378,10 @@ def run_command_cli(
     command: tuple[str, ...],
 ) -> None:
     """Check with the doctor, then run COMMAND; its exit code becomes mpscheck's.
-    Usage: mpscheck run [OPTIONS] -- python train.py ARGS"""
+    Usage: mpscheck run [OPTIONS] -- python train.py ARGS
+
+    The doctor checks --python if given, else the command's own interpreter when the command
+    starts with python..., else the active venv/conda env."""
     if not command:
         raise click.UsageError("give the command to run after --, e.g. mpscheck run -- python train.py")
     _check_output(output)
