@@ -124,3 +124,21 @@ def deliver(report: Report, fmt: str | None, output: str | None, verbose: bool, 
         sys.stdout.write(renderer(fmt)(report, verbose))
         sys.stdout.flush()
     return fmt
+
+
+def deliver_text(
+    text: str, output: str | None, headline: str, environ: Mapping[str, str], to_stderr: bool = False
+) -> None:
+    """An already rendered report (ops, run's gate and trace): secrets masked, then to --output or a stream."""
+    import sys
+
+    from mpscheck.redact import redact
+
+    text = redact(text, environ)
+    if output:
+        write_whole(output, text)
+        print(f"{redact(headline, environ)} (report written to {output})", file=sys.stderr)
+        return
+    stream = sys.stderr if to_stderr else sys.stdout
+    stream.write(text)
+    stream.flush()
