@@ -177,3 +177,15 @@ def test_the_decomposition_of_a_cpu_always_composite_is_cpu_always() -> None:
     assert op.status == "cpu-always" and "reached through aten::linalg_svd" in op.reason
     assert op.name == "aten::linalg_svd" and op.recorded_as == ("aten::_linalg_svd",)
     assert predict(_recording(svd), table, "2.2.0", (14, 0)).ops[0].status == "mps"
+
+
+def test_an_optimizers_foreach_ops_recorded_on_cuda_are_not_what_mps_runs() -> None:
+    """torch.optim takes the foreach path by default on cuda only (no release lists mps): on MPS the same
+    optimizer loops with per-tensor ops, so a CUDA recording's _foreach_ ops are no MPS problem, while a
+    CPU recording's (foreach=True forced by the script) still are judged as recorded."""
+    from mpscheck.ops.backend_kernels import mps_side
+
+    assert mps_side("aten::_foreach_add_.List", ("cuda:0",)) is not None
+    assert mps_side("aten::_foreach_add_.List", ("cuda:0",)).mps_op is None
+    assert mps_side("aten::_foreach_add_.List", ("cpu",)) is None
+    assert mps_side("aten::_foreach_add_.List", ()) is None

@@ -155,6 +155,22 @@ DECOMPOSED_FROM: dict[str, str] = {
 }
 
 
-def mps_side(name: str) -> BackendKernel | None:
-    """The mapping for a recorded op name, or None when MPS sees the same op."""
+# torch.optim's default multi-tensor path: taken only on the devices listed by
+# torch/utils/_foreach_utils.py _get_foreach_kernels_supported_devices(), which is cuda, xpu (and mtia
+# from 2.9) plus a privateuse1 device in every macOS arm64 wheel from 2.1.0 to 2.15.0 (read from the
+# wheels; 2.0 decides by p.is_cuda). On MPS the optimizer loops over its tensors with per-tensor ops.
+FOREACH_DEVICES = ("cuda", "xpu", "mtia")
+_OPTIMIZER_FOREACH = BackendKernel(
+    None,
+    "recorded on a device where torch.optim defaults to its multi-tensor (foreach) path; on MPS the "
+    "optimizer takes its per-tensor loop instead (unless the script passes foreach=True)",
+    "torch/utils/_foreach_utils.py (_get_foreach_kernels_supported_devices: no 'mps' in 2.1-2.15); "
+    "torch/optim/optimizer.py (_default_to_fused_or_foreach)",
+)
+
+
+def mps_side(name: str, devices: tuple[str, ...] = ()) -> BackendKernel | None:
+    """The mapping for a recorded op name (and the devices it ran on), or None when MPS sees the same op."""
+    if name.startswith("aten::_foreach_") and devices and all(d.split(":")[0] in FOREACH_DEVICES for d in devices):
+        return _OPTIMIZER_FOREACH
     return BACKEND_KERNELS.get(name)

@@ -190,7 +190,7 @@ def judge(use: OpUse, table: CoverageTable, release: str, macos: Version) -> OpP
     mapped_from: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()
     target = use.name
-    mapping = mps_side(use.name)
+    mapping = mps_side(use.name, use.devices)
     if mapping is not None:
         mapped_from, sources = (use.name,), (mapping.source,)
         if mapping.mps_op is None:
