@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from mpscheck.diagnose import diagnose
 from mpscheck.facts import ProbeRun, SmokeFacts, SmokeStep
 from mpscheck.model import Requirement, Status
@@ -41,7 +43,8 @@ def mps_dtypes(bf16_error: str | None = None) -> SmokeStep:
 
 
 def full_smoke(*replace: SmokeStep, fallback: str | None = "1", device: str = "mps") -> SmokeFacts:
-    steps = [SmokeStep(name, "ran", 0.1, values) for name, values in FULL_PASS_VALUES.items()]
+    # A copy: tests change a step's values, and FULL_PASS_VALUES must stay the same for the next test.
+    steps = [SmokeStep(name, "ran", 0.1, copy.deepcopy(values)) for name, values in FULL_PASS_VALUES.items()]
     steps.insert(4, mps_dtypes())
     steps.append(SmokeStep("fallback", "ran", 0.0, {"value": fallback}))
     by_name = {s.name: s for s in steps}
