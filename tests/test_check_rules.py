@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from mpscheck.checks.registry import REGISTRY, Check, Context, Outcome, check
 from mpscheck.diagnose import diagnose
 from mpscheck.facts import Facts
 from mpscheck.model import Finding, Requirement, Status
@@ -265,3 +266,76 @@ def test_other_mps_variables(env: dict[str, str], status: str, summary: str, fix
                 else "Set a version torch accepts, or unset it.",
             }[status]
         )
+
+
+# ---- the registry: registration, and the context every check reads --------------------------------
+
+
+def _rule(ctx: Context) -> Outcome:
+    raise AssertionError("never run")
+
+
+def test_check_registers_the_declaration_and_returns_the_function() -> None:
+    try:
+        assert check("zz-test", "Test", "smoke-test", where="elsewhere", needs=("interpreter",))(_rule) is _rule
+        assert REGISTRY["zz-test"] == Check("zz-test", "Test", "smoke-test", _rule, "elsewhere", ("interpreter",))
+        assert check("zz-plain", "Plain")(_rule) is _rule
+        assert REGISTRY["zz-plain"] == Check("zz-plain", "Plain", "doctor", _rule, "anywhere", ())
+    finally:
+        REGISTRY.pop("zz-test", None)
+        REGISTRY.pop("zz-plain", None)
+
+
+def test_check_refuses_a_duplicate_id_or_an_unknown_place() -> None:
+    with pytest.raises(ValueError, match=r"^duplicate check id platform$"):
+        check("platform", "Again")(_rule)
+    with pytest.raises(ValueError, match=r"^zz-where: where='linux'$"):
+        check("zz-where", "Where", where="linux")(_rule)
+    assert "zz-where" not in REGISTRY
+    for where in ("anywhere", "macos", "elsewhere"):
+        try:
+            check("zz-where", "Where", where=where)(_rule)
+            assert REGISTRY["zz-where"].where == where
+        finally:
+            REGISTRY.pop("zz-where", None)
+
+
+def test_context_quotes_the_interpreter_in_commands() -> None:
+    spaced = Context(m1(executable="/Users/dev/My Envs/torch/bin/python"))
+    assert spaced.python == "'/Users/dev/My Envs/torch/bin/python'"
+    assert spaced.pip_install("torch<2.5") == "'/Users/dev/My Envs/torch/bin/python' -m pip install 'torch<2.5'"
+    assert spaced.pip_install("torch", "numpy", flags="--upgrade") == (
+        "'/Users/dev/My Envs/torch/bin/python' -m pip install --upgrade torch numpy"
+    )
+    unprobed = m1()
+    unprobed.target.interpreter = None
+    assert Context(unprobed).python == "/Users/dev/.venvs/torch/bin/python"  # the one requested
+    unprobed.target.requested = ""
+    assert Context(unprobed).python == "python3"
+    assert Context(unprobed).env == {}
+
+
+def test_context_knows_macos_only_when_the_os_says_so() -> None:
+    ctx = Context(m1())
+    assert (ctx.on_macos, ctx.off_macos) == (True, False)
+    ctx.facts.host.system = ""
+    assert (ctx.on_macos, ctx.off_macos) == (False, False)
+    ctx.facts.host.system = "Linux"
+    assert (ctx.on_macos, ctx.off_macos) == (False, True)
+
+
+def test_upstream_problem_follows_skips_back_to_their_root() -> None:
+    report = diagnose(m1(), require=Requirement.MPS)
+    ctx = Context(m1(), findings={f.id: f for f in report.findings})
+    assert ctx.status("chip") is Status.PASS and ctx.status("no-such-check") is None
+    assert ctx.upstream_problem("chip", "mps-available") is None
+    ctx.findings["chip"] = Finding("chip", "Chip", Status.CRASH, "boom")
+    ctx.findings["macos-version"] = Finding("macos-version", "macOS", Status.FAIL, "old")
+    ctx.roots["mps-available"] = "python-arch"
+    assert ctx.upstream_problem("platform", "chip") == "chip"
+    assert ctx.upstream_problem("mps-available", "macos-version") == "python-arch"
+    assert ctx.upstream_problem("macos-version", "mps-available") == "macos-version"
+    assert ctx.blocked("mps-available") == Outcome(
+        Status.SKIP, "skipped because python-arch failed", blocked_by="python-arch"
+    )
+    assert ctx.blocked("chip") == Outcome(Status.SKIP, "skipped because chip failed", blocked_by="chip")
