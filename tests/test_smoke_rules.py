@@ -561,3 +561,173 @@ def test_memory_limit_is_named_after_where_the_number_came_from() -> None:
     values = {**MEMORY, "recommended_max": None, "total": 80 * 1024**3}
     finding = steps(SmokeStep("memory", "ran", 0.1, values))["smoke-memory"]
     assert finding.summary.endswith("; device total 80 GiB")
+
+
+# ---- the doctor's quick smoke -----------------------------------------------------------------------
+
+
+def quick(*entries: SmokeStep, run: ProbeRun | None = None, device: str | None = "mps") -> Finding:
+    smoke = full_smoke(device=device)
+    smoke.steps = list(entries)
+    facts_ = m1_facts(smoke, run=run or ProbeRun(status="ok", workload="quick"))
+    return {f.id: f for f in diagnose(facts_).findings}["smoke"]
+
+
+def test_quick_smoke_passes_with_every_step_named() -> None:
+    finding = quick(ran("allocate"), SmokeStep("elementwise", "ran", None, FULL_PASS_VALUES["elementwise"]))
+    assert (finding.status, finding.summary) == (
+        Status.PASS,
+        "float32 work on mps matches the CPU (allocate, elementwise; 0.10 s)",
+    )
+    unknown_step = quick(SmokeStep("warmup", "ran", 0.5, {}))
+    assert unknown_step.summary == "float32 work on mps matches the CPU (warmup; 0.50 s)"
+
+
+def test_quick_smoke_reports_the_first_step_that_did_not_pass() -> None:
+    finding = quick(ran("allocate", mismatches=2), ran("elementwise", max_relative_error={"add": 1.0}))
+    assert (finding.status, finding.summary) == (
+        Status.FAIL,
+        "the allocate step on mps: 2 of 4096 values changed in the round trip to the device",
+    )
+    skipped = quick(SmokeStep("allocate", "skipped", None, {}, note="no room"), ran("elementwise"))
+    assert (skipped.status, skipped.summary) == (Status.SKIP, "no room")
+
+
+def test_quick_smoke_not_run_or_ended_badly() -> None:
+    assert (quick().status, quick().summary) == (Status.SKIP, "no step of the workload reported")
+    bad = quick(ran("allocate"), run=ProbeRun(status="bad-output", workload="quick", message="ended without reporting"))
+    assert (bad.status, bad.summary) == (
+        Status.FAIL,
+        "the workload's steps passed, then the probe ended badly: ended without reporting",
+    )
+    assert bad.fix is not None and bad.fix.commands == REPORT_FIX
+    died = quick(
+        ran("allocate"),
+        run=ProbeRun(status="crashed", workload="quick", running_stage="step:elementwise", message="killed by SIGABRT"),
+    )
+    assert (died.status, died.summary) == (
+        Status.FAIL,
+        "the elementwise step on mps did not finish: killed by SIGABRT (an abort inside Metal)",
+    )
+    on_cuda = quick(
+        ran("allocate"),
+        device="cuda",
+        run=ProbeRun(status="crashed", workload="quick", running_stage="step:elementwise", message="killed"),
+    )
+    assert on_cuda.summary == "the elementwise step on cuda did not finish: killed"
+    hung = quick(
+        ran("allocate"),
+        run=ProbeRun(status="timeout", workload="quick", running_stage="step:elementwise", message="no answer"),
+    )
+    assert hung.summary == "the elementwise step on mps did not finish: no answer"
+    facts_ = m1_facts(full_smoke(), run=ProbeRun(status="ok", workload="quick"))
+    facts_.target.smoke = None
+    assert {f.id: f for f in diagnose(facts_).findings}["smoke"].summary == "not run: torch was not imported"
+    facts_.target.run.message = "the interpreter exited"
+    assert {f.id: f for f in diagnose(facts_).findings}["smoke"].summary == "not run: the interpreter exited"
+
+
+# ---- smoke-test's device choice ----------------------------------------------------------------------
+
+
+def device_finding(facts_: Any) -> Finding:
+    return {f.id: f for f in diagnose(facts_, command="smoke-test").findings}["smoke-device"]
+
+
+def test_mps_requested_but_not_available_names_the_doctors_root_cause() -> None:
+    smoke = full_smoke()
+    smoke.device, smoke.requested, smoke.reason, smoke.steps = None, "mps", "MPS was requested and is not usable", []
+    facts_ = m1_facts(smoke, sw_vers=rec.SW_VERS_12_7_6, mac_ver="12.7.6")
+    finding = device_finding(facts_)
+    assert finding.status is Status.FAIL
+    assert finding.summary.startswith("MPS was requested and is not usable: macOS 12.7.6 is older than macOS 13.0")
+    assert finding.summary.endswith("[macos-version]")
+    assert finding.fix is not None and finding.fix.commands[0] == "softwareupdate --list"
+    facts_.target.torch.mps_available = False
+    facts_.host.macos_version = "14.5"
+    finding = device_finding(facts_)
+    assert finding.summary.endswith("[mps-available]")
+
+
+def test_auto_without_any_device_and_a_cpu_run_on_a_mac() -> None:
+    smoke = full_smoke()
+    smoke.device, smoke.requested, smoke.reason, smoke.steps = None, "gpu", "no GPU", []
+    finding = device_finding(m1_facts(smoke))
+    assert (finding.status, finding.summary) == (Status.FAIL, "no GPU: CUDA does not exist on macOS")
+    assert finding.fix is not None and finding.fix.commands == ("mpscheck smoke-test --device auto",)
+    assert finding.details == ()  # no device ran, so none is ranked above it
+    cpu = full_smoke(device="cpu")
+    cpu.reason = "forced"
+    warned = device_finding(m1_facts(cpu))
+    assert warned.status is Status.WARN
+    assert warned.summary == (
+        "ran on cpu: forced; mps not used: torch.backends.mps.is_available() is False; "
+        "cuda not used: CUDA does not exist on macOS"
+    )
+    assert warned.fix is not None and warned.fix.commands == ("mpscheck doctor",)
+    assert warned.fix.summary == "Run the doctor for the full diagnosis."
+    cpu.requested = "cpu"
+    chosen = device_finding(m1_facts(cpu))
+    assert (chosen.status, chosen.summary) == (Status.PASS, "ran on cpu: forced")
+    assert chosen.details == (
+        "mps not used: torch.backends.mps.is_available() is False",
+        "cuda not used: CUDA does not exist on macOS",
+    )
+
+
+def test_the_workload_that_never_started() -> None:
+    facts_ = m1_facts(full_smoke(), run=ProbeRun(status="failed", workload="full", message="exited with status 1"))
+    facts_.target.smoke = None
+    finding = device_finding(facts_)
+    assert (finding.status, finding.summary) == (Status.FAIL, "the workload did not start: exited with status 1")
+    assert finding.fix is not None and finding.fix.commands == ("mpscheck doctor",)
+    facts_.target.run.message = ""
+    assert device_finding(facts_).summary == "the workload did not start: no device was chosen"
+    facts_.target.interpreter = None
+    blocked = device_finding(facts_)
+    assert (blocked.status, blocked.blocked_by) == (Status.SKIP, "interpreter")
+
+
+def test_step_checks_are_built_per_step() -> None:
+    """The step checks registered from one factory each judge their own step."""
+    from mpscheck.checks.registry import Context
+    from mpscheck.checks.smoke import _step_check
+
+    ctx = Context(m1_facts(full_smoke(ran("matmul", float32={"n": 8, "max_relative_error": 0.5}))))
+    ctx.findings["smoke-device"] = Finding("smoke-device", "Device", Status.PASS, "ran on mps")
+    matmul = _step_check("matmul")(ctx)
+    assert (matmul.status, matmul.summary) == (
+        Status.FAIL,
+        "the matmul step on mps: float32 8×8 differs from the CPU by 0.5 (tolerance 0.001)",
+    )
+    allocate = _step_check("allocate")(ctx)
+    assert (allocate.status, allocate.summary) == (
+        Status.PASS,
+        "4096 float32 values survived the round trip to mps (0.10 s)",
+    )
+
+
+def test_device_choice_on_linux() -> None:
+    from tests.scenarios import scenarios
+
+    cuda = next(s for s in scenarios() if s.name == "Linux with CUDA, --require gpu").facts
+    cuda.target.smoke = full_smoke(device="cuda")
+    cuda.target.smoke.reason = "MPS is not available and CUDA is"
+    finding = device_finding(cuda)
+    assert (finding.status, finding.summary) == (Status.PASS, "ran on cuda: MPS is not available and CUDA is")
+    assert finding.details == ("mps not used: not macOS (Linux)",)
+    assert cuda.target.torch is not None
+    cuda.target.torch.cuda_available = False
+    cuda.target.smoke.device = "cpu"
+    cuda.target.smoke.reason = "neither"
+    warned = device_finding(cuda)
+    assert warned.summary == (
+        "ran on cpu: neither; mps not used: not macOS (Linux); cuda not used: no CUDA device visible (CUDA 13.0 build)"
+    )
+    assert warned.fix is not None and warned.fix.summary == "See why no GPU is usable here."
+    assert warned.fix.commands == ("mpscheck doctor",)
+    cuda.target.smoke.requested = "mps"
+    cuda.target.smoke.device = None
+    cuda.target.smoke.reason = "MPS was requested"
+    refused = device_finding(cuda)
+    assert refused.summary == "MPS was requested: not macOS (Linux)"
