@@ -14,7 +14,7 @@ import pytest
 
 from mpscheck.diagnose import diagnose
 from mpscheck.facts import CudaDevice, Facts, ProbeRun, TorchFacts
-from mpscheck.model import Finding, Requirement, Status
+from mpscheck.model import Finding, Remediation, Requirement, Status
 from tests import recorded as rec
 from tests.scenarios import H100, PHYSICAL, _linux, facts, interpreter, mac_host, quick_smoke, torch_facts
 
@@ -550,17 +550,27 @@ def test_rosetta_causes_and_their_fixes() -> None:
         "(/usr/local/Cellar/python@3.12/3.12.4/bin/python3.12); x86_64 torch stops at 2.2.2 and Lightning sees "
         "processor 'i386'"
     )
-    assert brew.fix is not None and brew.fix.commands[1:] == (
-        "/opt/homebrew/bin/brew install python@3.12",
-        "/opt/homebrew/bin/python3.12 -m venv ~/.venvs/torch && ~/.venvs/torch/bin/python -m pip install torch",
+    assert brew.fix == Remediation(
+        "Use the arm64 Homebrew in /opt/homebrew (install it from a native terminal) and make the venv with its "
+        "Python.",
+        (
+            '/bin/bash -c "$(curl -fsSL https://raw.githubusercontent.com/Homebrew/install/HEAD/install.sh)"',
+            "/opt/homebrew/bin/brew install python@3.12",
+            "/opt/homebrew/bin/python3.12 -m venv ~/.venvs/torch && ~/.venvs/torch/bin/python -m pip install torch",
+        ),
     )
     plain = doctor(rosetta(real_executable="/Library/Frameworks/Python.framework/Versions/3.8/bin/python3"))
     assert plain["python-arch"].summary.startswith(
         "x86_64 Python under Rosetta 2 on Apple M1: an x86_64-only Python build "
         "(/Library/Frameworks/Python.framework/Versions/3.8/bin/python3)"
     )
-    assert plain["python-arch"].fix is not None and plain["python-arch"].fix.commands[0] == (
-        "/opt/homebrew/bin/brew install python@3.12"
+    assert plain["python-arch"].fix == Remediation(
+        "Install an arm64 (or universal2) Python, such as python.org's macOS installer or Homebrew in "
+        "/opt/homebrew, and recreate the venv with it.",
+        (
+            "/opt/homebrew/bin/brew install python@3.12",
+            "/opt/homebrew/bin/python3.12 -m venv ~/.venvs/torch && ~/.venvs/torch/bin/python -m pip install torch",
+        ),
     )
     terminal = doctor(rosetta(("x86_64", "arm64"), {"TERM_PROGRAM": "iTerm.app"}))["python-arch"]
     assert "a universal2 Python started from an x86_64 process (iTerm.app runs under Rosetta)" in terminal.summary
@@ -702,3 +712,82 @@ def test_frameworks_that_decide_differently_from_torch() -> None:
     assert doctor(lightning)["frameworks"].summary.startswith(
         "torch says MPS is available but pytorch-lightning will say it is not: platform.processor() is 'i386'"
     )
+
+
+def test_conda_cause_wins_over_a_universal_binary_in_an_osx64_env() -> None:
+    facts_ = rosetta(("x86_64", "arm64"), conda_prefix="/Users/dev/miniforge3/envs/old", conda_subdir="osx-64")
+    arch = doctor(facts_)["python-arch"]
+    assert "the conda env /Users/dev/miniforge3/envs/old was created with Intel (osx-64) packages" in arch.summary
+    assert arch.fix == Remediation(
+        "Recreate the env with arm64 packages and pin its subdir so it stays arm64.",
+        (
+            "CONDA_SUBDIR=osx-arm64 conda create -n old-arm64 python=3.11",
+            "conda activate old-arm64 && conda config --env --set subdir osx-arm64",
+            "python -m pip install torch",
+        ),
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "prefix", "version", "command"),
+    [
+        ({"CONDA_DEFAULT_ENV": "research"}, "/opt/envs/research-2024", "3.11.9", "-n research-arm64 python=3.11"),
+        ({}, "/opt/envs/research-2024", "3.11.9", "-n research-2024-arm64 python=3.11"),
+        ({}, "/opt/conda/", "3.11.9", "-n torch-arm64 python=3.11"),
+        ({}, "/opt/envs/my env", "", "-n 'my env-arm64' python=3.12"),
+    ],
+)
+def test_the_new_conda_env_is_named_after_the_old_one(env: dict, prefix: str, version: str, command: str) -> None:
+    facts_ = rosetta(env=env, conda_prefix=prefix, conda_subdir="osx-64", version=version)
+    arch = doctor(facts_)["python-arch"]
+    assert arch.fix is not None and arch.fix.commands[0] == f"CONDA_SUBDIR=osx-arm64 conda create {command}"
+
+
+def test_an_intel_conda_install_is_named_by_its_python() -> None:
+    facts_ = rosetta(
+        env={"CONDA_PYTHON_EXE": "/Users/dev/anaconda3/bin/python"},
+        conda_prefix="/Users/dev/anaconda3/envs/ml",
+        conda_subdir="osx-64",
+        conda_base_archs=["x86_64"],
+    )
+    arch = doctor(facts_)["python-arch"]
+    assert "an Intel (x86_64) Anaconda/Miniconda install (/Users/dev/anaconda3) made the env " in arch.summary
+    assert arch.fix is not None and arch.fix.summary == (
+        "Install the arm64 Miniforge and recreate the env with it (the Intel conda can only make osx-64 envs by "
+        "default)."
+    )
+
+
+def test_import_died_quotes_at_most_40_characters_of_the_fallback_value() -> None:
+    crashed = with_run(m1_torch(None), status="crashed", running_stage="torch", message="killed by SIGABRT")
+    assert crashed.target.interpreter is not None
+    crashed.target.interpreter.env = {"PYTORCH_ENABLE_MPS_FALLBACK": "y" * 50}
+    torch = doctor(crashed)["torch-import"]
+    assert torch.summary.startswith(
+        f"import torch died (killed by SIGABRT); PYTORCH_ENABLE_MPS_FALLBACK={'y' * 40!r}: "
+    )
+    assert torch.fix == Remediation(
+        "Set PYTORCH_ENABLE_MPS_FALLBACK to 1 (or unset it).", ("export PYTORCH_ENABLE_MPS_FALLBACK=1",)
+    )
+    other = with_run(m1_torch(None), status="crashed", running_stage="torch", message="killed by SIGSEGV")
+    assert doctor(other)["torch-import"].fix == Remediation(
+        "Reinstall torch; if it still crashes, report it with this report attached.", (REINSTALL,)
+    )
+    hung = with_run(m1_torch(None), status="timeout", running_stage="torch", timeout=10.0)
+    assert doctor(hung)["torch-import"].fix == Remediation(
+        "A first import after installing can be slow; allow more time, and reinstall if it still hangs.",
+        ("mpscheck doctor --timeout 180", REINSTALL),
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a saved report (explain) whose run timed out with no recorded limit (timeout null) makes the "
+    "interpreter and torch-import checks crash on f'{run.timeout:g}', although both handle a None limit "
+    "in their commands ((run.timeout or 60) * ...)",
+)
+def test_a_timeout_without_its_recorded_limit_is_a_finding_not_a_crash() -> None:
+    interp = unprobed(status="timeout")
+    assert doctor(interp)["interpreter"].status is Status.FAIL
+    torch = with_run(m1_torch(None), status="timeout", running_stage="torch")
+    assert doctor(torch)["torch-import"].status is Status.FAIL

@@ -11,7 +11,7 @@ import math
 
 import pytest
 
-from mpscheck.checks.c_readers import Stoi, Strtod, stoi, strtod
+from mpscheck.checks.c_readers import Stoi, Strtod, full_number, stoi, strtod
 from mpscheck.checks.wording import first_line, plural, size
 
 
@@ -46,6 +46,15 @@ def test_stoi_reports_what_it_ignored_even_when_it_throws(text: str, expected: S
 )
 def test_strtod_saturates_and_counts_leading_whitespace(text: str, expected: Strtod) -> None:
     assert strtod(text) == expected
+
+
+def test_only_c_whitespace_is_skipped() -> None:
+    """NO-BREAK SPACE and the information separators are whitespace to Python, not to C's isspace."""
+    for other in ("\u00a0", "\x1c", "\u2003"):
+        assert strtod(other + "1.5") == Strtod(0.0, 0)
+        assert full_number("1.5" + other) is False
+        assert stoi(other + "1") == Stoi(None, "invalid_argument", other + "1")
+    assert full_number(" \t1.5\n\v\f\r") is True
 
 
 def test_strtod_nan_keeps_no_sign_and_counts_whitespace() -> None:
