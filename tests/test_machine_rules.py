@@ -791,3 +791,36 @@ def test_a_timeout_without_its_recorded_limit_is_a_finding_not_a_crash() -> None
     assert doctor(interp)["interpreter"].status is Status.FAIL
     torch = with_run(m1_torch(None), status="timeout", running_stage="torch")
     assert doctor(torch)["torch-import"].status is Status.FAIL
+
+
+def test_install_commands_per_platform() -> None:
+    facts_ = linux(TorchFacts(installed=False))
+    facts_.host.nvidia_driver = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  570.86.15"
+    assert doctor(facts_)["torch-import"].fix == Remediation(
+        "Install torch into the interpreter you run (PyPI's Linux wheel is a CUDA build; the NVIDIA driver is "
+        "loaded here).",
+        (f"{LINUX_PY} -m pip install torch",),
+    )
+    facts_.host.nvidia_driver = None
+    assert doctor(facts_)["torch-import"].fix == Remediation(
+        "Install torch into the interpreter you run: no NVIDIA driver is loaded here, so the CPU-only build "
+        "(PyPI's default Linux wheel is a multi-GB CUDA build).",
+        (f"{LINUX_PY} -m pip install --index-url https://download.pytorch.org/whl/cpu torch",),
+    )
+    facts_.host.system = "FreeBSD"
+    assert doctor(facts_)["torch-import"].fix == Remediation(
+        "Install torch into the interpreter you run.", (f"{LINUX_PY} -m pip install torch",)
+    )
+
+
+def test_macos_too_old_for_any_torch_says_what_to_upgrade_to() -> None:
+    facts_ = on_macos("12.2")
+    facts_.target.torch = TorchFacts(installed=False)
+    assert doctor(facts_)["macos-version"].fix == Remediation(
+        "Upgrade macOS to 14 or later.", ("softwareupdate --list",)
+    )
+    facts_.host.macos_version = "13.5"
+    assert doctor(facts_)["macos-version"].fix == Remediation(
+        "Upgrade macOS to 14 or later, or install torch<2.10.",
+        ("softwareupdate --list", f"{PY} -m pip install 'torch<2.10'"),
+    )

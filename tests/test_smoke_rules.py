@@ -153,6 +153,18 @@ TRAIN = {"losses": [2.3, 2.2, 2.0, 1.9, 1.8], "cpu_first_loss": 2.30001, "gradie
             ("the loss did not decrease over 2 steps: 2.3000 → 2.3000", ""),
         ),
         (
+            {"losses": [2.3, 2.2, 2.4]},
+            ("the loss did not decrease over 3 steps: 2.3000 → 2.4000", ""),
+        ),
+        # exactly at the tolerance still matches
+        (
+            {"losses": [0.002, 0.001], "cpu_first_loss": 0.0},
+            (
+                None,
+                "2 Adam steps on {device}: loss 0.002 → 0.001, gradients finite, first loss matches the CPU (Δ 0.002)",
+            ),
+        ),
+        (
             {"losses": [2.3, 2.4, 2.2]},
             (
                 None,
@@ -731,3 +743,28 @@ def test_device_choice_on_linux() -> None:
     cuda.target.smoke.reason = "MPS was requested"
     refused = device_finding(cuda)
     assert refused.summary == "MPS was requested: not macOS (Linux)"
+
+
+def test_a_known_signature_that_has_no_smoke_remedy_is_reported_as_raised() -> None:
+    train = steps(SmokeStep("train", "raised", 1.0, {}, rec.FLOAT64_ERROR, "TypeError"))["smoke-train"]
+    assert train.summary == f"the train step raised on mps: {rec.FLOAT64_ERROR}"
+    assert train.fix is not None and train.fix.commands == REPORT_FIX
+    watermark = steps(SmokeStep("train", "raised", 1.0, {}, HIGH_WATERMARK_ERROR, "RuntimeError"))["smoke-train"]
+    assert watermark.fix is not None and watermark.fix.summary == "Unset the watermark variables."
+
+
+def test_a_dtype_row_that_raised_is_not_working_whatever_else_it_holds() -> None:
+    row = {"result": "raised", "error": "x", "mismatches": 0}
+    finding = steps(dtypes(int64=row))["smoke-dtypes"]
+    assert finding.summary == "works on mps: float32; unsupported: int64"
+
+
+def test_macos_14_0_itself_has_bfloat16() -> None:
+    smoke = full_smoke(dtypes(bfloat16=raised(rec.BF16_MACOS13_ERROR)))
+    facts_ = m1_facts(smoke)
+    facts_.host.macos_version = "14.0"
+    found = {f.id: f for f in diagnose(facts_, command="smoke-test").findings}
+    assert found["smoke-dtypes"].summary == "works on mps: float32; unsupported: bfloat16"
+    facts_.host.macos_version = "13.7"
+    found = {f.id: f for f in diagnose(facts_, command="smoke-test").findings}
+    assert found["smoke-dtypes"].summary == "works on mps: float32; bfloat16 need macOS 14 (this is 13.7)"
