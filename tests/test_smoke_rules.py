@@ -113,6 +113,13 @@ F16 = {"n": 512, "max_relative_error": 1e-4, "gflops": 900.0}
             ),
         ),
         (
+            {"float32": None, "float16": {**F16, "max_relative_error": 0.5}},
+            (
+                "the float32 result was not recorded; float16 512×512 differs from the CPU by 0.5 (tolerance 0.01)",
+                "",
+            ),
+        ),
+        (
             {"float32": {"n": 1024}, "float16": {**F16, "max_relative_error": 0.5}},
             (
                 "the float32 error was not recorded; float16 512×512 differs from the CPU by 0.5 (tolerance 0.01)",
@@ -312,6 +319,11 @@ DTYPE_ROWS = [
     ),
     ({"int64": {"result": "ran", "mismatches": 2}}, "fail", "wrong or missing results on mps: int64"),
     ({"int64": {"result": "ran"}}, "fail", "wrong or missing results on mps: int64"),
+    (
+        {"int64": {"result": "ran", "mismatches": 1}, "bool": {"result": "ran", "mismatches": 4}},
+        "fail",
+        "wrong or missing results on mps: int64, bool",
+    ),
     (
         {
             "bfloat16": raised(
