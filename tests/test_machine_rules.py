@@ -824,3 +824,56 @@ def test_macos_too_old_for_any_torch_says_what_to_upgrade_to() -> None:
         "Upgrade macOS to 14 or later, or install torch<2.10.",
         ("softwareupdate --list", f"{PY} -m pip install 'torch<2.10'"),
     )
+
+
+def test_mps_unavailable_is_blocked_by_the_chip_or_a_rosetta_python() -> None:
+    intel = m1({"machdep.cpu.brand_string": rec.SYSCTL_INTEL["machdep.cpu.brand_string"]}, available=False)
+    intel.host.macos_version = "14.3"
+    found = doctor(intel)
+    assert found["chip"].status is Status.FAIL
+    assert (found["mps-available"].status, found["mps-available"].blocked_by) == (Status.SKIP, "chip")
+    translated = rosetta(real_executable="/usr/local/bin/python3")
+    translated.host.macos_version = "14.3"
+    assert translated.target.torch is not None
+    translated.target.torch.version, translated.target.torch.mps_available = "2.2.2", False
+    found = doctor(translated)
+    assert found["macos-version"].status is Status.PASS
+    assert (found["mps-available"].status, found["mps-available"].blocked_by) == (Status.SKIP, "python-arch")
+
+
+def test_mps_unavailable_fix_sentences() -> None:
+    vm = m1({"kern.hv_vmm_present": "1"}, available=False)
+    assert doctor(vm)["mps-available"].fix == Remediation("Run MPS work on a physical Mac.", (REPORT_ONLY,))
+    unknown_vm = m1(available=False)
+    unknown_vm.host.hypervisor = None
+    fix = doctor(unknown_vm)["mps-available"].fix
+    assert fix is not None and fix.summary == (
+        "Compare with a run from a normal Terminal window, and check the macOS version."
+    )
+    sandbox = doctor(m1(available=False))["mps-available"]
+    assert sandbox.summary == (
+        "this process sees no Metal device although macOS 14.5 is new enough: typically a sandbox (Codex CLI, "
+        "App Sandbox, some remote runners)"
+    )
+    assert sandbox.fix == Remediation(
+        "Run it outside the sandbox, e.g. from a normal Terminal window, and compare.",
+        (f"{PY} -c 'import torch; print(torch.backends.mps.is_available())'",),
+    )
+    assert sandbox.details == ("torch gave no reason",)
+
+
+def test_frameworks_boundaries() -> None:
+    both = with_packages({"lightning": "2.4.0", "pytorch-lightning": "1.9.0"})
+    assert both.target.interpreter is not None
+    both.target.interpreter.processor = "i386"
+    assert doctor(both)["frameworks"].summary.startswith(
+        "torch says MPS is available but lightning, pytorch-lightning will say it is not"
+    )
+    native = doctor(with_packages({"pytorch-lightning": "1.9.0"}))["frameworks"]
+    assert show(native) == ("pass", "pytorch-lightning 1.9.0 agree with torch: MPS available", ())
+    first_mps = doctor(with_packages({"accelerate": "0.20.0"}, version="1.12.0"))["frameworks"]
+    assert first_mps.status is Status.PASS
+    differ = doctor(with_packages({"transformers": "4.57.0"}, mps_built=False))["frameworks"]
+    assert differ.fix == Remediation(
+        "Update them to releases that follow torch.", (f"{PY} -m pip install --upgrade transformers",)
+    )

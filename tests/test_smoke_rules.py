@@ -780,3 +780,31 @@ def test_macos_14_0_itself_has_bfloat16() -> None:
     facts_.host.macos_version = "13.7"
     found = {f.id: f for f in diagnose(facts_, command="smoke-test").findings}
     assert found["smoke-dtypes"].summary == "works on mps: float32; bfloat16 need macOS 14 (this is 13.7)"
+
+
+def test_steps_judged_by_their_own_rule_still_honour_raised_and_skipped() -> None:
+    found = steps(
+        SmokeStep("dtypes", "raised", 0.1, {}, rec.VM_ALLOCATION_ERROR, "RuntimeError"),
+        SmokeStep("memory", "skipped", None, {}, note="no allocator on cpu"),
+        SmokeStep("fallback", "skipped", None, {}),
+    )
+    assert found["smoke-dtypes"].status is Status.FAIL
+    assert found["smoke-dtypes"].summary.startswith("the dtypes step cannot allocate on mps ('MPS allocated: 0 bytes')")
+    assert (found["smoke-memory"].status, found["smoke-memory"].summary) == (Status.SKIP, "no allocator on cpu")
+    assert (found["smoke-fallback"].status, found["smoke-fallback"].summary) == (Status.SKIP, "not applicable")
+
+
+def test_a_clean_run_is_not_a_death_whatever_stage_it_names() -> None:
+    found = steps(run=ProbeRun(status="ok", workload="full", running_stage="step:matmul"))
+    assert all(f.status is Status.PASS for f in found.values())
+
+
+def test_gpu_requested_and_cpu_used_is_a_warning() -> None:
+    cpu = full_smoke(device="cpu")
+    cpu.requested, cpu.reason = "gpu", "no GPU"
+    assert device_finding(m1_facts(cpu)).status is Status.WARN
+
+
+def test_a_skipped_quick_step_without_a_note() -> None:
+    finding = quick(SmokeStep("allocate", "skipped", None, {}))
+    assert (finding.status, finding.summary) == (Status.SKIP, "not applicable")
