@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from mpscheck.checks.environment import FallbackReading, read_fallback
 from mpscheck.checks.registry import REGISTRY, Check, Context, Outcome, check
 from mpscheck.diagnose import diagnose
 from mpscheck.facts import Facts
@@ -339,3 +340,48 @@ def test_upstream_problem_follows_skips_back_to_their_root() -> None:
         Status.SKIP, "skipped because python-arch failed", blocked_by="python-arch"
     )
     assert ctx.blocked("chip") == Outcome(Status.SKIP, "skipped because chip failed", blocked_by="chip")
+
+
+# ---- read_fallback, the one home of "is the CPU fallback on?" ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "reading"),
+    [
+        (None, FallbackReading(False, True, "unset")),
+        ("1", FallbackReading(True, True, "std::stoi reads 1")),
+        ("0", FallbackReading(False, True, "std::stoi reads 0")),
+        ("01", FallbackReading(True, True, "std::stoi reads 1")),
+        ("1\t", FallbackReading(True, False, "std::stoi reads 1, ignoring '\\t'")),
+        ("", FallbackReading(None, False, "std::stoi throws std::invalid_argument on it while torch loads")),
+        ("yes", FallbackReading(None, False, "std::stoi throws std::invalid_argument on it while torch loads")),
+    ],
+)
+def test_read_fallback(value: str | None, reading: FallbackReading) -> None:
+    assert read_fallback(value, "2.5.1") == reading
+    assert read_fallback(value, None) == reading
+
+
+def test_long_values_are_quoted_to_40_characters() -> None:
+    fallback = doctor(m1({FALLBACK: "1" + "x" * 50}))["mps-fallback-env"]
+    assert (
+        fallback.summary
+        == f"{FALLBACK}={'1' + 'x' * 39!r}: std::stoi reads 1, ignoring {'x' * 50!r}, so the CPU fallback is on"
+    )
+    junk = doctor(m1({HIGH: "y" * 50}))["mps-watermark-env"]
+    assert junk.summary.startswith(f"{HIGH}={'y' * 40!r} is not a number")
+    huge = doctor(m1({HIGH: "3" + "0" * 45}))["mps-watermark-env"]
+    assert huge.summary == (
+        f"{HIGH}={'3' + '0' * 39}: outside [0, 2]; the first MPS allocation raises 'invalid high watermark ratio 3e+45'"
+    )
+
+
+def test_a_partly_numeric_watermark_has_no_consequence_clause() -> None:
+    finding = doctor(m1({HIGH: "1.5x"}))["mps-watermark-env"]
+    assert finding.summary.rstrip(",") == f"{HIGH}='1.5x' is not a number: torch's strtod reads it as 1.5"
+
+
+@pytest.mark.xfail(strict=True, reason="mps-watermark-env ends this summary with a dangling comma ('reads it as 1.5,')")
+def test_a_partly_numeric_watermark_summary_ends_cleanly() -> None:
+    finding = doctor(m1({HIGH: "1.5x"}))["mps-watermark-env"]
+    assert not finding.summary.endswith(",")

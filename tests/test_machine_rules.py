@@ -877,3 +877,34 @@ def test_frameworks_boundaries() -> None:
     assert differ.fix == Remediation(
         "Update them to releases that follow torch.", (f"{PY} -m pip install --upgrade transformers",)
     )
+
+
+def test_import_crash_with_the_fallback_unset_is_not_blamed_on_it() -> None:
+    crashed = with_run(m1_torch(None), status="crashed", running_stage="torch", message="killed by SIGSEGV")
+    assert crashed.target.interpreter is not None
+    crashed.target.interpreter.env = {}
+    assert doctor(crashed)["torch-import"].summary == "import torch crashed the interpreter: killed by SIGSEGV"
+
+
+def test_more_fix_sentences_and_evidence() -> None:
+    hung = unprobed(status="timeout", timeout=60.0, stderr_tail="one\ntwo\nthree\n")
+    assert doctor(hung)["interpreter"].details == ("last line on stderr: three",)
+    unbranded = rosetta()
+    unbranded.host.cpu_brand = None
+    assert doctor(unbranded)["python-arch"].summary.startswith("x86_64 Python under Rosetta 2 on Apple silicon: ")
+    compat = m1()
+    assert compat.target.interpreter is not None
+    compat.target.interpreter.mac_ver = "10.16"
+    compat.target.interpreter.env = {"SYSTEM_VERSION_COMPAT": "1"}
+    assert doctor(compat)["python-macos-compat"].fix == Remediation(
+        "Unset SYSTEM_VERSION_COMPAT before starting Python.", ("unset SYSTEM_VERSION_COMPAT",)
+    )
+    compat.target.interpreter.mac_ver = "10.16.0"
+    assert doctor(compat)["python-macos-compat"].status is Status.WARN
+    no_brand = m1({"machdep.cpu.brand_string": "", "hw.optional.arm64": ""})
+    no_brand.host.errors["machdep.cpu.brand_string"] = "sysctl: unknown oid"
+    assert doctor(no_brand)["chip"].summary == "chip not determined: sysctl: unknown oid"
+    odd = doctor(m1({"machdep.cpu.brand_string": "Apple Z9"}))["chip"]
+    assert odd.fix is not None and odd.fix.summary == "Tell us what this Mac is, with the saved report attached."
+    ancient = doctor(on_macos("14.5", version="1.11.0"))["macos-version"]
+    assert ancient.fix is not None and ancient.fix.summary == "Upgrade torch."

@@ -180,3 +180,11 @@ def test_smoke_test_without_a_device_or_with_a_skipped_step_is_not_ready() -> No
     assert warned.headline == "Ready: the workload passed on mps (1 warning)"
     strict = smoke_test(findings(*SMOKE_STEPS, smoke_fallback="warn"), mac(), Requirement.DEVICE, strict=True)
     assert strict.headline == "Not ready: the workload failed: smoke-fallback"
+
+
+def test_the_doctor_judges_any_other_requirement_as_mps() -> None:
+    assert doctor(findings(*MPS_RESTS_ON), mac(), Requirement.DEVICE) == Verdict(
+        ExitCode.READY, True, (), "MPS is ready"
+    )
+    verdict = doctor(findings(*MPS_RESTS_ON, mps_built="skip"), mac(), Requirement.DEVICE)
+    assert verdict.headline == "Not ready: MPS not confirmed: mps-built did not pass"
