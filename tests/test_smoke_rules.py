@@ -382,6 +382,7 @@ def test_dtypes_that_need_macos_14_are_explained_only_on_an_older_macos() -> Non
         "works on mps: float32; float64 unsupported as expected on mps (use float32); unsupported: bfloat16, complex64"
     )
     assert new.fix is not None and new.fix.commands == (f"{PY} -m pip install --upgrade torch",)
+    assert new.details == old.details
     assert new.fix.summary == "Use a supported dtype, or update torch."
 
 
