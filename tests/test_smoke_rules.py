@@ -809,3 +809,12 @@ def test_gpu_requested_and_cpu_used_is_a_warning() -> None:
 def test_a_skipped_quick_step_without_a_note() -> None:
     finding = quick(SmokeStep("allocate", "skipped", None, {}))
     assert (finding.status, finding.summary) == (Status.SKIP, "not applicable")
+
+
+def test_the_doctors_smoke_is_not_a_death_after_a_clean_exit() -> None:
+    run = ProbeRun(status="ok", workload="quick", running_stage="step:elementwise")
+    finding = quick(ran("allocate"), ran("elementwise"), run=run)
+    assert (finding.status, finding.summary) == (
+        Status.PASS,
+        "float32 work on mps matches the CPU (allocate, elementwise; 0.20 s)",
+    )
