@@ -908,3 +908,10 @@ def test_more_fix_sentences_and_evidence() -> None:
     assert odd.fix is not None and odd.fix.summary == "Tell us what this Mac is, with the saved report attached."
     ancient = doctor(on_macos("14.5", version="1.11.0"))["macos-version"]
     assert ancient.fix is not None and ancient.fix.summary == "Upgrade torch."
+
+
+def test_an_interpreter_that_failed_shows_its_last_words() -> None:
+    failed = unprobed(status="failed", message="exited with status 1", stderr_tail="Traceback\nSyntaxError: bad\n")
+    finding = doctor(failed)["interpreter"]
+    assert finding.summary == f"{PY} could not be probed: exited with status 1"
+    assert finding.details == ("last line on stderr: SyntaxError: bad",)
