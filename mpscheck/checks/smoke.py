@@ -64,7 +64,8 @@ def judge_elementwise(v: dict[str, Any]) -> tuple[str | None, str]:
     if error > ELEMENTWISE_TOLERANCE:
         return f"{worst} differs from the CPU by {error:.3g} (tolerance {ELEMENTWISE_TOLERANCE:g})", ""
     return None, (
-        f"{plural(len(numbers), 'op')} on {{device}} {'matches' if len(numbers) == 1 else 'match'} the CPU (worst relative error {error:.2g}, "
+        f"{plural(len(numbers), 'op')} on {{device}} {'matches' if len(numbers) == 1 else 'match'} the CPU "
+        f"(worst relative error {error:.2g}, "
         f"tolerance {ELEMENTWISE_TOLERANCE:g})"
     )
 
