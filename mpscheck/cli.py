@@ -47,8 +47,11 @@ check_option = click.option(
 
 
 def _positive(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
-    if value is not None and value <= 0:
-        raise click.BadParameter("must be a number of seconds above 0")
+    from mpscheck.probes.process import timeout_problem
+
+    problem = None if value is None else timeout_problem(value)
+    if problem:
+        raise click.BadParameter(problem)
     return value
 
 
@@ -136,6 +139,12 @@ def doctor(
     if list_checks:  # the checks are imported only when asked for: they are not free
         from mpscheck.checks import DOCTOR, checks_for
 
+        if fmt == "json":
+            import json
+
+            listed = [{"id": item.id, "title": item.title} for item in checks_for(DOCTOR)]
+            click.echo(json.dumps(listed, indent=2))
+            return
         for item in checks_for(DOCTOR):
             click.echo(f"{item.id:<22} {item.title}")
         return
@@ -209,7 +218,7 @@ def explain(
     banners, tracebacks, a line naming the Mac. Exit 0: it shows a working setup; 1: a problem; 2: unreadable."""
     from mpscheck.diagnose import diagnose
     from mpscheck.explain_input import InputError, read_input, saved_report
-    from mpscheck.saved import ReportError
+    from mpscheck.report_format import ReportError
 
     _check_output(output)
     try:
@@ -227,9 +236,10 @@ def explain(
 
 
 def _explain_paste(text: str, fmt: str | None, output: str | None, verbose: bool, strict: bool) -> None:
-    from mpscheck.emit import OutputError, append_step_summary, write_whole
+    from mpscheck.deliver import append_step_summary
     from mpscheck.judgement import explain_text
     from mpscheck.paste import ACCEPTED
+    from mpscheck.redact import redact
     from mpscheck.render.paste import headline, render
 
     diagnosis = explain_text(text)
@@ -237,16 +247,8 @@ def _explain_paste(text: str, fmt: str | None, output: str | None, verbose: bool
         raise click.UsageError("nothing in the input could be read; explain accepts: " + "; ".join(ACCEPTED))
     fmt = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     if fmt == "github":
-        append_step_summary(render(diagnosis, "markdown", verbose), os.environ)
-    rendered = render(diagnosis, fmt, verbose)
-    if output:
-        try:
-            write_whole(output, rendered)
-        except OutputError as exc:
-            raise click.UsageError(str(exc)) from exc
-        click.echo(f"{headline(diagnosis)} (written to {output})", err=True)
-    else:
-        click.echo(rendered, nl=False)
+        append_step_summary(redact(render(diagnosis, "markdown", verbose), os.environ), os.environ)
+    _deliver_text(render(diagnosis, fmt, verbose), output, headline(diagnosis))
     code = diagnosis.exit_code
     sys.exit(int(ExitCode.PROBLEMS if strict and code is ExitCode.READY and diagnosis.cause.id != "healthy" else code))
 
@@ -266,7 +268,7 @@ def _known_ids(values: tuple[str, ...]) -> list[str]:
 
 
 def _check_output(output: str | None) -> None:
-    from mpscheck.emit import OutputError, check_writable
+    from mpscheck.deliver import OutputError, check_writable
 
     if output:
         try:
@@ -285,29 +287,194 @@ def _probe(run: Callable[[], Report]) -> Report:
 
 
 def _finish(report: Report, fmt: str | None, output: str | None, verbose: bool) -> None:
-    from mpscheck.emit import OutputError, append_step_summary, write_whole
-    from mpscheck.render import renderer
+    from mpscheck.deliver import OutputError, deliver
 
-    in_actions = os.environ.get("GITHUB_ACTIONS") == "true"
-    fmt = fmt or ("github" if in_actions else "text")
-    if fmt == "github":
-        append_step_summary(renderer("markdown")(report, verbose), os.environ)
-    if output:
-        try:
-            write_whole(output, renderer(fmt)(report, verbose))
-        except OutputError as exc:
-            raise click.UsageError(str(exc)) from exc
-        click.echo(f"{report.verdict.headline} (report written to {output})", err=True)
-    elif fmt == "text" and sys.stdout.isatty() and "NO_COLOR" not in os.environ:
-        from rich.console import Console
-
-        from mpscheck.render.text import print_report
-
-        print_report(report, Console(highlight=False, emoji=False), verbose)
-    else:
-        click.echo(renderer(fmt)(report, verbose), nl=False)
+    try:
+        deliver(report, fmt, output, verbose, os.environ)
+    except OutputError as exc:
+        raise click.UsageError(str(exc)) from exc
     sys.exit(int(report.verdict.exit_code))
 
 
 def main() -> None:
     cli(prog_name="mpscheck")
+
+
+# ---- mpscheck bench ------------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.option(
+    "--device",
+    type=click.Choice(("auto", "mps", "cuda", "cpu")),
+    default="auto",
+    show_default=True,
+    help="Where to measure; auto picks mps, then cuda, then cpu.",
+)
+@click.option("--quick", is_flag=True, help="Smaller batches and fewer samples (about 30 s on an H100).")
+@click.option("--size", "tiny", type=click.Choice(("tiny",)), default=None, hidden=True)  # tests: shrunken models
+@click.option(
+    "--python",
+    "python",
+    metavar="PATH",
+    default=None,
+    help="The interpreter to bench [default: the active venv/conda env, else mpscheck's own].",
+)
+@click.option(
+    "--timeout",
+    type=float,
+    default=None,
+    callback=_positive,
+    help="Seconds the target interpreter may take [default: 900; 300 with --quick].",
+)
+@click.option("--format", "fmt", type=click.Choice(("text", "json", "markdown")), default="text", show_default=True)
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="Write the report to this file.")
+@click.option("-v", "--verbose", is_flag=True, help="Show the evidence behind every check.")
+def bench(
+    device: str,
+    quick: bool,
+    tiny: str | None,
+    python: str | None,
+    timeout: float | None,
+    fmt: str,
+    output: str | None,
+    verbose: bool,
+) -> None:
+    """Measure matmul TFLOP/s, copy GB/s and training samples/s against the CPU and the chip's peak."""
+    _check_output(output)
+    from mpscheck.pipeline import bench_report
+
+    mode = "tiny" if tiny else "quick" if quick else "full"
+    report = _probe(lambda: bench_report(python, device=device, mode=mode, timeout=timeout))
+    _finish(report, fmt, output, verbose)
+
+
+# ---- mpscheck ops / mpscheck run (issue 11) ------------------------------------------------------
+
+OPS_FORMATS = ("text", "json", "markdown")
+_PASS_THROUGH = {"ignore_unknown_options": True, "allow_interspersed_args": False}
+
+
+@cli.command("ops", context_settings=_PASS_THROUGH)
+@click.option(
+    "--torch",
+    "torch_release",
+    metavar="VERSION",
+    help="Predict for this torch release [default: the installed one if the table has it, else the newest].",
+)
+@click.option(
+    "--macos", metavar="VERSION", help="Predict for this macOS [default: the oldest the torch release supports]."
+)
+@click.option("--format", "fmt", type=click.Choice(OPS_FORMATS), default="text", show_default=True)
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="Write the report to this file.")
+@click.option(
+    "--op", "op_name", metavar="NAME[.overload]", help="Look one op up across releases instead of running a command."
+)
+@click.option("-v", "--verbose", is_flag=True, help="List every op, not only the problems.")
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+def ops_command(
+    torch_release: str | None,
+    macos: str | None,
+    fmt: str,
+    output: str | None,
+    op_name: str | None,
+    verbose: bool,
+    command: tuple[str, ...],
+) -> None:
+    """Run a Python command once here (CPU or CUDA), record every aten op, and predict which would
+    not run on MPS.  Usage: mpscheck ops [OPTIONS] -- python train.py ARGS"""
+    from mpscheck.ops.commands import OpsUsageError, lookup_lines, ops_report
+
+    if op_name:
+        if command:
+            raise click.UsageError("--op looks one op up; give it no command")
+        try:
+            click.echo("\n".join(lookup_lines(op_name)))
+        except OpsUsageError as exc:
+            raise click.UsageError(str(exc)) from exc
+        return
+    if not command:
+        raise click.UsageError("give the command to record after --, e.g. mpscheck ops -- python train.py")
+    _check_output(output)
+    try:
+        report = ops_report(list(command), torch_release, macos, script_stdout_to_stderr=fmt != "text" and not output)
+    except OpsUsageError as exc:
+        raise click.UsageError(str(exc)) from exc
+    from mpscheck.ops.render import RENDERERS
+
+    text = RENDERERS[fmt](report, verbose)
+    _deliver_text(text, output, report.headline)
+    sys.exit(report.exit_code)
+
+
+@cli.command("run", context_settings=_PASS_THROUGH)
+@click.option(
+    "--require",
+    type=click.Choice(REQUIRE_CHOICES),
+    default="mps",
+    show_default=True,
+    help="What the doctor must find before the command starts: mps, gpu (MPS or CUDA), none.",
+)
+@click.option("--fallback", is_flag=True, help="Set PYTORCH_ENABLE_MPS_FALLBACK=1 for the command.")
+@click.option(
+    "--trace", is_flag=True, help="Report which ops fell back to the CPU (on a Mac), or predict it (elsewhere)."
+)
+@click.option("--smoke", is_flag=True, help="Also run the doctor's quick GPU smoke test before starting.")
+@target_options(60.0)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMAT_CHOICES),
+    default="text",
+    show_default=True,
+    help="Format of mpscheck's own report (stderr, or --output).",
+)
+@click.option(
+    "--output", "-o", type=click.Path(dir_okay=False), default=None, help="Write mpscheck's report to this file."
+)
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+def run_command_cli(
+    require: str,
+    fallback: bool,
+    trace: bool,
+    smoke: bool,
+    python: str | None,
+    timeout: float,
+    fmt: str,
+    output: str | None,
+    command: tuple[str, ...],
+) -> None:
+    """Check with the doctor, then run COMMAND; its exit code becomes mpscheck's.
+    Usage: mpscheck run [OPTIONS] -- python train.py ARGS
+
+    The doctor checks --python if given, else the command's own interpreter when the command
+    starts with python..., else the active venv/conda env."""
+    if not command:
+        raise click.UsageError("give the command to run after --, e.g. mpscheck run -- python train.py")
+    _check_output(output)
+    from mpscheck.ops.commands import OpsUsageError, gate, run_after_gate
+
+    report = _probe(lambda: gate(list(command), python, Requirement(require), smoke, timeout))
+    if report.verdict.exit_code is not ExitCode.READY:  # --require none passes whatever was found
+        from mpscheck.render import renderer
+
+        _deliver_text(renderer(fmt)(report, True), output, report.verdict.headline, to_stderr=True)
+        click.echo(f"mpscheck: not starting {' '.join(command)}: {report.verdict.headline}", err=True)
+        sys.exit(int(report.verdict.exit_code))
+    click.echo(f"mpscheck: {report.verdict.headline}; starting {' '.join(command)}", err=True)
+    try:
+        code, summary = run_after_gate(list(command), fallback=fallback, trace=trace, fmt=fmt)
+    except OpsUsageError as exc:  # raised before the command starts (e.g. no coverage table)
+        raise click.UsageError(str(exc)) from exc
+    if summary is not None:
+        _deliver_text(summary, output, "trace summary", to_stderr=True)
+    sys.exit(code)
+
+
+def _deliver_text(text: str, output: str | None, headline: str, to_stderr: bool = False) -> None:
+    from mpscheck.deliver import OutputError, deliver_text
+
+    try:
+        deliver_text(text, output, headline, os.environ, to_stderr)
+    except OutputError as exc:
+        raise click.UsageError(str(exc)) from exc

@@ -11,7 +11,7 @@ from __future__ import annotations
 import traceback
 from typing import Iterable
 
-from mpscheck.checks import DOCTOR, SMOKE, Check, Context, checks_for
+from mpscheck.checks import DOCTOR, Check, Context, checks_for
 from mpscheck.checks.registry import Outcome, skipped
 from mpscheck.facts import Facts
 from mpscheck.model import Finding, Remediation, Report, Requirement, Status
@@ -67,10 +67,10 @@ def diagnose(
     strict: bool = False,
     only: Iterable[str] = (),
 ) -> Report:
-    """Judge *facts*. smoke-test reports its own steps; the doctor's findings still explain them."""
+    """Judge *facts*. smoke-test and bench report their own suites; the doctor's findings explain them."""
     ctx = Context(facts=facts)
     doctor_findings = run_checks(checks_for(DOCTOR), ctx)
-    findings = run_checks(checks_for(SMOKE), ctx) if command == SMOKE else doctor_findings
+    findings = run_checks(checks_for(command), ctx) if command != DOCTOR else doctor_findings
     verdict = decide(findings, facts, require=require, strict=strict, command=command)
     selected = set(only)
     shown = [f for f in findings if f.id in selected] if selected else findings

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -17,7 +16,7 @@ from typing import TYPE_CHECKING, TextIO
 from mpscheck.model import REPORT_KIND
 
 if TYPE_CHECKING:
-    from mpscheck.saved import SavedReport
+    from mpscheck.report_format import SavedReport
 
 MAX_INPUT = 2_000_000  # characters: a paste, not a log archive; the rest is ignored
 
@@ -66,12 +65,7 @@ def looks_like_report(text: str) -> bool:
 
 
 def saved_report(given: ExplainInput, path: str) -> SavedReport:
-    """The saved report in *given*; from standard input it goes through a temporary file."""
-    from mpscheck.saved import load_report
+    """The saved report in *given* (a file or standard input), read as `mpscheck doctor --format json` wrote it."""
+    from mpscheck.report_format import parse_report
 
-    if path != "-":
-        return load_report(path)
-    with tempfile.TemporaryDirectory(prefix="mpscheck-") as folder:
-        target = Path(folder) / "report.json"
-        target.write_text(given.text, encoding="utf-8")
-        return load_report(str(target))
+    return parse_report(given.text, given.name)

@@ -9,11 +9,13 @@ evaluate them on Python 3.9 when a saved report is loaded.
 from __future__ import annotations
 
 import dataclasses
+import math
 import typing
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 FACTS_SCHEMA_VERSION = 2
+INT_LIMIT = 2**63  # no fact is larger (byte counts included); a bigger one is a corrupt report
 
 
 class FactsError(ValueError):
@@ -141,6 +143,56 @@ class SmokeFacts:
 
 
 @dataclass
+class BenchNumerics:
+    """One workload's answer on the device against the CPU, on a small instance (mpscheck bench)."""
+
+    name: str = ""  # matmul-float32 | matmul-float16 | matmul-bfloat16 | copy | resnet50 | bert-base | vgg16
+    device: str = ""
+    status: str = "ok"  # ok | unsupported (the dtype raised) | error (the check raised) | reference (on the CPU)
+    errors: Dict[str, Any] = field(default_factory=dict)  # relative errors ("inf": not finite), or counts
+    values: Dict[str, Any] = field(default_factory=dict)
+    size: Dict[str, Any] = field(default_factory=dict)
+    error: Optional[str] = None
+    error_type: Optional[str] = None
+    seconds: Optional[float] = None
+
+
+@dataclass
+class BenchTiming:
+    """One timed workload: the median of synchronised samples, after warm-up (mpscheck bench)."""
+
+    name: str = ""
+    device: str = ""  # where it ran: the bench device, or cpu for a training workload's baseline
+    status: str = "ok"  # ok | error
+    value: Optional[float] = None  # work / median(sample_seconds)
+    unit: str = ""  # TFLOP/s | GB/s (bytes read + written) | samples/s
+    sample_seconds: List[float] = field(default_factory=list)  # seconds per op, one entry per sample
+    repeats: Optional[int] = None  # ops per sample
+    warmup: Optional[int] = None
+    size: Dict[str, Any] = field(default_factory=dict)
+    peak_memory_bytes: Optional[int] = None
+    memory_note: Optional[str] = None
+    error: Optional[str] = None
+    error_type: Optional[str] = None
+    seconds: Optional[float] = None
+
+
+@dataclass
+class BenchFacts:
+    """What mpscheck bench measured in the target interpreter: observations only, no verdicts."""
+
+    requested: str = "auto"
+    device: Optional[str] = None
+    reason: str = ""
+    mode: str = "full"  # full | quick | tiny (tests)
+    device_name: Optional[str] = None  # torch.cuda.get_device_name() / torch.backends.mps.get_name()
+    core_count: Optional[int] = None  # GPU cores (mps) or multiprocessors (cuda)
+    settings: Dict[str, Any] = field(default_factory=dict)  # threads, TF32 switches, matmul precision
+    numerics: List[BenchNumerics] = field(default_factory=list)
+    timings: List[BenchTiming] = field(default_factory=list)
+
+
+@dataclass
 class TargetFacts:
     """Everything read inside the target interpreter, and how that went."""
 
@@ -150,6 +202,7 @@ class TargetFacts:
     interpreter: Optional[InterpreterFacts] = None
     torch: Optional[TorchFacts] = None
     smoke: Optional[SmokeFacts] = None
+    bench: Optional[BenchFacts] = None
 
 
 @dataclass
@@ -202,9 +255,15 @@ def _convert(hint: Any, value: Any, path: str) -> Any:
             raise FactsError(f"{path}: expected an object")
         return {str(k): _convert(args[1], v, f"{path}.{k}") for k, v in value.items()}
     if hint is float and isinstance(value, int) and not isinstance(value, bool):
+        if not -INT_LIMIT < value < INT_LIMIT:
+            raise FactsError(f"{path}: {str(value)[:20]}... is out of range")
         return float(value)
     if hint in (str, int, float, bool) and not _is_exactly(value, hint):
         raise FactsError(f"{path}: expected {hint.__name__}, got {type(value).__name__}")
+    if hint is int and not -INT_LIMIT < value < INT_LIMIT:
+        raise FactsError(f"{path}: {str(value)[:20]}... is out of range")
+    if hint is float and not math.isfinite(value):
+        raise FactsError(f"{path}: {value} is not a finite number")
     return value
 
 

@@ -85,6 +85,7 @@ class Verdict:
     ready: bool
     blocking: tuple[str, ...]
     headline: str
+    not_counted: tuple[str, ...] = ()  # problems on a path this requirement does not take (cuda for mps)
 
 
 @dataclass

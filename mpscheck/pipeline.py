@@ -28,7 +28,7 @@ def doctor_report(
     environ: Mapping[str, str] | None = None,
 ) -> Report:
     environ = os.environ if environ is None else environ
-    choice = choose_target(python, environ)
+    choice = choose_target(python, environ, timeout=timeout)
     # The quick smoke runs on a GPU only: on a CPU-only machine there is nothing to smoke-test.
     facts = collect_facts(choice, workload="quick" if smoke else "none", device="gpu", timeout=timeout, environ=environ)
     return diagnose(facts, command=DOCTOR, require=require, strict=strict, only=only)
@@ -44,6 +44,31 @@ def smoke_report(
     environ: Mapping[str, str] | None = None,
 ) -> Report:
     environ = os.environ if environ is None else environ
-    choice = choose_target(python, environ)
+    choice = choose_target(python, environ, timeout=timeout)
     facts = collect_facts(choice, workload="full", device=device, timeout=timeout, environ=environ)
     return diagnose(facts, command=SMOKE, require=require, strict=strict)
+
+
+BENCH_TIMEOUT = {"full": 900.0, "quick": 300.0, "tiny": 120.0}  # the CPU baselines dominate on a slow CPU
+BENCH_WORKLOADS = {"full": "bench", "quick": "bench-quick", "tiny": "bench-tiny"}
+
+
+def bench_report(
+    python: str | None = None,
+    *,
+    device: str = "auto",
+    mode: str = "full",
+    timeout: float | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Report:
+    """mpscheck bench: measure in the target interpreter, then judge every figure against the CPU."""
+    environ = os.environ if environ is None else environ
+    choice = choose_target(python, environ)
+    facts = collect_facts(
+        choice,
+        workload=BENCH_WORKLOADS[mode],
+        device=device,
+        timeout=timeout or BENCH_TIMEOUT[mode],
+        environ=environ,
+    )
+    return diagnose(facts, command="bench", require=Requirement.DEVICE)

@@ -18,19 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from mpscheck.checks import BENCH, ORDER, SMOKE
 from mpscheck.facts import Facts
 from mpscheck.model import ExitCode, Finding, Requirement, Status, Verdict
 
-SMOKE_STEPS = (
-    "smoke-device",
-    "smoke-allocate",
-    "smoke-elementwise",
-    "smoke-matmul",
-    "smoke-train",
-    "smoke-dtypes",
-    "smoke-memory",
-    "smoke-exit",
-)
+# smoke-test rests on every step check and the process's clean end; the fallback step only informs.
+SMOKE_STEPS = tuple(check_id for check_id in ORDER[SMOKE] if check_id != "smoke-fallback")
 # Checks that speak of MPS alone: they cannot block the CUDA path of --require gpu.
 MPS_ONLY = (
     "platform",
@@ -61,6 +54,8 @@ class Path:
 
 MPS_PATH = Path("MPS", ("platform", "interpreter", "torch-import", "mps-built", "mps-available"), ("mps",), ("cuda",))
 CUDA_PATH = Path("CUDA", ("interpreter", "torch-import", "cuda"), ("cuda",), MPS_ONLY)
+# mpscheck bench: every figure's numerics checked against the CPU on whichever device was measured.
+BENCH_PATH = Path("the benchmark", ORDER[BENCH], ())
 PATHS = {Requirement.MPS: (MPS_PATH,), Requirement.GPU: (MPS_PATH, CUDA_PATH)}
 SMOKE_PATHS = {
     Requirement.MPS: Path("MPS", SMOKE_STEPS, ("mps",)),
@@ -90,10 +85,18 @@ def _judge(path: Path, findings: Sequence[Finding], facts: Facts, strict: bool, 
     ran_on = smoke.device if smoke else None
     if smoke_required and ran_on not in path.devices and "smoke" not in unconfirmed:
         unconfirmed.append("smoke")
-    if path.rests_on == SMOKE_STEPS and ran_on not in path.devices and "smoke-device" not in unconfirmed:
+    if (
+        path is not BENCH_PATH
+        and path.rests_on == SMOKE_STEPS
+        and ran_on not in path.devices
+        and "smoke-device" not in unconfirmed
+    ):
         unconfirmed.append("smoke-device")
-    # A required check skipped because of a failure already listed is that failure's consequence.
+    # A required check skipped because of a failure already listed is that failure's consequence;
+    # off macOS (platform failed) every MPS-only check is skipped for that one reason.
     caused = {i for i in unconfirmed if i in by_id and by_id[i].blocked_by in failed}
+    if "platform" in failed:
+        caused |= set(MPS_ONLY) & set(unconfirmed)
     return _Judgement(path, failed, tuple(i for i in unconfirmed if i not in failed and i not in caused))
 
 
@@ -118,7 +121,9 @@ def decide(findings: Sequence[Finding], facts: Facts, *, require: Requirement, s
         problems = tuple(f.id for f in findings if f.status in bad)
         found = f"{len(problems)} problem(s): {', '.join(problems)}" if problems else "no problems"
         return Verdict(ExitCode.READY, not problems, (), f"Report only (--require none): {found}")
-    if command == "smoke-test":
+    if command == "bench":
+        judgements = [_judge(BENCH_PATH, findings, facts, strict, smoke_required=False)]
+    elif command == "smoke-test":
         judgements = [_judge(SMOKE_PATHS[require], findings, facts, strict, smoke_required=False)]
     else:
         smoke_required = facts.target.run.workload != "none"
@@ -128,12 +133,22 @@ def decide(findings: Sequence[Finding], facts: Facts, *, require: Requirement, s
     if ready is None:
         # Report the path that applies here: MPS on a Mac (or an unknown OS), CUDA elsewhere.
         chosen = judgements[-1] if facts.host.system not in ("Darwin", "") and len(judgements) > 1 else judgements[0]
-        return Verdict(ExitCode.PROBLEMS, False, chosen.failed + chosen.unconfirmed, _headline(chosen, facts))
+        blocking = chosen.failed + chosen.unconfirmed
+        return Verdict(
+            ExitCode.PROBLEMS, False, blocking, _headline(chosen, facts), _not_counted(chosen.path, findings)
+        )
     warnings = sum(f.status is Status.WARN for f in findings if f.id not in ready.path.ignores)
     tail = f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else ""
-    if command == "smoke-test":
+    if command == "bench":
+        subject = "Bench done: every measured workload matched the CPU"
+    elif command == "smoke-test":
         smoke = facts.target.smoke
         subject = f"Ready: the workload passed on {smoke.device if smoke else 'the device'}"
     else:
         subject = "MPS is ready" if ready.path is MPS_PATH else f"Ready: {ready.path.name} works"
-    return Verdict(ExitCode.READY, True, (), subject + tail)
+    return Verdict(ExitCode.READY, True, (), subject + tail, _not_counted(ready.path, findings))
+
+
+def _not_counted(path: Path, findings: Sequence[Finding]) -> tuple[str, ...]:
+    """Problems on the path not taken: shown, but they neither block nor count as warnings here."""
+    return tuple(f.id for f in findings if f.id in path.ignores and f.status in (Status.FAIL, Status.WARN))

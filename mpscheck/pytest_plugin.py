@@ -41,11 +41,27 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--mpscheck-timeout",
-        type=float,
+        type=_seconds,
         default=120.0,
         metavar="SECONDS",
         help="Time the probe of this interpreter may take (default 120).",
     )
+
+
+def _seconds(text: str) -> float:
+    """--mpscheck-timeout's type: a bad value is pytest's usage error, not an internal error later."""
+    import argparse
+
+    from mpscheck.probes.process import timeout_problem
+
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    problem = timeout_problem(seconds)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return seconds
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -53,7 +69,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", line)
     saved_path = config.getoption("--mpscheck-report")
     if saved_path:  # read at once: a bad file is a usage error before any test runs
-        from mpscheck.saved import ReportError, load_report
+        from mpscheck.report_format import ReportError, load_report
 
         try:
             config.stash[_FACTS_KEY] = load_report(saved_path).facts
@@ -92,10 +108,13 @@ def one_line_reason(report: Report) -> str:
 
 
 def _judge(config: pytest.Config, requirement: str) -> Report:
+    import os
+
     from mpscheck.diagnose import diagnose
     from mpscheck.model import Requirement
+    from mpscheck.redact import redact_report
 
-    return diagnose(_facts(config), require=Requirement(requirement))
+    return redact_report(diagnose(_facts(config), require=Requirement(requirement)), os.environ)
 
 
 def _facts(config: pytest.Config) -> Facts:

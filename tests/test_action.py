@@ -25,6 +25,7 @@ def test_every_input_is_passed_to_the_doctor_step() -> None:
 
 
 def run_step(tmp_path: Path, **inputs: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """Run the doctor step's script as Actions would; the report is where its `report` output says."""
     mpscheck = shutil.which("mpscheck", path=os.path.dirname(sys.executable)) or shutil.which("mpscheck")
     assert mpscheck, "the mpscheck console script is not installed"
     values = {name: spec.get("default", "") for name, spec in ACTION["inputs"].items()}
@@ -40,7 +41,9 @@ def run_step(tmp_path: Path, **inputs: str) -> tuple[subprocess.CompletedProcess
     done = subprocess.run(
         ["bash", "-c", DOCTOR_STEP["run"]], env=env, capture_output=True, text=True, timeout=300, check=False
     )
-    return done, tmp_path / "mpscheck-report.json"
+    outputs = (tmp_path / "output").read_text().splitlines() if (tmp_path / "output").exists() else []
+    reports = [line.split("=", 1)[1] for line in outputs if line.startswith("report=")]
+    return done, Path(reports[-1]) if reports else tmp_path / "no-report-output"
 
 
 def test_require_none_passes_and_leaves_a_report(tmp_path, real_torch) -> None:
@@ -49,6 +52,7 @@ def test_require_none_passes_and_leaves_a_report(tmp_path, real_torch) -> None:
     document = json.loads(report.read_text())
     assert document["require"] == "none" and document["facts"]["target"]["run"]["workload"] == "none"
     assert (tmp_path / "output").read_text() == f"report={report}\n"
+    assert report.parent.parent == tmp_path
     assert (tmp_path / "summary.md").read_text().startswith("## mpscheck doctor")
 
 
@@ -68,3 +72,14 @@ def test_bad_boolean_inputs_are_refused(tmp_path, name: str, value: str) -> None
 def test_bad_require_is_a_usage_error(tmp_path) -> None:
     done, _ = run_step(tmp_path, require="tpu")
     assert done.returncode == 2 and "'tpu' is not one of" in done.stderr
+
+
+def test_a_failed_run_never_shows_the_report_of_an_earlier_one(tmp_path, real_torch) -> None:
+    first, first_report = run_step(tmp_path, require="none", smoke="false")
+    assert first.returncode == 0 and first_report.exists()
+    summary = (tmp_path / "summary.md").read_text()
+    second, second_report = run_step(tmp_path, require="tpu")
+    assert second.returncode == 2
+    assert second_report != first_report and not second_report.exists()
+    assert "::" not in second.stdout and "Ready" not in second.stdout, second.stdout
+    assert (tmp_path / "summary.md").read_text() == summary  # nothing stale appended

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from mpscheck.cli import cli
 from mpscheck.diagnose import diagnose
-from mpscheck.render.json_report import render as render_json
+from mpscheck.report_format import render as render_json
 from tests.conftest import PYTHON
 from tests.scenarios import scenarios
 from tests.test_renderers import validate
@@ -122,14 +122,14 @@ def test_unwritable_output_is_a_usage_error_before_probing(tmp_path) -> None:
 
 
 def test_write_failure_leaves_nothing_half_written(tmp_path, monkeypatch) -> None:
-    from mpscheck import emit
+    from mpscheck import deliver
 
     def broken_replace(src: str, dst: str) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(emit.os, "replace", broken_replace)
-    with pytest.raises(emit.OutputError, match="No space left"):
-        emit.write_whole(str(tmp_path / "r.json"), "{}")
+    monkeypatch.setattr(deliver.os, "replace", broken_replace)
+    with pytest.raises(deliver.OutputError, match="No space left"):
+        deliver.write_whole(str(tmp_path / "r.json"), "{}")
     assert list(tmp_path.iterdir()) == []
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from mpscheck.diagnose import diagnose
 from mpscheck.model import Requirement
-from mpscheck.render.json_report import render as render_json
+from mpscheck.report_format import render as render_json
 from tests.scenarios import scenarios
 
 MARKED_TESTS = """

@@ -15,7 +15,7 @@ from mpscheck.diagnose import diagnose
 from mpscheck.facts import Facts, ProbeRun, SmokeFacts, TorchFacts
 from mpscheck.model import Requirement
 from tests import recorded as rec
-from tests.scenarios import CUDA_SMOKE, H100, PHYSICAL, _linux, facts, interpreter, mac_host, torch_facts
+from tests.scenarios import PHYSICAL, _linux, facts, interpreter, mac_host, scenarios, torch_facts
 from tests.test_smoke_checks import full_smoke
 
 HEALTHY_TORCH = torch_facts("2.9.0", mps_device_name="Apple M1")
@@ -160,17 +160,7 @@ def test_linux_cpu_is_never_ready_for_a_gpu(strict: bool) -> None:
 
 
 def test_linux_cuda_is_ready_for_gpu_and_not_for_mps() -> None:
-    cuda = _linux(
-        torch_facts(
-            "2.11.0+cu130",
-            mps_built=False,
-            available=False,
-            cuda_built="13.0",
-            cuda_available=True,
-            cuda_devices=[H100],
-        ),
-        CUDA_SMOKE,
-    )
+    cuda = next(s for s in scenarios() if s.name == "Linux with CUDA, --require gpu").facts
     assert diagnose(cuda, require=Requirement.GPU).verdict.headline == "Ready: CUDA works"
     assert int(diagnose(cuda, require=Requirement.MPS).verdict.exit_code) == 1
     skipped_smoke = copy.deepcopy(cuda)

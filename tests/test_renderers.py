@@ -15,10 +15,10 @@ from mpscheck.facts import Facts, from_dict, to_dict
 from mpscheck.model import Report, Requirement
 from mpscheck.render import FORMATS, renderer
 from mpscheck.render.github import escape_data, escape_property, workflow_commands
-from mpscheck.render.json_report import report_to_dict
 from mpscheck.render.markdown import home_to_tilde
 from mpscheck.render.markdown import render as markdown
 from mpscheck.render.text import render as text
+from mpscheck.report_format import report_to_dict
 from tests.scenarios import scenarios
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -135,6 +135,16 @@ def test_junit_strict_turns_warnings_into_failures() -> None:
     assert root.get("failures") == "4"
 
 
+def commands_counted(report: Report) -> list[str]:
+    """Fix commands the text report prints: problems that count for this --require."""
+    return [
+        c
+        for f in report.findings
+        if f.fix and f.status.value in ("warn", "fail") and f.id not in report.verdict.not_counted
+        for c in f.fix.commands
+    ]
+
+
 def _content_of(name: str, report: Report) -> None:
     """What each format must carry: every finding's id and status, the verdict, and every fix command."""
     out = renderer(name)(report, True)
@@ -168,11 +178,15 @@ def _content_of(name: str, report: Report) -> None:
         assert report.verdict.headline in out
         for finding in report.findings:
             assert finding.id in out
-        for command in commands:
+        for command in commands if name not in ("text", "github") else commands_counted(report):
             assert (home_to_tilde(command, report.facts) if name == "markdown" else command) in out
         if name == "github":
             annotations = [line for line in out.splitlines() if line.startswith(("::error", "::warning"))]
-            expected = [f for f in report.findings if f.status.value in ("fail", "warn", "crash")]
+            expected = [
+                f
+                for f in report.findings
+                if f.status.value in ("fail", "warn", "crash") and f.id not in report.verdict.not_counted
+            ]
             assert len(annotations) == len(expected)
 
 
@@ -180,3 +194,12 @@ def _content_of(name: str, report: Report) -> None:
 def test_every_format_carries_every_finding_fix_and_verdict(name: str) -> None:
     for report in reports() + reports(strict=True):
         _content_of(name, report)
+
+
+def test_a_problem_on_the_path_not_taken_is_shown_dim_and_without_a_fix() -> None:
+    report = by_name("Linux with CUDA, --require gpu")
+    assert report.verdict.ready and report.verdict.not_counted == ("platform",)
+    out = text(report, width=300)
+    assert "[·] platform" in out and "(not counted for --require gpu)" in out
+    assert "mpscheck doctor --require gpu" not in out  # platform's fix is not printed here
+    assert not [line for line in renderer("github")(report, False).splitlines() if line.startswith("::")]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+
 import pytest
 
 from mpscheck.render import FORMATS
@@ -17,6 +19,8 @@ def test_no_format_shows_a_planted_secret(fmt: str, tmp_path, real_torch) -> Non
     for args in (["doctor", "--require", "none"], ["smoke-test", "--device", "cpu"]):
         result = invoke(*args, "--python", PYTHON, "--format", fmt, "-v", env=env)
         assert result.exit_code == 0, result.output
+        if fmt == "junit":
+            ET.fromstring(result.output)
         outputs.append(result.output)
     text = "\n".join(outputs) + (summary.read_text() if summary.exists() else "")
     if fmt == "json":

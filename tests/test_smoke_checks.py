@@ -43,6 +43,7 @@ def mps_dtypes(bf16_error: str | None = None) -> SmokeStep:
 
 
 def full_smoke(*replace: SmokeStep, fallback: str | None = "1", device: str = "mps") -> SmokeFacts:
+    # A copy: tests change a step's values, and FULL_PASS_VALUES must stay the same for the next test.
     steps = [SmokeStep(name, "ran", 0.1, copy.deepcopy(values)) for name, values in FULL_PASS_VALUES.items()]
     steps.insert(4, mps_dtypes())
     steps.append(SmokeStep("fallback", "ran", 0.0, {"value": fallback}))

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import importlib
 
-from mpscheck.checks.registry import DOCTOR, REGISTRY, SMOKE, Check, Context
+from mpscheck.checks.registry import BENCH, DOCTOR, REGISTRY, SMOKE, Check, Context
 
-AREAS = ("system", "interpreter", "macos", "torch_backend", "environment", "smoke", "frameworks")
+AREAS = ("system", "interpreter", "macos", "torch_backend", "environment", "smoke", "frameworks", "bench")
 for _area in AREAS:
     importlib.import_module(f"mpscheck.checks.{_area}")
 
@@ -45,9 +45,10 @@ ORDER: dict[str, tuple[str, ...]] = {
         "smoke-fallback",
         "smoke-exit",
     ),
+    BENCH: ("bench-device", "bench-matmul", "bench-copy", "bench-resnet50", "bench-bert-base", "bench-vgg16"),
 }
 
-__all__ = ["DOCTOR", "ORDER", "REGISTRY", "SMOKE", "Check", "Context", "checks_for"]
+__all__ = ["BENCH", "DOCTOR", "ORDER", "REGISTRY", "SMOKE", "Check", "Context", "checks_for"]
 
 
 def checks_for(suite: str) -> list[Check]:

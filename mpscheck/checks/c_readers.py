@@ -1,9 +1,10 @@
 """What torch's C++ makes of an environment value: std::stoi and strtod, with their exact semantics.
 
-torch reads PYTORCH_ENABLE_MPS_FALLBACK with ``std::stoi`` at import (aten/src/ATen/mps/MPSFallback.mm)
-and the watermark ratios with ``strtod(value, nullptr)`` when the MPS allocator starts
-(MPSAllocator.mm). Both run in the C locale: only ASCII whitespace and digits count, so an
-Arabic-Indic or a fullwidth digit is no number to them. Which reader a given torch release uses is knowledge, not code.
+torch 2.0 to 2.7 read PYTORCH_ENABLE_MPS_FALLBACK with ``std::stoi`` at import (MPSFallback.mm;
+later releases compare it with "0"), and every release reads the watermark ratios with
+``strtod(value, nullptr)`` when the MPS allocator starts (MPSAllocator.mm). Both run in the C
+locale: only ASCII whitespace and digits count, so an Arabic-Indic or a fullwidth digit is no
+number to them. Which reader a release uses is knowledge (knowledge/torch_releases.json), not code.
 """
 
 from __future__ import annotations

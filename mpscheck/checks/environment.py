@@ -116,12 +116,16 @@ def mps_watermark_env(ctx: Context) -> Outcome:
         if raw is not None and not full_number(raw):
             read = strtod(raw).value
             consequence = (
-                (" i.e. no memory limit at all (may freeze the system)" if name == HIGH else " i.e. no adaptive commit")
+                (
+                    ", i.e. no memory limit at all (may freeze the system)"
+                    if name == HIGH
+                    else ", i.e. no adaptive commit"
+                )
                 if read == 0.0
                 else ""
             )
             return failed(
-                f"{name}={raw[:40]!r} is not a number: torch's strtod reads it as {read:g},{consequence}",
+                f"{name}={raw[:40]!r} is not a number: torch's strtod reads it as {read:g}{consequence}",
                 unset_both,
             )
     if not 0.0 <= high <= HIGH_UPPER_BOUND:

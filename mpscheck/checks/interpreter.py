@@ -6,7 +6,7 @@ import os
 import shlex
 
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
-from mpscheck.checks.wording import first_line
+from mpscheck.checks.wording import first_line, seconds_or_limit
 from mpscheck.facts import InterpreterFacts
 from mpscheck.model import Remediation
 from mpscheck.versions import last_intel_mac_torch, parse_version
@@ -27,7 +27,7 @@ def interpreter(ctx: Context) -> Outcome:
     evidence = [f"last line on stderr: {first_line(tail[-1])}"] if tail else []
     if run.status == "timeout":
         return failed(
-            f"{path} gave no answer within {run.timeout:g} s",
+            f"{path} gave no answer within {seconds_or_limit(run.timeout)}",
             fix(
                 "Check that the interpreter starts, then allow more time.",
                 f"{path} -c 'import sys; print(sys.version)'",

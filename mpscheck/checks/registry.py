@@ -19,6 +19,7 @@ from mpscheck.model import Finding, Remediation, Status
 
 DOCTOR = "doctor"
 SMOKE = "smoke-test"
+BENCH = "bench"
 
 
 @dataclass(frozen=True)

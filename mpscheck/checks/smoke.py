@@ -15,7 +15,7 @@ from mpscheck.checks.environment import FALLBACK, export_fix, read_fallback
 from mpscheck.checks.registry import SMOKE, Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.signatures import recognise
 from mpscheck.checks.system import cuda_usable
-from mpscheck.checks.wording import first_line, size
+from mpscheck.checks.wording import first_line, plural, size
 from mpscheck.facts import SmokeStep
 from mpscheck.model import Remediation
 from mpscheck.versions import at_least, parse_version
@@ -38,7 +38,11 @@ def _number(value: Any) -> float | None:
     """A finite number from saved values, or None: a report may hold anything."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return float(value) if math.isfinite(value) else None
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond any float: 10**400
+        return None
+    return number if math.isfinite(number) else None
 
 
 def judge_allocate(v: dict[str, Any]) -> tuple[str | None, str]:
@@ -60,7 +64,8 @@ def judge_elementwise(v: dict[str, Any]) -> tuple[str | None, str]:
     if error > ELEMENTWISE_TOLERANCE:
         return f"{worst} differs from the CPU by {error:.3g} (tolerance {ELEMENTWISE_TOLERANCE:g})", ""
     return None, (
-        f"{len(numbers)} ops on {{device}} match the CPU (worst relative error {error:.2g}, "
+        f"{plural(len(numbers), 'op')} on {{device}} {'matches' if len(numbers) == 1 else 'match'} the CPU "
+        f"(worst relative error {error:.2g}, "
         f"tolerance {ELEMENTWISE_TOLERANCE:g})"
     )
 
@@ -216,7 +221,8 @@ def _judged(ctx: Context, entry: SmokeStep, device: str, rule: Rule) -> Outcome:
     took = f"{entry.seconds:.2f} s" if entry.seconds is not None else "untimed"
     if problem:
         return failed(f"the {entry.name} step on {device}: {problem}", report_fix(ctx))
-    return passed(f"{description.format(device=device)} ({took})")
+    said = description.replace("{device}", device)  # not format(): saved values may hold braces
+    return passed(f"{said} ({took})")
 
 
 # ---- the doctor's quick smoke -------------------------------------------------------------------
@@ -409,12 +415,9 @@ def smoke_memory(ctx: Context) -> Outcome:
                 f"the allocator did not count the {size(int(block))} block: {size(int(before))} → {size(int(after))}",
                 report_fix(ctx),
             )
-        limit = _number(v.get("recommended_max")) or _number(v.get("total"))
-        limit_text = (
-            f"; {'recommended maximum' if 'recommended_max' in v else 'device total'} {size(int(limit))}"
-            if limit
-            else ""
-        )
+        recommended, total = _number(v.get("recommended_max")), _number(v.get("total"))
+        limit = recommended or total
+        limit_text = f"; {'recommended maximum' if recommended else 'device total'} {size(int(limit))}" if limit else ""
         return passed(
             f"synchronised ({synced}); a {size(int(block))} block counted: allocated {size(int(before))} → "
             f"{size(int(after))}{limit_text}"

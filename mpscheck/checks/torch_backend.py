@@ -5,7 +5,7 @@ from __future__ import annotations
 from mpscheck.checks.environment import FALLBACK, read_fallback
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.signatures import recognise
-from mpscheck.checks.wording import first_line, torch_named
+from mpscheck.checks.wording import first_line, seconds_or_limit, torch_named
 from mpscheck.model import Remediation, Status
 from mpscheck.versions import install_advice, parse_version, pythons_with_mps
 
@@ -85,7 +85,7 @@ def _import_died(ctx: Context) -> Outcome:
         )
     if run.status == "timeout":
         return failed(
-            f"import torch did not finish within {run.timeout:g} s",
+            f"import torch did not finish within {seconds_or_limit(run.timeout)}",
             fix(
                 "A first import after installing can be slow; allow more time, and reinstall if it still hangs.",
                 f"mpscheck doctor --timeout {max(180, int((run.timeout or 60) * 3))}",

@@ -26,3 +26,8 @@ def plural(count: int, noun: str) -> str:
 def torch_named(version: str | None) -> str:
     """'torch 2.9.0', or 'torch of unknown version': an unread version is never printed as None."""
     return f"torch {version}" if version else "torch of unknown version"
+
+
+def seconds_or_limit(limit: float | None) -> str:
+    """'60 s', or 'its time limit' when a saved report does not say which."""
+    return f"{limit:g} s" if limit is not None else "its time limit"

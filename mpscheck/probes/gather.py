@@ -42,7 +42,7 @@ def _host_then_warm_imports() -> HostFacts:
     facts = probe_host(gpu=False)
     # Import what judges and prints the facts now, while the target is still importing torch.
     import mpscheck.diagnose
-    import mpscheck.render.json_report  # noqa: F401
+    import mpscheck.report_format  # noqa: F401
 
     return facts
 

@@ -164,12 +164,14 @@ def parse_displays_json(text: str) -> tuple[str | None, int | None] | None:
     """(model, GPU cores) of the first Apple GPU in `system_profiler SPDisplaysDataType -json`."""
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     gpus = data.get("SPDisplaysDataType") if isinstance(data, dict) else None
-    for gpu in gpus or []:
+    for gpu in gpus if isinstance(gpus, list) else []:
         if isinstance(gpu, dict) and "sppci_model" in gpu:
-            return gpu.get("sppci_model"), _int(gpu.get("sppci_cores"))  # sppci_cores is a string: "16"
+            model = gpu.get("sppci_model")
+            cores = _int(gpu.get("sppci_cores"))  # sppci_cores is a string: "16"
+            return model if isinstance(model, str) else None, cores if cores is None or cores > 0 else None
     return None
 
 

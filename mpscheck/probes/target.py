@@ -6,6 +6,7 @@ torch never loads in mpscheck's own process: a crash or hang inside torch or Met
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -14,9 +15,12 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeVar
 
 from mpscheck.facts import (
+    BenchFacts,
+    BenchNumerics,
+    BenchTiming,
     FactsError,
     InterpreterFacts,
     ProbeRun,
@@ -27,12 +31,14 @@ from mpscheck.facts import (
     from_dict,
 )
 from mpscheck.probes.process import Completed, run_command
+from mpscheck.progress import Progress, terminal_progress
 from mpscheck.redact import ENV_POLICY, redact
 
 AGENT_PATH = Path(__file__).resolve().parent / "agent" / "main.py"  # run by path: mpscheck never imports it
 ENV_POLICY_VARIABLE = "MPSCHECK_ENV_POLICY"  # read by the agent's main.py
 PROTOCOL_VERSION = 1  # the agent's protocol.PROTOCOL_VERSION (a test keeps the two equal)
 STDERR_TAIL_CHARS = 2000
+_F = TypeVar("_F")
 _PYTHON_NAME = re.compile(r"^(python|pypy)[0-9.]*[tmd]?(\.exe)?$", re.IGNORECASE)
 
 
@@ -46,26 +52,33 @@ class TargetChoice:
     why: str
 
 
-def choose_target(requested: str | None, environ: Mapping[str, str], own: str = sys.executable) -> TargetChoice:
-    """--python as given (a file, a name on PATH, or an env folder), else the active env, else our own."""
-    if requested:
-        return TargetChoice(resolve_python(requested, environ), "--python")
+def choose_target(
+    requested: str | None, environ: Mapping[str, str], own: str = sys.executable, timeout: float = 10.0
+) -> TargetChoice:
+    """--python as given (a file, a name on PATH, or an env folder), else the active env, else our own.
+
+    *timeout* bounds the question put to a binary not named python (never more than 10 s).
+    """
+    if requested is not None:  # --python '' is a mistake, not a request for the default
+        return TargetChoice(resolve_python(requested, environ, timeout), "--python")
     for var, label in (("VIRTUAL_ENV", "the active virtual environment"), ("CONDA_PREFIX", "the active conda env")):
         root = environ.get(var)
         if root:
             candidate = _python_in(Path(root))
-            if candidate:
-                return TargetChoice(str(candidate), f"{label} (${var})")
+            if candidate:  # absolute: the probe runs in a temporary folder, not the caller's
+                return TargetChoice(os.path.abspath(candidate), f"{label} (${var})")
     return TargetChoice(own, "mpscheck's own interpreter; pass --python to probe another")
 
 
-def resolve_python(requested: str, environ: Mapping[str, str]) -> str:
+def resolve_python(requested: str, environ: Mapping[str, str], timeout: float = 10.0) -> str:
+    if not requested.strip():
+        raise TargetError("--python: empty; give a path, a name on PATH, or an env folder")
     path = Path(requested).expanduser()
     if path.is_dir():
         found = _python_in(path)
         if not found:
             raise TargetError(f"--python {requested}: a folder with no bin/python in it")
-        return str(found)
+        return os.path.abspath(found)
     if not path.exists() and os.sep not in requested:
         on_path = shutil.which(requested, path=environ.get("PATH"))
         if on_path:
@@ -74,9 +87,11 @@ def resolve_python(requested: str, environ: Mapping[str, str]) -> str:
         raise TargetError(f"--python {requested}: no such file")
     if not os.access(path, os.X_OK):
         raise TargetError(f"--python {requested}: not executable")
-    if not _looks_like_python(path):
+    if not _looks_like_python(path, requested, min(timeout, 10.0)):
         raise TargetError(f"--python {requested}: not a Python interpreter")
-    return str(path)
+    # Absolute, not resolved: the probe runs in a temporary folder, and a venv's bin/python is a
+    # symlink whose own location is what makes it that venv.
+    return os.path.abspath(path)
 
 
 def _python_in(root: Path) -> Path | None:
@@ -87,11 +102,13 @@ def _python_in(root: Path) -> Path | None:
     return None
 
 
-def _looks_like_python(path: Path) -> bool:
+def _looks_like_python(path: Path, requested: str, timeout: float) -> bool:
     """By name, else by asking it: /bin/ls is a usage error, a broken python is a finding."""
     if _PYTHON_NAME.match(path.name):
         return True
-    done = run_command([str(path), "-c", "import sys; print(sys.hexversion)"], timeout=10)
+    done = run_command([str(path), "-c", "import sys; print(sys.hexversion)"], timeout=timeout)
+    if done.timed_out:
+        raise TargetError(f"--python {requested}: not named python, and gave no answer within {timeout:g} s")
     return done.returncode == 0 and done.stdout.strip().isdigit()
 
 
@@ -102,15 +119,22 @@ def probe_target(
     device: str = "auto",
     timeout: float = 60.0,
     environ: Mapping[str, str] | None = None,
+    progress: Progress | None = None,
 ) -> TargetFacts:
-    """Run the agent in *python*; whatever it managed to say before a failure is kept."""
+    """Run the agent in *python*; whatever it managed to say before a failure is kept.
+
+    On a terminal a progress line shows the stage running (*progress*, by default when stderr is one).
+    """
     environ = dict(os.environ if environ is None else environ)
     env = dict(environ)
     env.update(PYTHONSAFEPATH="1", PYTHONDONTWRITEBYTECODE="1", PYTHONIOENCODING="utf-8")
     env[ENV_POLICY_VARIABLE] = json.dumps(ENV_POLICY)  # the allowlist has one home: redact.py
     argv = [python, str(AGENT_PATH), "--workload", workload, "--device", device]
-    with tempfile.TemporaryDirectory(prefix="mpscheck-") as cwd:  # no stray torch.py can shadow torch
-        done = run_command(argv, timeout=timeout, env=env, cwd=cwd)
+    progress = terminal_progress() if progress is None else progress
+    on_line = progress.on_line if progress else None
+    # In a temporary folder, so that no stray torch.py can shadow torch.
+    with tempfile.TemporaryDirectory(prefix="mpscheck-") as cwd, progress or contextlib.nullcontext():
+        done = run_command(argv, timeout=timeout, env=env, cwd=cwd, on_line=on_line)
     facts = parse_run(done, timeout, environ)
     facts.run.workload = workload
     return facts
@@ -127,11 +151,10 @@ def parse_run(done: Completed, timeout: float, environ: Mapping[str, str]) -> Ta
         stderr_tail=redact(done.stderr[-STDERR_TAIL_CHARS:], environ),
     )
     target = TargetFacts(run=run)
-    try:
-        _fill(target, stages)
-    except FactsError as exc:
-        junk.append(str(exc))
+    unreadable = _fill(target, stages)
     run.status, run.message = _classify(done, stages, junk, running, timeout)
+    if unreadable and run.status == "ok":  # a stage that said something we cannot read is no success
+        run.status, run.message = "bad-output", f"reported data mpscheck cannot read: {unreadable[0]}"
     return target
 
 
@@ -145,7 +168,7 @@ def parse_records(stdout: str) -> tuple[dict[str, Any], str | None, list[str]]:
             continue
         try:
             record = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested past the limit
             junk.append(line[:200])
             continue
         if not isinstance(record, dict) or record.get("v") != PROTOCOL_VERSION:
@@ -160,16 +183,38 @@ def parse_records(stdout: str) -> tuple[dict[str, Any], str | None, list[str]]:
     return stages, running, junk
 
 
-def _fill(target: TargetFacts, stages: dict[str, Any]) -> None:
-    if "interpreter" in stages:
-        target.interpreter = from_dict(InterpreterFacts, stages["interpreter"], "interpreter")
-    if "torch" in stages:
-        target.torch = from_dict(TorchFacts, stages["torch"], "torch")
-    if "device" in stages:
-        device = stages["device"]
-        smoke = from_dict(SmokeFacts, device, "device")
-        smoke.steps = [from_dict(SmokeStep, data, stage) for stage, data in stages.items() if stage.startswith("step:")]
+def _fill(target: TargetFacts, stages: dict[str, Any]) -> list[str]:
+    """Each stage's facts on their own, so one unreadable stage costs only itself; returns why not."""
+    unreadable: list[str] = []
+
+    def read(cls: type[_F], stage: str) -> _F | None:
+        try:
+            return from_dict(cls, stages[stage], stage) if stage in stages else None
+        except FactsError as exc:
+            unreadable.append(str(exc))
+            return None
+
+    target.interpreter = read(InterpreterFacts, "interpreter")
+    target.torch = read(TorchFacts, "torch")
+    smoke = read(SmokeFacts, "device")
+    if smoke is not None:
+        steps = (read(SmokeStep, stage) for stage in stages if stage.startswith("step:"))
+        smoke.steps = [step for step in steps if step is not None]
         target.smoke = smoke
+    raw_info = stages.get("bench:info")
+    info: dict[str, Any] = raw_info if isinstance(raw_info, dict) else {}
+    if isinstance(stages.get("bench-device"), dict):  # the device's name and settings join its choice, typed
+        extra = {key: info[key] for key in ("device_name", "core_count", "settings") if key in info}
+        stages = {**stages, "bench-device": {**stages["bench-device"], **extra}}
+    bench = read(BenchFacts, "bench-device")
+    if bench is not None:
+        for stage in stages:
+            if stage.startswith("bench:numerics:"):
+                bench.numerics += [n for n in [read(BenchNumerics, stage)] if n is not None]
+            elif stage.startswith("bench:time:"):
+                bench.timings += [t for t in [read(BenchTiming, stage)] if t is not None]
+        target.bench = bench
+    return unreadable
 
 
 def _classify(

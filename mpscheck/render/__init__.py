@@ -11,13 +11,20 @@ FORMATS = ("text", "json", "markdown", "github", "junit")
 Renderer = Callable[[Report, bool], str]
 
 
-MODULES = {"text": "text", "json": "json_report", "markdown": "markdown", "github": "github", "junit": "junit"}
+# format -> the module whose render() prints it; JSON is the report format itself, kept with its reader.
+MODULES = {
+    "text": "mpscheck.render.text",
+    "json": "mpscheck.report_format",
+    "markdown": "mpscheck.render.markdown",
+    "github": "mpscheck.render.github",
+    "junit": "mpscheck.render.junit",
+}
 
 
 def renderer(name: str) -> Renderer:
     """The render function of a format, imported on demand so --help stays fast."""
     if name not in MODULES:
         raise ValueError(f"unknown format {name!r}; choose from {', '.join(FORMATS)}")
-    module = importlib.import_module(f"mpscheck.render.{MODULES[name]}")
+    module = importlib.import_module(MODULES[name])
     render: Renderer = module.render
     return render

@@ -1,7 +1,11 @@
 """GitHub Actions output: the plain report for the log, then one workflow command per problem.
 
-Failures become ``::error``, warnings ``::warning``, escaped as GitHub requires. The Markdown
-summary for $GITHUB_STEP_SUMMARY comes from render/markdown.py; the CLI appends it.
+Failures become ``::error``, warnings ``::warning``, escaped as GitHub requires. No value can
+start a command of its own: the runner takes a line for a command when it begins with ``::`` after
+leading whitespace, or holds ``##[`` anywhere (the legacy form), and it ends lines at CR as well as
+LF (actions/runner, src/Runner.Common/ActionCommand.cs). So the plain text part is split on every
+line break and such lines are defused. The Markdown summary for $GITHUB_STEP_SUMMARY comes from
+render/markdown.py; the CLI appends it.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ def workflow_commands(report: Report) -> list[str]:
     lines = []
     for finding in report.findings:
         command = COMMANDS.get(finding.status)
-        if command is None:
+        if command is None or finding.id in report.verdict.not_counted:
             continue
         if finding.status is Status.WARN and finding.id in report.verdict.blocking:
             command = "error"  # --strict made this warning fail the job
@@ -36,5 +40,17 @@ def workflow_commands(report: Report) -> list[str]:
     return lines
 
 
+def defuse(plain: str) -> str:
+    """Plain text that the runner cannot read a workflow command from, line by line."""
+    lines = []
+    for line in plain.splitlines():  # CR, LF, and the other breaks: a superset of the runner's
+        line = line.replace("##[", "## [")
+        stripped = line.lstrip()  # Python's whitespace is a superset of .NET's TrimStart()
+        if stripped.startswith("::"):
+            line = line[: len(line) - len(stripped)] + ": :" + stripped[2:]
+        lines.append(line)
+    return "".join(line + "\n" for line in lines)
+
+
 def render(report: Report, verbose: bool = False) -> str:
-    return text.render(report, verbose) + "\n".join(workflow_commands(report)) + "\n"
+    return defuse(text.render(report, verbose)) + "\n".join(workflow_commands(report)) + "\n"

@@ -1,14 +1,34 @@
 """JUnit XML: one testcase per check, so CI servers show mpscheck next to the test results.
 
 A blocking finding is a <failure>, a crash an <error>, a skip <skipped>; a warning that does not
-block passes with its text in <system-out>.
+block passes with its text in <system-out>. Every text and attribute is made fit for XML 1.0 in
+one pass at the end: ANSI escapes (torch's and compilers' coloured errors) are stripped, and other
+characters XML cannot hold are written as \\xNN, so the file always parses.
 """
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 from mpscheck.model import Report, Status
+
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_safe(text: str) -> str:
+    """*text* without ANSI escapes, and with characters XML 1.0 cannot carry shown as \\xNN."""
+    text = _ANSI.sub("", text)
+    return _NOT_XML.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+
+
+def _clean(root: ET.Element) -> None:
+    for element in root.iter():
+        if element.text:
+            element.text = xml_safe(element.text)
+        for key, value in list(element.attrib.items()):
+            element.set(key, xml_safe(value))
 
 
 def render(report: Report, verbose: bool = False) -> str:
@@ -49,5 +69,6 @@ def render(report: Report, verbose: bool = False) -> str:
         errors=str(counts["errors"]),
     )
     root.append(suite)
+    _clean(root)
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

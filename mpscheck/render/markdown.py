@@ -63,7 +63,12 @@ def environment_block(facts: Facts) -> str:
 
 def render(report: Report, verbose: bool = False) -> str:
     facts = report.facts
-    out = [f"## {header(report)}", "", f"**{report.verdict.headline}**", "", "| | Check | Result |", "|---|---|---|"]
+    out = [f"## {header(report)}", "", f"**{report.verdict.headline}**", ""]
+    if report.command == "bench":
+        from mpscheck.render.bench import markdown_row
+
+        out += [markdown_row(report), ""]
+    out += ["| | Check | Result |", "|---|---|---|"]
     out += [f"| {ICONS[f.status]} | `{f.id}` | {_cell(f.summary)} |" for f in report.findings]
     fixes = [f for f in report.findings if f.fix and f.status in (Status.FAIL, Status.WARN, Status.CRASH)]
     if fixes:

@@ -36,8 +36,13 @@ def print_report(report: Report, console: Console, verbose: bool = False) -> Non
     console.print(Text(header(report), style="bold"), soft_wrap=True)
     console.print()
     width = max((len(f.id) for f in report.findings), default=10)
+    quiet = set(report.verdict.not_counted)
     for group in _groups(report.findings, verbose):
-        _print_group(console, group, width, verbose)
+        _print_group(console, group, width, verbose, report.require.value if group[0].id in quiet else None)
+    if report.command == "bench":
+        from mpscheck.render.bench import print_bench
+
+        print_bench(report, console)
     console.print()
     mark, style = ("✓", "green") if report.verdict.ready else ("✗", "red")
     if report.verdict.exit_code == 3:
@@ -56,9 +61,24 @@ def _groups(findings: list[Finding], verbose: bool) -> list[list[Finding]]:
     return list(groups.values())
 
 
-def _print_group(console: Console, group: list[Finding], width: int, verbose: bool) -> None:
+def _print_group(
+    console: Console, group: list[Finding], width: int, verbose: bool, not_counted_for: str | None = None
+) -> None:
+    """One line (or a collapsed group of skips), its evidence and its fix; a problem on a path the
+    requirement does not take is shown dim, with no fix, and says so."""
     first = group[0]
     mark, style = MARKS[first.status]
+    if not_counted_for:
+        mark, style = "[·]", "dim"
+        first = Finding(
+            first.id,
+            first.title,
+            first.status,
+            f"{first.summary} (not counted for --require {not_counted_for})",
+            first.details,
+            None,
+            first.blocked_by,
+        )
     row = Table.grid(padding=(0, 1))
     row.add_column(width=3, no_wrap=True)
     if len(group) == 1:

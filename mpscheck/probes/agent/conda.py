@@ -25,7 +25,7 @@ def conda_python_subdir(prefix):
             try:
                 with open(os.path.join(meta, name)) as handle:
                     record = json.load(handle)
-            except (OSError, ValueError):
+            except (OSError, ValueError, RecursionError):  # RecursionError: "[[[[..." nested too deep
                 return None
             subdir = record.get("subdir") if isinstance(record, dict) else None
             return subdir if isinstance(subdir, str) and subdir else None  # null, 64, [] mean unknown

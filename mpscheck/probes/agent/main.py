@@ -17,7 +17,15 @@ import sys
 
 PACKAGE = "_mpscheck_agent"
 ENV_POLICY_VARIABLE = "MPSCHECK_ENV_POLICY"
-WORKLOADS = {"none": None, "quick": ("workload", "quick"), "full": ("workload", "full")}
+# --workload -> (module, its mode, the stage that names the chosen device)
+WORKLOADS = {
+    "none": None,
+    "quick": ("workload", "quick", "device"),  # the doctor's smoke
+    "full": ("workload", "full", "device"),  # mpscheck smoke-test
+    "bench": ("bench", "full", "bench-device"),  # mpscheck bench
+    "bench-quick": ("bench", "quick", "bench-device"),
+    "bench-tiny": ("bench", "tiny", "bench-device"),  # the tests' shrunken models
+}
 
 
 def load_package():
@@ -55,9 +63,9 @@ def main(argv):
     channel.emit("done", "torch", facts)
     workload = WORKLOADS[args.workload]
     if torch is not None and workload is not None:
-        module, mode = workload
+        module, mode, stage = workload
         device, reason = part("device").pick_device(args.device, facts)
-        channel.emit("done", "device", {"requested": args.device, "device": device, "reason": reason, "mode": mode})
+        channel.emit("done", stage, {"requested": args.device, "device": device, "reason": reason, "mode": mode})
         if device is not None:
             part(module).run(torch, device, mode, channel.emit, fallback_env)
     channel.emit("done", "end", {})

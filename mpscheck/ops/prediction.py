@@ -1,0 +1,337 @@
+"""From a recording to what each op will do on MPS, for one torch release and one macOS.
+
+Pure: the coverage table is passed in (``mpscheck.knowledge.ops`` or a test fixture with the same
+five functions), so every rule can be tested with a small table. Statuses: ``mps`` (an MPS kernel),
+``composite`` (decomposes into other ops, no kernel of its own needed), ``fallback`` (no MPS kernel:
+raises NotImplementedError, or runs on the CPU with PYTORCH_ENABLE_MPS_FALLBACK=1), ``cpu-always``
+(torch routes it to the CPU on MPS in every case), ``dtype-unsupported`` (a kernel, but not for this
+dtype), ``macos-gated`` (works only from a newer macOS) and ``unknown`` (not in the table: no
+conclusion is drawn, and it is not counted as running on MPS).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from mpscheck.knowledge.op_limits import OpLimit, limits_for
+from mpscheck.ops.backend_kernels import DECOMPOSED_FROM, NOT_ON_MPS, mps_side
+from mpscheck.ops.recording import OpUse, Recording
+from mpscheck.versions import Version, at_least, macos_floor, parse_version, show
+
+STATUSES = ("mps", "composite", "fallback", "cpu-always", "dtype-unsupported", "macos-gated", "unknown")
+# Worst first: the order problems are listed in, and which status wins when rows merge.
+SEVERITY = ("dtype-unsupported", "fallback", "cpu-always", "macos-gated", "unknown", "composite", "mps")
+PROBLEMS = frozenset({"dtype-unsupported", "fallback", "cpu-always", "macos-gated", "unknown"})
+FALLBACK_ENV = "PYTORCH_ENABLE_MPS_FALLBACK=1"
+
+
+class CoverageTable(Protocol):
+    """The op coverage table's API (``mpscheck/knowledge/ops.py``)."""
+
+    def op_kind(self, name: str, release: str) -> str | None: ...
+    def first_mps_release(self, name: str) -> str | None: ...
+    def warning_name(self, name: str) -> str: ...
+    def cpu_always(self, release: str) -> frozenset[str]: ...
+    def known_releases(self) -> list[str]: ...
+    def python_mps(self, release: str) -> frozenset[str]: ...
+
+
+class ReleaseError(ValueError):
+    """--torch or --macos names something the table cannot answer for: a usage error."""
+
+
+@dataclass
+class OpPrediction:
+    name: str  # as torch's fallback warning prints it
+    calls: int
+    dtypes: tuple[str, ...]
+    status: str
+    reason: str
+    fix: str | None = None
+    first_release: str | None = None
+    recorded_as: tuple[str, ...] = ()
+    mapped_from: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    first_site: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "calls": self.calls,
+            "dtypes": list(self.dtypes),
+            "status": self.status,
+            "first_release": self.first_release,
+            "reason": self.reason,
+            "fix": self.fix,
+            "recorded_as": list(self.recorded_as),
+            "mapped_from": list(self.mapped_from),
+            "sources": list(self.sources),
+            "first_site": self.first_site,
+        }
+
+
+@dataclass
+class Prediction:
+    release: str
+    macos: Version
+    macos_why: str
+    ops: list[OpPrediction] = field(default_factory=list)
+    cpu_side: list[OpUse] = field(default_factory=list)  # ops the script itself kept on the CPU
+    dropped: list[str] = field(default_factory=list)  # CUDA bookkeeping with no MPS counterpart
+
+    @property
+    def problems(self) -> list[OpPrediction]:
+        return [op for op in self.ops if op.status in PROBLEMS]
+
+    @property
+    def ready(self) -> bool:
+        """Every op would run on MPS; needs at least one op seen (nothing recorded proves nothing)."""
+        return bool(self.ops) and not self.problems
+
+    def counts(self) -> dict[str, int]:
+        out = dict.fromkeys(STATUSES, 0)
+        for op in self.ops:
+            out[op.status] += 1
+        return out
+
+
+def choose_release(table: CoverageTable, requested: str | None, installed: str | None) -> tuple[str, str]:
+    """(release, why): --torch resolved to a release in the table; else the installed one; else the newest."""
+    known = table.known_releases()
+    if not known:
+        raise ReleaseError("the op coverage table lists no torch releases")
+    if requested:
+        found = _match_release(known, requested)
+        if found is None:
+            raise ReleaseError(
+                f"--torch {requested}: not in the op coverage table (it knows {known[0]} to {known[-1]})"
+            )
+        return found, "--torch"
+    found = _match_release(known, installed) if installed else None
+    if found:
+        return found, f"the installed torch ({installed})"
+    why = f"the newest in the table; the installed torch {installed} is not in it" if installed else "the newest"
+    return known[-1], why
+
+
+def _match_release(known: list[str], text: str | None) -> str | None:
+    wanted = parse_version(text)
+    if wanted is None:
+        return None
+    exact = [r for r in known if _pad(parse_version(r) or ()) == _pad(wanted)]
+    if exact:
+        return exact[0]
+    same_prefix = [r for r in known if (parse_version(r) or ())[: len(wanted)] == wanted]
+    return same_prefix[-1] if same_prefix else None
+
+
+def _pad(version: Version) -> Version:
+    return version + (0,) * (3 - len(version)) if len(version) < 3 else version
+
+
+def choose_macos(requested: str | None, release: str) -> tuple[Version, str]:
+    if requested:
+        version = parse_version(requested)
+        if version is None or version[0] < 10:
+            raise ReleaseError(f"--macos {requested}: expected a macOS version such as 14.5")
+        return version, "--macos"
+    floor = macos_floor(parse_version(release) or (0,))
+    return floor, f"the oldest macOS torch {release} supports; pass --macos for yours"
+
+
+def predict(
+    recording: Recording,
+    table: CoverageTable,
+    release: str,
+    macos: Version,
+    macos_why: str = "--macos",
+) -> Prediction:
+    """Judge every recorded op for *release* on *macos*, merged under the name torch's warning prints."""
+    prediction = Prediction(release, macos, macos_why)
+    judge_all = not recording.accelerator_seen
+    merged: dict[str, OpPrediction] = {}
+    for use in recording.ops:
+        if not judge_all and not _on_accelerator(use):
+            prediction.cpu_side.append(use)
+            continue
+        if use.name in NOT_ON_MPS:
+            prediction.dropped.append(use.name)
+            continue
+        judged = judge(use, table, release, macos)
+        judged.first_site = use.first_site
+        seen = merged.get(judged.name)
+        merged[judged.name] = judged if seen is None else _merge(seen, judged)
+    prediction.ops = sorted(merged.values(), key=_order)
+    return prediction
+
+
+def _on_accelerator(use: OpUse) -> bool:
+    return any(d not in ("cpu", "default", "meta") for d in use.devices)
+
+
+def _order(op: OpPrediction) -> tuple[int, int, str]:
+    return (SEVERITY.index(op.status), -op.calls, op.name)
+
+
+def _merge(a: OpPrediction, b: OpPrediction) -> OpPrediction:
+    worst, other = (a, b) if SEVERITY.index(a.status) <= SEVERITY.index(b.status) else (b, a)
+    worst.calls = a.calls + b.calls
+    worst.dtypes = tuple(sorted(set(a.dtypes) | set(b.dtypes)))
+    worst.recorded_as = tuple(dict.fromkeys(worst.recorded_as + other.recorded_as))
+    worst.mapped_from = tuple(dict.fromkeys(worst.mapped_from + other.mapped_from))
+    worst.sources = tuple(dict.fromkeys(worst.sources + other.sources))
+    worst.first_site = a.first_site or b.first_site
+    return worst
+
+
+def judge(use: OpUse, table: CoverageTable, release: str, macos: Version) -> OpPrediction:
+    """One recorded op: the op MPS will see, then kernel, CPU-always list, dtype and macOS limits."""
+    mapped_from: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    target = use.name
+    mapping = mps_side(use.name, use.devices)
+    if mapping is not None:
+        mapped_from, sources = (use.name,), (mapping.source,)
+        if mapping.mps_op is None:
+            return OpPrediction(use.name, use.calls, use.dtypes, "composite", mapping.why, None, None, (use.name,),
+                                mapped_from, sources)  # fmt: skip
+        target = mapping.mps_op
+    base = OpPrediction(target, use.calls, use.dtypes, "unknown", "", None, None, (use.name,), mapped_from, sources)
+    if not target.startswith("aten::"):
+        if use.factory:
+            base.status, base.reason = "composite", "takes no tensor: runs no device kernel"
+        else:
+            base.reason = "not an aten op: the coverage table (aten only) cannot say; try it on a Mac"
+        return base
+    kind = table.op_kind(target, release)
+    base.name = table.warning_name(target) if kind is not None else target
+    base.first_release = table.first_mps_release(target)
+    if kind is None:
+        base.reason = "not in torch's native_functions.yaml (the coverage table) for any release it knows"
+        return base
+    if kind == "absent":
+        base.reason = f"does not exist in torch {release}: the script would reach other ops there"
+        return base
+    always = set(table.cpu_always(release))
+    if {target, base.name} & always:
+        base.status = "cpu-always"
+        base.reason = f"torch {release} always runs it on the CPU on MPS (MPSFallback.mm), warning once"
+        base.fix = "nothing to set: it works, at the cost of copies to and from the CPU"
+        return base
+    composite = DECOMPOSED_FROM.get(target) or DECOMPOSED_FROM.get(base.name)
+    if composite in always:
+        recorded = base.name
+        base.name = composite  # the op torch's warning names: the whole composite falls back
+        base.mapped_from = (use.name,)
+        base.status = "cpu-always"
+        base.reason = (
+            f"reached through {composite}, which torch {release} runs whole on the CPU on MPS (MPSFallback.mm)"
+        )
+        if kind != "mps":
+            base.reason += f"; a call that reaches {recorded} directly (e.g. torch.linalg.svdvals) has {kind}"
+        base.fix = "nothing to set: it works, at the cost of copies to and from the CPU"
+        return base
+    if not use.sparse and {target, base.name} & set(table.python_mps(release)):
+        # torch/backends/mps/__init__.py registers these for the MPS key from Python (a decomposition).
+        base.status, base.reason = "mps", f"registered for MPS from Python in torch {release}"
+        _apply_limits(base, target, use.dtypes, release, macos)
+        return base
+    _set_kernel_status(base, kind, use.sparse, release)
+    if base.status in ("mps", "composite"):
+        _apply_limits(base, target, use.dtypes, release, macos)
+    return base
+
+
+def _set_kernel_status(op: OpPrediction, kind: str, sparse: bool, release: str) -> None:
+    if kind in ("composite-implicit", "composite-explicit"):
+        op.status = "composite"
+        op.reason = f"{kind}: decomposes into other ops on MPS"
+    elif kind == "mps" and not sparse:
+        op.status, op.reason = "mps", f"MPS kernel in torch {release}"
+    elif kind == "sparse-mps" and sparse:
+        op.status, op.reason = "mps", f"SparseMPS kernel in torch {release}"
+    elif kind == "mps" and sparse:
+        op.reason = "called with a sparse tensor; the table records a dense MPS kernel and cannot say for SparseMPS"
+    else:
+        what = "only a SparseMPS kernel, and this call is dense" if kind == "sparse-mps" else "no MPS kernel"
+        op.status = "fallback"
+        op.reason = f"{what} in torch {release}"
+        op.fix = _kernel_fix(op.first_release, release)
+
+
+def _kernel_fix(first: str | None, release: str) -> str:
+    later = first is not None and not at_least(parse_version(release) or (0,), parse_version(first) or (0,))
+    if later:
+        return (
+            f"upgrade: pip install 'torch>={first}' (MPS kernel since {first}); "
+            f"or set {FALLBACK_ENV} to run it on the CPU"
+        )
+    return f"set {FALLBACK_ENV} to run it on the CPU (no release in the table has an MPS kernel for it)"
+
+
+def _apply_limits(op: OpPrediction, target: str, dtypes: tuple[str, ...], release: str, macos: Version) -> None:
+    found = limits_for(target, dtypes, parse_version(release) or (0,))
+    blocking: list[tuple[str, OpLimit]] = []
+    for limit in found:
+        if limit.macos_below is None:
+            blocking.append(("dtype-unsupported", limit))
+        elif not at_least(macos, limit.macos_below):
+            blocking.append(("macos-gated", limit))
+    if not blocking:
+        return
+    blocking.sort(key=lambda pair: SEVERITY.index(pair[0]))
+    status, limit = blocking[0]
+    op.status = status
+    op.reason = limit.what + (f" (your macOS: {show(macos)})" if status == "macos-gated" else "")
+    op.fix = limit.fix
+    op.sources = op.sources + tuple(item.source for _, item in blocking)
+
+
+def lookup(name: str, table: CoverageTable) -> list[str]:
+    """``mpscheck ops --op``: one line per release where the answer changes, newest knowledge first."""
+    target = name if "::" in name else f"aten::{name}"
+    mapping = mps_side(target)
+    lines = []
+    if mapping is not None and mapping.mps_op is not None:
+        lines.append(f"{target}: a CPU/CUDA-only kernel; on MPS the op is {mapping.mps_op} ({mapping.why})")
+        target = mapping.mps_op
+    releases = table.known_releases()
+    kinds = [(release, table.op_kind(target, release)) for release in releases]
+    if all(kind is None for _, kind in kinds):
+        raise ReleaseError(f"{name}: not in the op coverage table (torch {releases[0]} to {releases[-1]})")
+    first = table.first_mps_release(target)
+    warned = table.warning_name(target)
+    newest = kinds[-1][1] or ""
+    if first:
+        headline = f"{target}: MPS kernel since {_short(first)}"
+    elif newest.startswith("composite"):
+        headline = f"{target}: no kernel of its own in {releases[-1]}: it decomposes into other ops ({newest})"
+    else:
+        headline = f"{target}: no MPS kernel in any release up to {releases[-1]}"
+    if warned != target:
+        headline += f" (torch's fallback warning names it {warned})"
+    lines.append(headline)
+    previous = None
+    for release, kind in kinds:
+        always = kind is not None and {target, warned} & set(table.cpu_always(release))
+        from_python = kind is not None and {target, warned} & set(table.python_mps(release))
+        shown = "cpu-always" if always else "mps (registered from Python)" if from_python else kind
+        if shown != previous:
+            lines.append(f"  {release}: {shown}")
+            previous = shown
+    return lines
+
+
+def _short(release: str) -> str:
+    parts = release.split(".")
+    return ".".join(parts[:2]) if len(parts) == 3 and parts[2] == "0" else release
+
+
+def default_table() -> CoverageTable:
+    """The generated op coverage table (mpscheck/knowledge/op_coverage.json through its loader)."""
+    import importlib
+
+    # A module whose five functions are the protocol (mpscheck/knowledge/ops.py, from feat/knowledge).
+    table: CoverageTable = importlib.import_module("mpscheck.knowledge.ops")
+    return table

@@ -1,0 +1,171 @@
+"""Print an ops report: text and markdown put the problems first with counts and fixes; JSON is the
+contract (``kind: mpscheck-ops``, ``schema_version``, an ``ops`` list). Renderers decide nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from mpscheck.ops.prediction import FALLBACK_ENV, OpPrediction, Prediction
+from mpscheck.ops.recording import Recording
+from mpscheck.probes.command import ChildResult
+from mpscheck.versions import show
+
+OPS_SCHEMA_VERSION = 1
+OPS_KIND = "mpscheck-ops"
+
+
+@dataclass
+class OpsReport:
+    """Everything `mpscheck ops` says: the prediction, the recording behind it, how the script ended."""
+
+    prediction: Prediction
+    recording: Recording
+    child: ChildResult
+    release_why: str
+    note: str | None = None  # e.g. run --trace off a Mac: "a prediction from a recording, not a trace"
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.prediction.ready else 1
+
+    @property
+    def headline(self) -> str:
+        p = self.prediction
+        where = f"torch {p.release} on macOS {show(p.macos)}"
+        if not p.ops:
+            return f"No ops recorded: nothing to judge for {where} (did the script import torch?)"
+        if p.ready:
+            return f"Every recorded op would run on MPS with {where}"
+        problems = p.problems
+        calls = sum(op.calls for op in problems)
+        return f"{len(problems)} op(s) ({calls} calls) would not run on MPS with {where}"
+
+
+def to_dict(report: OpsReport) -> dict[str, Any]:
+    p = report.prediction
+    return {
+        "kind": OPS_KIND,
+        "schema_version": OPS_SCHEMA_VERSION,
+        "torch": p.release,
+        "torch_why": report.release_why,
+        "macos": show(p.macos),
+        "macos_why": p.macos_why,
+        "recorded_with_torch": report.recording.torch_version,
+        "processes": report.recording.processes,
+        "command": list(report.child.argv),
+        "script_exit_code": report.child.exit_code,
+        "script_start_error": report.child.start_error,
+        "ready": p.ready,
+        "exit_code": report.exit_code,
+        "headline": report.headline,
+        "note": report.note,
+        "counts": p.counts(),
+        "ops": [op.to_dict() for op in p.ops],
+        "cpu_side_ops": [use.to_dict() for use in p.cpu_side],
+        "ignored": list(p.dropped),
+    }
+
+
+def render_json(report: OpsReport, verbose: bool = False) -> str:
+    return json.dumps(to_dict(report), indent=2) + "\n"
+
+
+def _script_line(report: OpsReport) -> str:
+    child = report.child
+    command = " ".join(child.argv)
+    if child.start_error:
+        return f"The command could not start: {child.start_error}"
+    ended = "exit 0" if child.exit_code == 0 else f"FAILED with exit {child.exit_code}; ops seen before it failed"
+    return f"Recorded {command} ({ended}), {report.recording.processes} Python process(es)"
+
+
+def _site(site: str) -> str:
+    """A call site relative to the current folder when it lies below it (shorter to read)."""
+    path, _, line = site.rpartition(":")
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return site
+    return f"{relative}:{line}" if path and not relative.startswith("..") else site
+
+
+def _dtypes(op: OpPrediction) -> str:
+    return ",".join(op.dtypes) or "-"
+
+
+def render_text(report: OpsReport, verbose: bool = False) -> str:
+    p = report.prediction
+    lines = [
+        f"mpscheck ops: torch {p.release} ({report.release_why}), macOS {show(p.macos)} ({p.macos_why})",
+        _script_line(report),
+    ]
+    if report.note:
+        lines.append(report.note)
+    if p.cpu_side:
+        lines.append(
+            f"{len(p.cpu_side)} op(s) ran only on the CPU next to CUDA: the script keeps them there; not judged"
+        )
+    lines.append("")
+    problems = p.problems
+    if problems:
+        lines.append(f"Problems: {len(problems)} op(s), {sum(op.calls for op in problems)} call(s)")
+        for op in problems:
+            lines.append(f"  [{op.status}] {op.name}  {op.calls} call(s)  dtypes {_dtypes(op)}")
+            lines.append(f"      {op.reason}")
+            if op.mapped_from:
+                lines.append(f"      (recorded as {', '.join(op.mapped_from)})")
+            if op.first_site:
+                lines.append(f"      first reached at {_site(op.first_site)}")
+            if op.fix:
+                lines.append(f"      fix: {op.fix}")
+        lines.append("")
+    fine = [op for op in p.ops if op not in problems]
+    counts = p.counts()
+    if fine:
+        lines.append(
+            f"Fine on MPS: {len(fine)} op(s), {sum(op.calls for op in fine)} call(s) "
+            f"({counts['mps']} with an MPS kernel, {counts['composite']} composite)"
+        )
+        if verbose:
+            lines.extend(f"  [{op.status}] {op.name}  {op.calls} call(s)  dtypes {_dtypes(op)}" for op in fine)
+    if any(op.status == "fallback" for op in problems):
+        lines.append(f"Without {FALLBACK_ENV} the first of these raises NotImplementedError on MPS.")
+    lines.append(report.headline)
+    return "\n".join(lines) + "\n"
+
+
+def render_markdown(report: OpsReport, verbose: bool = False) -> str:
+    p = report.prediction
+    lines = [
+        f"## mpscheck ops: torch {p.release}, macOS {show(p.macos)}",
+        "",
+        f"**{report.headline}**",
+        "",
+        _script_line(report) + ".",
+        "",
+    ]
+    if report.note:
+        lines += [report.note, ""]
+    problems = p.problems
+    if problems:
+        lines += ["| status | op | calls | dtypes | why | fix | first reached at |", "|---|---|---:|---|---|---|---|"]
+        for op in problems:
+            site = f"`{_site(op.first_site)}`" if op.first_site else ""
+            lines.append(
+                f"| {op.status} | `{op.name}` | {op.calls} | {_dtypes(op)} | {op.reason} | {op.fix or ''} | {site} |"
+            )
+        lines.append("")
+    fine = [op for op in p.ops if op not in problems]
+    if fine:
+        lines.append(f"{len(fine)} other op(s), {sum(op.calls for op in fine)} call(s), would run on MPS.")
+        if verbose:
+            lines += ["", "| status | op | calls | dtypes |", "|---|---|---:|---|"]
+            lines += [f"| {op.status} | `{op.name}` | {op.calls} | {_dtypes(op)} |" for op in fine]
+    return "\n".join(lines) + "\n"
+
+
+RENDERERS = {"text": render_text, "json": render_json, "markdown": render_markdown}

@@ -1,0 +1,164 @@
+"""The versioned JSON report format, in one place: write it, read it back, upgrade older schemas.
+
+Its shape is fixed by mpscheck/report.schema.json. ``--format json`` writes it (render); ``mpscheck
+explain`` and the pytest plugin read it back (load_report, parse_report), so today's checks can
+judge facts saved on another Mac. A saved report is foreign data: it may come from another
+mpscheck, or have been edited; its facts are type-checked (facts.from_dict), so a corrupt report is
+a usage error (exit 2) that names the place that is wrong.
+
+Schema 1 (mpscheck 0.1) saved smoke steps with the workload's own verdicts (status pass/fail, a
+tolerance, "expected-unsupported"); schema 2 saves observations only and the checks judge them.
+A v1 step keeps every number it had; a fact v1 never recorded is derived only where its old verdict
+implies it exactly (a passed round trip had no mismatching value), and is otherwise left out, so
+the check says it was not recorded instead of guessing.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mpscheck import __version__
+from mpscheck.facts import FACTS_SCHEMA_VERSION, Facts, FactsError, from_dict, to_dict
+from mpscheck.model import REPORT_KIND, SCHEMA_VERSION, Report, Requirement
+
+# ---- writing ---------------------------------------------------------------------------------------
+
+
+def report_to_dict(report: Report) -> dict[str, Any]:
+    verdict = report.verdict
+    out = {
+        "kind": REPORT_KIND,
+        "schema_version": SCHEMA_VERSION,
+        "mpscheck_version": __version__,
+        "command": report.command,
+        "require": report.require.value,
+        "strict": report.strict,
+        "exit_code": int(verdict.exit_code),
+        "ready": verdict.ready,
+        "headline": verdict.headline,
+        "blocking": list(verdict.blocking),
+        "not_counted": list(verdict.not_counted),
+        "counts": report.counts(),
+        "target": {
+            "python": report.facts.target.requested,
+            "chosen_because": report.facts.target.chosen_because,
+        },
+        "findings": [finding.to_dict() for finding in report.findings],
+        "facts": to_dict(report.facts),
+    }
+    if report.command == "bench":  # the derived figures; the raw ones are in facts.target.bench
+        from mpscheck.render.bench import json_summary
+
+        out["bench"] = json_summary(report)
+    return out
+
+
+def render(report: Report, verbose: bool = False) -> str:
+    return json.dumps(report_to_dict(report), indent=2, sort_keys=False) + "\n"
+
+
+# ---- reading ---------------------------------------------------------------------------------------
+
+
+class ReportError(ValueError):
+    """The file is not a report mpscheck can read: a usage error (exit 2)."""
+
+
+@dataclass(frozen=True)
+class SavedReport:
+    facts: Facts
+    command: str
+    require: Requirement
+    strict: bool
+
+
+def load_report(path: str) -> SavedReport:
+    """The report at *path*, or ``-`` for standard input."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReportError(f"cannot read {path}: {exc}") from exc
+    return parse_report(text, "standard input" if path == "-" else path)
+
+
+def parse_report(text: str, path: str) -> SavedReport:
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ReportError(f"{path} is not JSON ({exc}); save one with `mpscheck doctor --format json`") from exc
+    if not isinstance(data, dict) or data.get("kind") != REPORT_KIND:
+        raise ReportError(f'{path} is not an mpscheck report (no "kind": "{REPORT_KIND}")')
+    version = data.get("schema_version")
+    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= SCHEMA_VERSION:
+        raise ReportError(
+            f"{path} has schema version {version if isinstance(version, int) else repr(str(version)[:20])}; "
+            f"this mpscheck reads 1 to {SCHEMA_VERSION}"
+            + (": upgrade it" if isinstance(version, int) and version > SCHEMA_VERSION else "")
+        )
+    strict = data.get("strict", False)
+    if not isinstance(strict, bool):
+        raise ReportError(f'{path}: "strict" must be true or false, not {str(strict)[:20]!r}')
+    try:
+        raw_facts = data.get("facts")
+        if version < SCHEMA_VERSION and isinstance(raw_facts, dict):
+            raw_facts = upgrade_facts(raw_facts)
+        facts = from_dict(Facts, raw_facts)
+        require = Requirement(data.get("require", "mps"))
+    except (FactsError, ValueError, TypeError) as exc:
+        raise ReportError(f"{path}: corrupt facts: {exc}") from exc
+    command = str(data["command"]) if data.get("command") in ("doctor", "smoke-test", "bench") else "doctor"
+    return SavedReport(facts, command, require, strict)
+
+
+# ---- upgrading older schemas -------------------------------------------------------------------------
+
+
+def upgrade_facts(facts: dict[str, Any]) -> dict[str, Any]:
+    """Schema-1 facts rewritten in schema-2 form; unknown shapes pass through for the loader to refuse."""
+    out = copy.deepcopy(facts)
+    out["schema_version"] = FACTS_SCHEMA_VERSION
+    target = out.get("target")
+    smoke = target.get("smoke") if isinstance(target, dict) else None
+    if isinstance(smoke, dict) and isinstance(smoke.get("steps"), list):
+        smoke["steps"] = [_step(s) if isinstance(s, dict) else s for s in smoke["steps"]]
+    return out
+
+
+def _step(step: dict[str, Any]) -> dict[str, Any]:
+    status = step.pop("status", None)
+    raw = step.get("values")
+    values: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    if status == "skip":
+        step["outcome"] = "skipped"
+    elif status == "fail" and step.get("error_type"):
+        step["outcome"] = "raised"
+    else:
+        step["outcome"] = "ran"
+    passed = status == "pass"
+    name = step.get("name")
+    if name == "allocate" and passed:
+        values.setdefault("mismatches", 0)  # v1 passed only when torch.equal held
+    elif name == "memory" and passed:
+        values.setdefault("readback", 1.0)  # v1 passed only when the block read back 1.0
+    elif name == "fallback":
+        values.setdefault("value", values.get("PYTORCH_ENABLE_MPS_FALLBACK"))
+    elif name == "dtypes" and isinstance(values.get("dtypes"), dict):
+        values["dtypes"] = {n: _dtype_row(r) for n, r in values["dtypes"].items()}
+    step["values"] = values
+    return step
+
+
+def _dtype_row(row: Any) -> Any:
+    if not isinstance(row, dict):
+        return row
+    status = row.get("status")
+    if status == "pass":
+        return {"result": "ran", "mismatches": 0}
+    if status in ("unsupported", "expected-unsupported"):
+        return {"result": "raised", "error": row.get("error"), "error_type": row.get("error_type")}
+    return {"result": "ran", "error": row.get("error")}  # v1 "wrong values": how many was not recorded
