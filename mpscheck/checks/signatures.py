@@ -22,7 +22,9 @@ def _detail(cause: str, groups: dict[str, str], whole: str) -> str:
         return f"MPS allocated {groups.get('allocated', '?')}, other allocations {groups.get('other', '?')}"
     if cause == "wrong-arch":
         return f"have {groups.get('have', '?')}, need {groups.get('need', '?')}"
-    if cause in ("watermark", "no-metal-device"):
+    if cause == "watermark":  # the checks quote torch's words without the value
+        return f"invalid {groups.get('which', 'high')} watermark ratio"
+    if cause == "no-metal-device":
         return whole
     return ""
 
