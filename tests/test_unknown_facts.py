@@ -99,3 +99,24 @@ def test_frameworks_never_checked_or_torch_unknown_are_skips_not_agreement() -> 
     second = next(f for f in diagnose(_partial(host, installed, torch_unknown)).findings if f.id == "frameworks")
     assert first.status is Status.SKIP and "not checked" in first.summary
     assert second.status is Status.SKIP and "agree" not in second.summary
+
+
+def test_no_interpreter_facts_and_no_failed_probe_is_not_a_probe_failure() -> None:
+    """A paste or a saved report without interpreter facts: nothing was probed, so nothing failed."""
+    found = diagnose(_partial(HostFacts(system="Darwin"), None, None)).findings
+    interpreter = next(f for f in found if f.id == "interpreter")
+    assert interpreter.status is Status.SKIP and "could not be probed" not in interpreter.summary
+
+
+def test_an_interpreter_with_unknown_path_and_version_is_not_printed_blank() -> None:
+    found = diagnose(_partial(HostFacts(system="Darwin"), InterpreterFacts(), None)).findings
+    summary = next(f for f in found if f.id == "interpreter").summary
+    assert not summary.startswith(" ") and "  at " not in summary and "unknown" in summary
+
+
+def test_lightning_with_an_unknown_processor_is_not_called_a_rosetta_python() -> None:
+    host = HostFacts(system="Darwin", cpu_brand="Apple M1", arm64_hardware=True, macos_version="14.5")
+    interp = InterpreterFacts(executable="python3", version="3.12.1", machine="arm64", packages={"lightning": "2.4"})
+    torch = TorchFacts(installed=True, version="2.9.0", mps_built=True, mps_available=True)
+    frameworks = next(f for f in diagnose(_partial(host, interp, torch)).findings if f.id == "frameworks")
+    assert frameworks.status is Status.SKIP and "unknown" in frameworks.summary

@@ -65,6 +65,8 @@ def frameworks(ctx: Context) -> Outcome:
             "(current Lightning's MPSAccelerator.is_available() reads it; older releases ignore it)",
             fix(f"Unset {LIGHTNING_OFF_SWITCH} to let Lightning use MPS.", f"unset {LIGHTNING_OFF_SWITCH}"),
         )
+    if any("lightning" in name for name in disagree) and not processor:
+        return skipped("not compared: platform.processor(), which Lightning reads, is unknown")
     if any("lightning" in name for name in disagree):
         return warned(
             f"torch says MPS is available but {', '.join(disagree)} will say it is not: platform.processor() is "

@@ -19,9 +19,14 @@ MINIFORGE_ARM64 = "https://github.com/conda-forge/miniforge/releases/latest/down
 def interpreter(ctx: Context) -> Outcome:
     target, info = ctx.facts.target, ctx.interpreter
     if info is not None:
-        where = info.executable + (f" ({target.chosen_because})" if target.chosen_because else "")
-        return passed(f"{info.implementation} {info.version} at {where}", f"platform: {info.platform}")
+        where = (info.executable or "an unknown path") + (
+            f" ({target.chosen_because})" if target.chosen_because else ""
+        )
+        name = " ".join(part for part in (info.implementation, info.version) if part) or "Python of unknown version"
+        return passed(f"{name} at {where}", f"platform: {info.platform or 'unknown'}")
     run = target.run
+    if run.status == "ok":  # a paste or a saved report that holds no interpreter facts: nothing was probed
+        return skipped("not determined: no facts about the interpreter")
     path = shlex.quote(target.requested or (run.command[0] if run.command else "python3"))
     tail = run.stderr_tail.strip().splitlines()
     evidence = [f"last line on stderr: {first_line(tail[-1])}"] if tail else []
@@ -67,7 +72,7 @@ def python_arch(ctx: Context) -> Outcome:
         cause, remedy = rosetta_cause(ctx, info)
         return failed(
             f"x86_64 Python under Rosetta 2 on {ctx.host.cpu_brand or 'Apple silicon'}: {cause}; x86_64 torch "
-            f"stops at {last_intel_mac_torch()} and Lightning sees processor {info.processor!r}",
+            f"stops at {last_intel_mac_torch()} and Lightning sees processor {_shown(info.processor)}",
             remedy,
             *evidence,
         )
@@ -124,7 +129,7 @@ def rosetta_cause(ctx: Context, info: InterpreterFacts) -> tuple[str, Remediatio
             ),
         )
     return (
-        f"an x86_64-only Python build ({info.real_executable})",
+        f"an x86_64-only Python build ({info.real_executable or info.executable or 'path unknown'})",
         Remediation(
             "Install an arm64 (or universal2) Python, such as python.org's macOS installer or Homebrew in "
             "/opt/homebrew, and recreate the venv with it.",
