@@ -88,8 +88,9 @@ TABLE: tuple[Row, ...] = (
         ),
         "out-of-memory",
         "MPS ran out of memory",
-        "Use less memory per step (smaller batch or resolution, half precision); free unified memory.",
-        (),
+        "Use less memory per step (smaller batch or resolution, half precision); free unified memory: see which "
+        "processes hold it.",
+        ("top -l 1 -o mem -n 10",),  # macOS top: one sample, sorted by memory, ten processes
         "aten/src/ATen/mps/MPSAllocator.mm (format of the message); mps-facts.md 3.3",
         legacy="out-of-memory",
     ),

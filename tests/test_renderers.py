@@ -108,7 +108,7 @@ def test_github_annotations() -> None:
     lines = workflow_commands(report)
     assert lines[0].startswith("::warning title=mpscheck virtual-machine::macOS virtual machine")
     smoke = next(line for line in lines if "title=mpscheck smoke::" in line)
-    assert smoke.startswith("::error ") and "%0AFix: Use a physical Mac" in smoke and "\n" not in smoke
+    assert smoke.startswith("::error ") and "%0AFix: Run MPS work on a physical Mac" in smoke and "\n" not in smoke
     strict = diagnose(report.facts, strict=True)
     assert all(line.startswith("::error ") for line in workflow_commands(strict))
     assert renderer("github")(report, False).endswith(lines[-1] + "\n")

@@ -121,12 +121,13 @@ def test_vm_signature_fails_allocate_and_skips_nothing_silently() -> None:
     assert found["smoke-allocate"].fix.commands == ("mpscheck doctor --require none",)
 
 
-def test_real_out_of_memory_names_the_sizes_and_the_watermark() -> None:
+def test_real_out_of_memory_names_the_sizes_and_the_tables_fix() -> None:
     failing = SmokeStep("train", "raised", 3.0, {}, rec.REAL_OOM, "RuntimeError")
     _, found = smoke_findings(m1_facts(full_smoke(failing)))
     train = found["smoke-train"]
     assert train.status is Status.FAIL and "MPS allocated 17.36 GB" in train.summary
-    assert "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0" in train.fix.commands
+    # The signature table's fix (mpscheck/signatures.py, row "oom"): find what holds the memory.
+    assert train.fix.commands == ("top -l 1 -o mem -n 10",)
 
 
 def test_missing_kernel_with_fallback_off_says_to_enable_it() -> None:

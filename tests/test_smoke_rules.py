@@ -499,7 +499,7 @@ def test_fallback_in_the_workload(value: Any, status: str, summary: str) -> None
         (
             rec.REAL_OOM,
             "the train step ran out of MPS memory (MPS allocated 17.36 GB, other allocations 613.56 MB)",
-            ("export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0",),
+            ("top -l 1 -o mem -n 10",),  # the signature table's fix
         ),
         (
             rec.VM_ALLOCATION_ERROR,
@@ -514,8 +514,11 @@ def test_fallback_in_the_workload(value: Any, status: str, summary: str) -> None
         ),
         (
             HIGH_WATERMARK_ERROR,
-            "torch rejected the MPS memory limits: invalid high watermark ratio",
-            ("unset PYTORCH_MPS_HIGH_WATERMARK_RATIO PYTORCH_MPS_LOW_WATERMARK_RATIO",),
+            "the train step was refused by torch's MPS memory limits: invalid high watermark ratio",
+            (
+                "unset PYTORCH_MPS_HIGH_WATERMARK_RATIO PYTORCH_MPS_LOW_WATERMARK_RATIO",
+                "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 PYTORCH_MPS_LOW_WATERMARK_RATIO=0.0",
+            ),
         ),
         ("something new\nsecond line", "the train step raised on mps: something new", REPORT_FIX),
         (None, "the train step raised on mps: raised", REPORT_FIX),
@@ -758,7 +761,7 @@ def test_a_known_signature_that_has_no_smoke_remedy_is_reported_as_raised() -> N
     assert train.summary == f"the train step raised on mps: {rec.FLOAT64_ERROR}"
     assert train.fix is not None and train.fix.commands == REPORT_FIX
     watermark = steps(SmokeStep("train", "raised", 1.0, {}, HIGH_WATERMARK_ERROR, "RuntimeError"))["smoke-train"]
-    assert watermark.fix is not None and watermark.fix.summary == "Unset the watermark variables."
+    assert watermark.fix is not None and watermark.fix.summary.startswith("Unset both watermark variables")
 
 
 def test_a_dtype_row_that_raised_is_not_working_whatever_else_it_holds() -> None:

@@ -8,13 +8,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mpscheck.signatures import TABLE, groups_of
+from mpscheck.model import Remediation
+from mpscheck.signatures import TABLE, Row, fill, groups_of
 
 
 @dataclass(frozen=True)
 class Signature:
     cause: str  # stable key: virtual-gpu, out-of-memory, fallback-off, no-metal-device, ...
     detail: str = ""
+    row: Row | None = None  # the table's row: its fix is the fix the checks give
+
+    def remedy(self, python: str, package: str = "torch") -> Remediation | None:
+        """The row's fix sentence and commands, filled in for the interpreter the checks name."""
+        if self.row is None:
+            return None
+        values = {"python": python, "package": package}
+        return Remediation(fill(self.row.fix, values), tuple(fill(c, values) for c in self.row.commands))
 
 
 def _detail(cause: str, groups: dict[str, str], whole: str) -> str:
@@ -38,5 +47,5 @@ def recognise(text: str | None) -> Signature | None:
             continue
         match = row.pattern.search(text)
         if match:
-            return Signature(row.legacy, _detail(row.legacy, groups_of(match), match.group(0).strip()))
+            return Signature(row.legacy, _detail(row.legacy, groups_of(match), match.group(0).strip()), row)
     return None

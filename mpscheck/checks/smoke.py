@@ -165,46 +165,29 @@ def death_outcome(ctx: Context, name: str, device: str) -> Outcome:
     )
 
 
+# What a step that raised means, by the cause the signature table recognised; the fix is the table's.
+RAISED = {
+    "virtual-gpu": "cannot allocate on {device} ('MPS allocated: 0 bytes'): a paravirtual GPU in a macOS VM, such "
+    "as a hosted CI runner, where is_available() is True and nothing works",
+    "out-of-memory": "ran out of MPS memory ({detail})",
+    "fallback-off": "hit an op with no MPS kernel while " + FALLBACK + " is off",
+    "watermark": "was refused by torch's MPS memory limits: {detail}",
+}
+
+
 def raised_outcome(ctx: Context, result: SmokeStep, device: str) -> Outcome:
-    """A step that raised, explained by its error's known signature where there is one."""
+    """A step that raised, explained by its error's known signature where there is one.
+
+    The fix comes from the signature table (mpscheck/signatures.py), the one home of what each known
+    error means and how to fix it; an unknown error gets the report-it fix.
+    """
     error = result.error or "raised"
     signature = recognise(error)
     evidence = (f"{result.error_type or 'error'}: {first_line(error, 400)}",)
-    cause = signature.cause if signature else None
-    if cause == "virtual-gpu":
-        return failed(
-            f"the {result.name} step cannot allocate on {device} ('MPS allocated: 0 bytes'): a paravirtual GPU in a "
-            "macOS VM, such as a hosted CI runner, where is_available() is True and nothing works",
-            fix(
-                "Use a physical Mac for MPS work; in hosted CI, report without requiring MPS.",
-                "mpscheck doctor --require none",
-            ),
-            *evidence,
-        )
-    if signature and cause == "out-of-memory":
-        return failed(
-            f"the {result.name} step ran out of MPS memory ({signature.detail})",
-            fix(
-                "Free unified memory (quit other apps, smaller batches); lifting the limit risks freezing the system.",
-                "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0",
-            ),
-            *evidence,
-        )
-    if cause == "fallback-off":
-        return failed(
-            f"the {result.name} step hit an op with no MPS kernel while {FALLBACK} is off",
-            export_fix(ctx, "Enable the CPU fallback before Python starts.", FALLBACK, "1"),
-            *evidence,
-        )
-    if signature and cause == "watermark":
-        return failed(
-            f"torch rejected the MPS memory limits: {signature.detail}",
-            fix(
-                "Unset the watermark variables.",
-                "unset PYTORCH_MPS_HIGH_WATERMARK_RATIO PYTORCH_MPS_LOW_WATERMARK_RATIO",
-            ),
-            *evidence,
-        )
+    remedy = signature.remedy(ctx.python) if signature else None
+    if signature and remedy and signature.cause in RAISED:
+        what = RAISED[signature.cause].format(device=device, detail=signature.detail)
+        return failed(f"the {result.name} step {what}", remedy, *evidence)
     return failed(f"the {result.name} step raised on {device}: {first_line(error)}", report_fix(ctx), *evidence)
 
 

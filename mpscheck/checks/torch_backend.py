@@ -101,11 +101,12 @@ def _import_died(ctx: Context) -> Outcome:
 def _import_failed(ctx: Context, error: str) -> Outcome:
     reinstall = ctx.install("torch", reinstall=True)
     signature = recognise(error)
-    if signature and signature.cause == "wrong-arch":
-        return failed(
+    remedy = signature.remedy(ctx.python) if signature else None
+    if signature and remedy and signature.cause == "wrong-arch":
+        return failed(  # the table's fix sentence; the command fits this interpreter's setup (pip, uv, ...)
             f"import torch failed: torch's libraries do not match this Python ({signature.detail}): "
             "the wheel was installed by a Python of the other architecture",
-            fix("Reinstall torch with this very interpreter, bypassing pip's cache of the wrong wheel.", reinstall),
+            fix(remedy.summary, reinstall),
             first_line(error, 400),
         )
     return failed(
