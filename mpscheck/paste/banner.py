@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, observe
+from mpscheck.paste.model import Observation, each_line, observe
 
 KIND = "banner"
 LIGHTNING = re.compile(r"GPU available: (?P<available>True|False)(?: \((?P<kind>\w+)\))?, used: (?P<used>True|False)")
@@ -39,10 +39,7 @@ PACKAGE = re.compile(
 
 
 def parse(lines: list[str]) -> list[Observation]:
-    out: list[Observation] = []
-    for number, line in enumerate(lines, start=1):
-        out += _line(lines, number, line)
-    return out
+    return each_line(lines, _line)
 
 
 def _line(lines: list[str], number: int, line: str) -> list[Observation]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, Seen, observe
+from mpscheck.paste.model import Observation, Seen, each_line, observe
 
 KIND = "collect_env"
 UNKNOWN = ("Could not collect", "N/A", "None", "")
@@ -34,10 +34,7 @@ OS_MAC = re.compile(
 
 
 def parse(lines: list[str]) -> list[Observation]:
-    out: list[Observation] = []
-    for number, line in enumerate(lines, start=1):
-        out += _line(lines, number, line)
-    return out
+    return each_line(lines, _line)
 
 
 def _line(lines: list[str], number: int, line: str) -> list[Observation]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, observe
+from mpscheck.paste.model import Observation, each_line, observe
 
 KIND = "conda"
 INFO = re.compile(r"^\s*(?P<key>platform|active env location|python version|subdir)\s*:\s*(?P<value>\S.*?)\s*$")
@@ -18,10 +18,7 @@ ENV_SUBDIR = re.compile(r"CONDA_SUBDIR=(?P<value>(?:osx|linux|win)-\w+)")
 
 
 def parse(lines: list[str]) -> list[Observation]:
-    out: list[Observation] = []
-    for number, line in enumerate(lines, start=1):
-        out += _line(lines, number, line)
-    return out
+    return each_line(lines, _line)
 
 
 def _line(lines: list[str], number: int, line: str) -> list[Observation]:

@@ -96,3 +96,11 @@ def to_facts(observations: list[Observation]) -> Facts:
         facts.target.torch = TorchFacts(installed=True, **values["torch"])
     facts.target.run.message = "read from a paste, not probed"
     return facts
+
+
+def each_line(lines: list[str], rule: Callable[[list[str], int, str], list[Observation]]) -> list[Observation]:
+    """Everything *rule* observes on each line of a paste, lines numbered from 1 (what every parser does)."""
+    out: list[Observation] = []
+    for number, line in enumerate(lines, start=1):
+        out += rule(lines, number, line)
+    return out

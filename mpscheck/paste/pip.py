@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, observe
+from mpscheck.paste.model import Observation, each_line, observe
 
 KIND = "pip"
 VERSIONS = re.compile(r"requirement (?P<req>torch\S*) \(from versions: (?P<versions>[^)]*)\)")
@@ -31,10 +31,7 @@ REQUIRES_PYTHON = re.compile(r"Requires-Python (?P<spec>[<>=!~][^;:\s]*)")
 
 
 def parse(lines: list[str]) -> list[Observation]:
-    out: list[Observation] = []
-    for number, line in enumerate(lines, start=1):
-        out += _line(lines, number, line)
-    return out
+    return each_line(lines, _line)
 
 
 def _line(lines: list[str], number: int, line: str) -> list[Observation]:

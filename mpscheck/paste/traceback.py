@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, Seen, observe
+from mpscheck.paste.model import Observation, Seen, each_line, observe
 
 KIND = "traceback"
 FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line \d+|^(?P<wpath>/\S+\.py):\d+: \w*Warning')
@@ -27,10 +27,7 @@ ANY_HOME = re.compile(r"(?<![\w.])(?P<home>/Users/(?!runner/|Shared/)[^/\s'\"]+)
 
 
 def parse(lines: list[str]) -> list[Observation]:
-    out: list[Observation] = []
-    for number, line in enumerate(lines, start=1):
-        out += _line(lines, number, line)
-    return out
+    return each_line(lines, _line)
 
 
 def _line(lines: list[str], number: int, line: str) -> list[Observation]:
