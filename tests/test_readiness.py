@@ -209,3 +209,13 @@ def test_smoke_step_values_of_the_wrong_type_are_findings_not_crashes() -> None:
     report = diagnose(facts_, command="smoke-test")
     assert int(report.verdict.exit_code) == 1
     assert not any(f.status.value == "crash" for f in report.findings)
+
+
+def test_a_quick_smoke_missing_one_of_its_steps_does_not_confirm_mps() -> None:
+    """The probe ended cleanly but only the allocate step reported: the doctor's smoke is not a pass."""
+    facts_ = outcome("ok", "quick")
+    facts_.target.smoke.steps = [s for s in facts_.target.smoke.steps if s.name == "allocate"]
+    report = diagnose(facts_, require=Requirement.MPS)
+    smoke = next(f for f in report.findings if f.id == "smoke")
+    assert smoke.status.value == "skip" and "elementwise" in smoke.summary
+    assert int(report.verdict.exit_code) == 1 and "smoke" in report.verdict.blocking

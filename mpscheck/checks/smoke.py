@@ -22,6 +22,7 @@ from mpscheck.versions import at_least, parse_version
 
 MPS_PREREQUISITES = ("platform", "chip", "macos-version", "python-arch", "torch-import", "mps-built", "mps-available")
 
+QUICK_STEPS = ("allocate", "elementwise")  # what the doctor's smoke runs (probes/agent/workload.py)
 # Largest error relative to the reference's magnitude that still counts as right.
 ELEMENTWISE_TOLERANCE = 1e-4
 MATMUL_TOLERANCE = {"float32": 1e-3, "float16": 1e-2}
@@ -223,16 +224,17 @@ def smoke(ctx: Context) -> Outcome:
         return skipped(f"no GPU to test: {result.reason}")
     if (dead := died_during(ctx)) is not None:
         return death_outcome(ctx, dead, result.device)
-    outcomes = []
     for entry in result.steps:
         outcome = _judged(ctx, entry, result.device, JUDGES.get(entry.name, lambda v: (None, "ran on {device}")))
         if outcome.status.value != "pass":
             return outcome
-        outcomes.append(entry)
-    if not outcomes:
+    if not result.steps:
         return skipped("no step of the workload reported")
     if run.status != "ok":
         return failed(f"the workload's steps passed, then the probe ended badly: {run.message}", report_fix(ctx))
+    missing = [name for name in QUICK_STEPS if name not in {s.name for s in result.steps}]
+    if missing:  # every quick step must have reported: a missing one confirms nothing
+        return skipped(f"not confirmed: the {', '.join(missing)} step(s) did not report")
     took = sum(s.seconds or 0 for s in result.steps)
     names = ", ".join(s.name for s in result.steps)
     return passed(f"float32 work on {result.device} matches the CPU ({names}; {took:.2f} s)")
