@@ -23,7 +23,7 @@ import pytest
 from mpscheck.checks.bench import chip_of, numerics_problem, percent, speedup, summarise
 from mpscheck.diagnose import diagnose
 from mpscheck.facts import BenchFacts, BenchNumerics, BenchTiming, Facts, ProbeRun
-from mpscheck.model import Requirement
+from mpscheck.model import Requirement, Status
 from tests import recorded as rec
 from tests.scenarios import PHYSICAL, facts, interpreter, mac_host, torch_facts
 from tests.test_bench import MODELS, bench_facts, observed
@@ -103,19 +103,23 @@ def bench_runs() -> Iterator[tuple[str, Facts]]:
     yield "healthy H100", bench_facts(observed())
     wrong = {"resnet50": {"loss": 1e-6, "gradients": 0.9, "update": 1e-6, "train_loss": 1e-6}}
     yield "fast wrong gradients", bench_facts(observed(errors=wrong, values={"resnet50": 99999.0}))
-    past = {"matmul-bfloat16": {"output": 0.3}, "vgg16": {"loss": "inf"}, "copy": {"mismatched_elements": 1}}
-    yield "bfloat16 past its tolerance, a loss not finite, one copied element wrong", bench_facts(observed(errors=past))
+    past = {"matmul-float16": {"output": 0.02}, "matmul-bfloat16": {"output": 0.3}, "vgg16": {"loss": "inf"}}
+    past["copy"] = {"mismatched_elements": 1}
+    title = "both half dtypes past their tolerance, a loss not finite, one copied element wrong"
+    yield title, bench_facts(observed(errors=past))
     illegal = "CUDA error: an illegal memory access was encountered\n(more)"
     raised = with_numerics(observed(), "bert-base", status="error", error=illegal, error_type="RuntimeError")
     yield "the numerics check itself raised", bench_facts(raised)
     yield "unknown chip", bench_facts(observed(name="NVIDIA Quadro RTX 8000"))
     yield "float16 unsupported", bench_facts(observed(unsupported=("matmul-float16",)))
+    yield "both half dtypes unsupported", bench_facts(observed(unsupported=("matmul-float16", "matmul-bfloat16")))
     yield "float32 unsupported is wrong", bench_facts(observed(unsupported=("matmul-float32",)))
     oom = "CUDA out of memory. Tried to allocate 392.00 MiB\nsecond line"
     failed = {"matmul-float16": oom, "matmul-bfloat16": oom, "vgg16": oom, "bert-base": "RuntimeError: boom"}
     yield "four timings failed", bench_facts(observed(timing_errors=failed))
     yield "a timing missing from a complete run", bench_facts(without(observed(), timings=("copy",)))
-    yield "numerics missing from a complete run", bench_facts(without(observed(), numerics=("copy", "matmul-float16")))
+    lost = without(observed(), numerics=("copy", "matmul-float16", "matmul-bfloat16"))
+    yield "numerics missing from a complete run", bench_facts(lost)
     hung = without(observed(), timings=MODELS)
     stderr = "Warning: first\nWarning: second\nlast words of the bench\n"
     yield "hung timing resnet50", bench_facts(hung, died("bench:time:resnet50", stderr=stderr))
@@ -174,6 +178,19 @@ def build() -> str:
 
 def test_every_bench_finding_and_row_on_every_bench_run(golden) -> None:
     golden("bench.txt", build())
+
+
+def test_every_bench_failure_comes_with_a_command_to_type() -> None:
+    for title, found in bench_runs():
+        for finding in diagnose(found, command="bench", require=Requirement.DEVICE).findings:
+            if finding.status is Status.FAIL:
+                assert finding.fix and finding.fix.commands, f"{title}: {finding.id} has no command"
+
+
+def test_a_long_refusal_is_cut_to_one_short_line_in_the_summary() -> None:
+    bench = with_numerics(observed(unsupported=("matmul-float16",)), "matmul-float16", error="E" * 300 + "\nnext")
+    found = {f.id: f for f in diagnose(bench_facts(bench), command="bench").findings}
+    assert found["bench-matmul"].summary.endswith(f"; unsupported on cuda: float16 ({'E' * 119}…)")
 
 
 # ---- the arithmetic, at its edges -----------------------------------------------------------------

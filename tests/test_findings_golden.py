@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from mpscheck.diagnose import diagnose
 from mpscheck.facts import Facts, ProbeRun, SmokeStep
-from mpscheck.model import Report, Requirement
+from mpscheck.model import Report, Requirement, Status
 from tests import recorded as rec
 from tests.scenarios import scenarios
 from tests.test_readiness import COMMANDS, OUTCOMES, outcome
@@ -76,22 +76,33 @@ def smoke_runs() -> Iterator[tuple[str, Facts]]:
     yield "abort inside Metal during matmul", m1_facts(crashed, run=run)
 
 
-def build() -> str:
-    blocks = []
+def reports() -> Iterator[tuple[str, Report]]:
+    """Every report the golden file holds, with its title."""
     for scenario in scenarios():
         require = Requirement(scenario.require)
-        blocks.append(describe(scenario.name, diagnose(scenario.facts, require=require)))
+        yield scenario.name, diagnose(scenario.facts, require=require)
         smoke_require = Requirement.DEVICE if require is Requirement.NONE else require
-        blocks.append(describe(scenario.name, diagnose(scenario.facts, command="smoke-test", require=smoke_require)))
+        yield scenario.name, diagnose(scenario.facts, command="smoke-test", require=smoke_require)
     for name in OUTCOMES:
         for command, (workload, _) in COMMANDS.items():
             require = Requirement.MPS if command == "doctor" else Requirement.DEVICE
             report = diagnose(outcome(name, workload), command=command, require=require, strict=True)
-            blocks.append(describe(f"probe outcome: {name}", report))
+            yield f"probe outcome: {name}", report
     for title, facts in smoke_runs():
-        blocks.append(describe(title, diagnose(facts, command="smoke-test", require=Requirement.MPS)))
-    return "\n".join(blocks)
+        yield title, diagnose(facts, command="smoke-test", require=Requirement.MPS)
+
+
+def build() -> str:
+    return "\n".join(describe(title, report) for title, report in reports())
 
 
 def test_every_finding_on_every_recorded_fact_set(golden) -> None:
     golden("findings.txt", build())
+
+
+def test_every_problem_comes_with_a_command_to_type() -> None:
+    """A failure or crash always says what to type: the checks that quote a root cause's fix rely on it."""
+    for title, report in reports():
+        for finding in report.findings:
+            if finding.status in (Status.FAIL, Status.CRASH):
+                assert finding.fix and finding.fix.commands, f"{title}: {finding.id} has no command"
