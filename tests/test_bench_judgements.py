@@ -20,10 +20,11 @@ from collections.abc import Iterator
 
 import pytest
 
+from mpscheck.checks import REGISTRY, Context
 from mpscheck.checks.bench import chip_of, numerics_problem, percent, speedup, summarise
 from mpscheck.diagnose import diagnose
 from mpscheck.facts import BenchFacts, BenchNumerics, BenchTiming, Facts, ProbeRun
-from mpscheck.model import Requirement, Status
+from mpscheck.model import Finding, Remediation, Requirement, Status
 from tests import recorded as rec
 from tests.scenarios import PHYSICAL, facts, interpreter, mac_host, torch_facts
 from tests.test_bench import MODELS, bench_facts, observed
@@ -185,6 +186,18 @@ def test_every_bench_failure_comes_with_a_command_to_type() -> None:
         for finding in diagnose(found, command="bench", require=Requirement.DEVICE).findings:
             if finding.status is Status.FAIL:
                 assert finding.fix and finding.fix.commands, f"{title}: {finding.id} has no command"
+
+
+def test_a_root_cause_without_a_fix_still_leaves_the_bench_one() -> None:
+    """Every failing check names a command today (tested above); the bench does not rely on it."""
+    ctx = Context(facts=bench_facts(None))
+    ctx.findings["torch-import"] = Finding("torch-import", "torch", Status.FAIL, "torch failed to import")
+    outcome = REGISTRY["bench-device"].run(ctx)
+    assert (outcome.status, outcome.summary) == (
+        Status.FAIL,
+        "the bench did not run: torch failed to import [torch-import]",
+    )
+    assert outcome.fix == Remediation("See the full diagnosis.", ("mpscheck doctor",))
 
 
 def test_a_long_refusal_is_cut_to_one_short_line_in_the_summary() -> None:

@@ -177,7 +177,8 @@ def bench_device(ctx: Context) -> Outcome:
     if bench is None:  # a failure, never a skip: a bench that did not run has measured nothing
         if root := ctx.upstream_problem("torch-import"):  # or the interpreter, torch-import's own root cause
             cause = ctx.findings[root]
-            return failed(f"the bench did not run: {cause.summary} [{root}]", cause.fix)
+            remedy = cause.fix or fix("See the full diagnosis.", "mpscheck doctor")
+            return failed(f"the bench did not run: {cause.summary} [{root}]", remedy)
         return failed(f"the bench did not start: {run.message}", fix("Check the interpreter.", "mpscheck doctor"))
     if run.status != "ok" and stopped_in(ctx) is None:
         where = f" (last stage: {run.running_stage})" if run.running_stage else ""
