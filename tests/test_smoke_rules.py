@@ -673,13 +673,27 @@ def test_mps_requested_but_not_available_names_the_doctors_root_cause() -> None:
     assert finding.summary.endswith("[mps-available]")
 
 
-def test_auto_without_any_device_and_a_cpu_run_on_a_mac() -> None:
+def test_gpu_without_any_device_on_a_mac_says_why_mps_was_refused_and_fixes_that() -> None:
     smoke = full_smoke()
     smoke.device, smoke.requested, smoke.reason, smoke.steps = None, "gpu", "no GPU", []
     finding = device_finding(m1_facts(smoke))
-    assert (finding.status, finding.summary) == (Status.FAIL, "no GPU: CUDA does not exist on macOS")
-    assert finding.fix is not None and finding.fix.commands == ("mpscheck smoke-test --device auto",)
+    assert (finding.status, finding.summary) == (
+        Status.FAIL,
+        "no GPU: mps not used: torch.backends.mps.is_available() is False; cuda not used: CUDA does not exist on macOS",
+    )
+    assert finding.fix is not None and finding.fix.commands == ("mpscheck doctor",)
     assert finding.details == ()  # no device ran, so none is ranked above it
+    too_old = device_finding(m1_facts(smoke, sw_vers=rec.SW_VERS_12_7_6, mac_ver="12.7.6"))
+    assert too_old.summary.startswith("no GPU: mps not used: macOS 12.7.6 is older than macOS 13.0")
+    assert "[macos-version]; cuda not used: CUDA does not exist on macOS" in too_old.summary
+    assert too_old.fix is not None and too_old.fix.commands[0] == "softwareupdate --list"
+    smoke.requested, smoke.reason = "cuda", "--device cuda was requested and torch cannot use cuda here"
+    cuda = device_finding(m1_facts(smoke))
+    assert cuda.summary == "--device cuda was requested and torch cannot use cuda here: CUDA does not exist on macOS"
+    assert cuda.fix is not None and cuda.fix.commands == ("mpscheck smoke-test --device auto",)
+
+
+def test_a_cpu_run_on_a_mac_warns_unless_the_cpu_was_chosen() -> None:
     cpu = full_smoke(device="cpu")
     cpu.reason = "forced"
     warned = device_finding(m1_facts(cpu))

@@ -17,7 +17,7 @@ from mpscheck.checks.signatures import recognise
 from mpscheck.checks.system import cuda_usable
 from mpscheck.checks.wording import first_line, plural, size
 from mpscheck.facts import SmokeStep
-from mpscheck.model import Remediation
+from mpscheck.model import Remediation, Status
 from mpscheck.versions import at_least, parse_version
 
 MPS_PREREQUISITES = ("platform", "chip", "macos-version", "python-arch", "torch-import", "mps-built", "mps-available")
@@ -267,8 +267,10 @@ def smoke_device(ctx: Context) -> Outcome:
     if result.device is None:
         if result.requested == "mps":
             return failed(f"{result.reason}: {mps_reason(ctx)}", _mps_fix(ctx), *better)
-        auto = fix("Let mpscheck pick what works here.", "mpscheck smoke-test --device auto")
-        return failed(f"{result.reason}: {_cuda_reason(ctx)}", auto, *better)
+        if result.requested == "gpu":  # both were refused: say why for each, and fix the one this OS can have
+            why = f"mps not used: {mps_reason(ctx)}; cuda not used: {_cuda_reason(ctx)}"
+            return failed(f"{result.reason}: {why}", _mps_fix(ctx) if ctx.on_macos else _cuda_fix(ctx))
+        return failed(f"{result.reason}: {_cuda_reason(ctx)}", _cuda_fix(ctx), *better)
     ran = f"ran on {result.device}: {result.reason}"
     if result.requested in ("auto", "gpu") and result.device == "cpu":
         remedy = _mps_fix(ctx) if ctx.on_macos else fix("See why no GPU is usable here.", "mpscheck doctor")
@@ -291,6 +293,14 @@ def _cuda_reason(ctx: Context) -> str:
     torch = ctx.torch
     built = f"CUDA {torch.cuda_built} build" if torch and torch.cuda_built else "a CPU-only torch build"
     return f"no CUDA device visible ({built})"
+
+
+def _cuda_fix(ctx: Context) -> Remediation:
+    """The doctor's fix for CUDA where CUDA can exist; on macOS, the device that can work instead."""
+    cuda = ctx.findings.get("cuda")
+    if not ctx.on_macos and cuda is not None and cuda.status is Status.FAIL and cuda.fix:
+        return cuda.fix
+    return fix("Let mpscheck pick what works here.", "mpscheck smoke-test --device auto")
 
 
 def _mps_fix(ctx: Context) -> Remediation:
