@@ -9,6 +9,7 @@ what a device could report.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from mpscheck.diagnose import diagnose
 from mpscheck.facts import ProbeRun, SmokeStep
 from mpscheck.model import Finding, Requirement, Status
 from tests import recorded as rec
+from tests.scenarios import _linux, quick_smoke, torch_facts
 from tests.test_smoke_checks import FULL_PASS_VALUES, full_smoke, m1_facts
 
 NOT_RECORDED = "the elementwise errors were not recorded as numbers"
@@ -691,6 +693,21 @@ def test_gpu_without_any_device_on_a_mac_says_why_mps_was_refused_and_fixes_that
     cuda = device_finding(m1_facts(smoke))
     assert cuda.summary == "--device cuda was requested and torch cannot use cuda here: CUDA does not exist on macOS"
     assert cuda.fix is not None and cuda.fix.commands == ("mpscheck smoke-test --device auto",)
+
+
+def test_cuda_requested_off_macos_without_a_device_gets_the_doctors_cuda_fix() -> None:
+    smoke = quick_smoke(device=None)
+    smoke.requested, smoke.reason = "cuda", "--device cuda was requested and torch cannot use cuda here"
+    cpu_build = torch_facts("2.13.0+cpu", mps_built=False, available=False, mps_error=rec.LINUX_NOT_BUILT)
+    finding = device_finding(_linux(cpu_build, smoke))
+    assert finding.summary == f"{smoke.reason}: no CUDA device visible (a CPU-only torch build)"
+    assert finding.fix is not None and finding.fix.commands == (
+        "/opt/venv/bin/python -m pip install --force-reinstall --no-cache-dir torch",
+        "nvidia-smi",
+    )
+    no_driver = device_finding(_linux(replace(cpu_build, cuda_built="12.8"), smoke))
+    assert no_driver.summary == f"{smoke.reason}: no CUDA device visible (CUDA 12.8 build)"
+    assert no_driver.fix is not None and no_driver.fix.commands == ("nvidia-smi",)
 
 
 def test_a_cpu_run_on_a_mac_warns_unless_the_cpu_was_chosen() -> None:
