@@ -70,6 +70,14 @@ def test_partial_output_is_kept_when_a_grandchild_holds_the_pipes(make_python) -
     assert done.stdout == "first line\nno newline yet"
 
 
+def test_a_command_that_closes_its_output_and_then_hangs_still_times_out(make_python) -> None:
+    python = make_python("echo said; exec >&- 2>&-; sleep 300")
+    started = time.monotonic()
+    done = run_command([python], timeout=1.0)
+    assert done.timed_out and done.returncode is None and done.stdout == "said\n"
+    assert 1.0 <= time.monotonic() - started < 3.0
+
+
 def test_each_output_line_reaches_the_callback_as_it_comes(make_python) -> None:
     python = make_python("echo one; sleep 0.5; echo two; echo three >&2; printf four")
     seen: list[tuple[str, float]] = []

@@ -123,8 +123,13 @@ def _follow(
         if now >= next_scan and exited_at is None:
             tree.scan()
             next_scan = now + SCAN_SECONDS
+        wait = max(0.001, min(SCAN_SECONDS, deadline - now))
+        if stdout_closed:  # nothing more can arrive on the queue: wait for the exit itself, not a timeout
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=wait)
+            continue
         try:
-            line = lines.get(timeout=max(0.001, min(SCAN_SECONDS, deadline - now)))
+            line = lines.get(timeout=wait)
         except queue.Empty:
             continue
         if line is None:
