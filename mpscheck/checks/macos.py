@@ -76,8 +76,8 @@ def macos_version(ctx: Context) -> Outcome:
         )
     if not at_least(macos, (14, 0)) and _gates_dtypes_on_macos_14(floor.release):
         return warned(
-            f"{shown} meets {torch_named(torch.version)}'s floor of {show(floor.macos)}, but bfloat16 and complex "
-            "dtypes on MPS need macOS 14",
+            f"{shown} meets {torch_named(torch.version)}'s floor of macOS {show(floor.macos)}, but bfloat16 and "
+            "complex dtypes on MPS need macOS 14",
             fix(
                 "Upgrade macOS to 14 or later for bfloat16 and complex; until then use float16/float32.",
                 "softwareupdate --list",
