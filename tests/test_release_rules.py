@@ -45,7 +45,8 @@ def intel_mac(python: str = "3.11.9", macos: str | None = "14.5", **torch_change
     """The recorded Intel MacBook Pro with a native x86_64 Python (what python-arch passes as native)."""
     facts_ = m1(INTEL, **{"available": False, "mps_device_name": None, **torch_changes})
     facts_.host.macos_version = macos
-    facts_.target.interpreter = interpreter(rec.ROSETTA, translated=None, archs=("x86_64",), version=python)
+    native = {"machine": "x86_64", "processor": "i386"}  # what an x86_64 Python reports, native or not
+    facts_.target.interpreter = interpreter(native, translated=None, archs=("x86_64",), version=python)
     return facts_
 
 
@@ -105,6 +106,11 @@ def test_a_torch_newer_than_the_table_is_judged_by_the_newest_release_and_says_s
         "macOS 14.5 is older than macOS 15.0, the floor torch 2.16.0 states for MPS; its device check does not "
         "enforce it, so MPS reports available, unsupported",
         Remediation(NEWEST_ON_14_5, ("softwareupdate --list", f"{PY} -m pip install 'torch<2.15'")),
+        ("torch 2.16.0 is not in the table read from torch's wheels: the facts of 2.15.0 apply",),
+    )
+    refused = doctor(on_macos("14.5", version="2.16.0", available=False))["macos-version"]
+    assert (refused.status, refused.details) == (
+        Status.FAIL,
         ("torch 2.16.0 is not in the table read from torch's wheels: the facts of 2.15.0 apply",),
     )
 
@@ -356,6 +362,31 @@ def test_a_torch_that_did_not_report_its_version_still_imports() -> None:
     assert show(doctor(m1(version=None))["torch-import"]) == ("pass", "torch of unknown version imports in 1.2 s", ())
 
 
+def test_an_empty_fallback_value_kills_import_torch_and_is_quoted_as_empty() -> None:
+    """`export PYTORCH_ENABLE_MPS_FALLBACK=` sets it to '': std::stoi('') throws while torch 2.0 - 2.7 load."""
+    crashed = with_run(m1_torch(None), status="crashed", running_stage="torch", message="killed by SIGABRT")
+    assert crashed.target.interpreter is not None
+    crashed.target.interpreter.env = {"PYTORCH_ENABLE_MPS_FALLBACK": ""}
+    assert show(doctor(crashed)["torch-import"]) == (
+        "fail",
+        "import torch died (killed by SIGABRT); PYTORCH_ENABLE_MPS_FALLBACK='': std::stoi throws "
+        "std::invalid_argument on it while torch loads",
+        ("export PYTORCH_ENABLE_MPS_FALLBACK=1",),
+    )
+
+
+def test_a_long_wrong_architecture_error_is_quoted_up_to_400_characters() -> None:
+    # The recorded dlopen error of invoke-ai/InvokeAI#2152, its venv moved to a deeper (longer) directory.
+    error = rec.WRONG_ARCH_IMPORT.replace("/Users/masonjames/Sites/invokeai", "/Users/dev/" + "projects/" * 8)
+    assert len(error) > 400
+    torch = doctor(m1_torch(TorchFacts(installed=True, import_error=error)))["torch-import"]
+    assert torch.summary == (
+        "import torch failed: torch's libraries do not match this Python (have x86_64, need arm64): the wheel was "
+        "installed by a Python of the other architecture"
+    )
+    assert torch.details == (error[:399] + "…",)
+
+
 # ---- why a Python runs under Rosetta: the GitHub Actions runner ---------------------------------------
 
 RUNNER = {"GITHUB_ACTIONS": "true", "RUNNER_ARCH": "X64"}
@@ -529,4 +560,21 @@ def test_bench_verdict_and_strict_warnings() -> None:
     assert bench(False, bench_copy="warn").headline == "Bench done: every measured workload matched the CPU (1 warning)"
     assert bench(True, bench_copy="warn") == Verdict(
         ExitCode.PROBLEMS, False, ("bench-copy",), "Not ready: the benchmark failed: bench-copy"
+    )
+
+
+def test_the_fallback_step_is_read_when_the_torch_record_was_unreadable() -> None:
+    """The probe keeps each stage on its own: a torch record that failed to parse leaves the workload's steps.
+
+    The release is then unknown, and an unknown release is read as std::stoi reads the value.
+    """
+    from tests.test_smoke_checks import full_smoke, m1_facts, smoke_findings
+
+    facts_ = m1_facts(full_smoke(fallback="1"))
+    facts_.target.torch = None
+    _, found = smoke_findings(facts_)
+    assert show(found["smoke-fallback"]) == (
+        "pass",
+        "PYTORCH_ENABLE_MPS_FALLBACK=1 was in effect in the workload's process (std::stoi reads 1)",
+        (),
     )
