@@ -9,7 +9,7 @@ Versions are fact inputs; the releases' floors and wheels come from the table re
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -247,6 +247,29 @@ def test_python_3_14_on_macos_13_has_no_torch_with_mps() -> None:
     on_14 = doctor(without_torch(on_macos("14.0"), python="3.14.0"))
     assert on_14["torch-import"].fix is not None
     assert on_14["torch-import"].fix.commands == (f"{PY} -m pip install 'torch<2.15'",)
+
+
+NO_CP315 = "no torch release has a wheel for Python 3.15 on macOS 15.0 (arm64)"
+NO_X86_CP313 = "no torch release has a wheel for Python 3.13 on macOS 14.5 (x86_64)"
+
+
+@pytest.mark.parametrize(
+    ("facts_", "python", "macos", "why", "pythons"),
+    [
+        (lambda: on_macos("15.0"), "3.15.0", "macOS 15.0", NO_CP315, "3.8 - 3.14"),
+        (intel_mac, "3.13.1", "macOS 14.5 (23F79)", NO_X86_CP313, "3.8 - 3.12"),
+    ],
+)
+def test_a_python_without_any_torch_wheel_is_no_fault_of_macos(
+    facts_: Callable[[], Facts], python: str, macos: str, why: str, pythons: str
+) -> None:
+    """Python 3.15 (no cp315 wheel in the table) or 3.13 on x86_64 (2.2.2 stops at cp312): the cure is
+    another Python, so macos-version asks for no macOS upgrade; torch-import names the Pythons."""
+    found = doctor(without_torch(facts_(), python=python))
+    assert show(found["macos-version"]) == ("skip", f"{macos}: not judged: {why}", ())
+    assert found["torch-import"].fix == Remediation(
+        f"No torch with MPS installs into this interpreter: {why}; use Python {pythons}.", (PRINT_VERSION,)
+    )
 
 
 def test_torch_not_installed_where_no_torch_has_mps_says_upgrade_macos() -> None:

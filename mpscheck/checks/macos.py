@@ -123,6 +123,10 @@ def _floor_fix(ctx: Context, floor: tuple[int, ...], advice: InstallAdvice) -> R
 
 def _macos_without_torch(ctx: Context, macos: tuple[int, ...], shown: str) -> Outcome:
     advice = install_advice(macos, _python(ctx), _arch(ctx))
+    if advice.plain is None and _python(ctx):
+        # No torch has a wheel for this Python at all (Python 3.15, or 3.13 on x86_64): no macOS would
+        # change that; torch-import names the Pythons to use instead.
+        return skipped(f"{shown}: not judged: {advice.why}")
     if advice.newest is None:
         return failed(
             f"{shown}: {advice.why}",
