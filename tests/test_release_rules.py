@@ -328,12 +328,13 @@ def test_intel_mac_with_a_python_that_torch_2_2_2_has_no_wheel_for() -> None:
         "fail",
         INTEL_MAC,
         Remediation(
-            "Use a Mac with Apple silicon for MPS; on this Mac, no torch release has a wheel for Python 3.13 on macOS "
-            "14.5 (x86_64): torch 2.2.2 needs Python 3.8 - 3.12.",
+            "Use a Mac with Apple silicon for MPS; on this Mac, torch 2.2.2, the last release, has no wheel for Python "
+            "3.13: it needs Python 3.8 - 3.12.",
             (PRINT_VERSION,),
         ),
         (),
     )
+    assert doctor(intel_mac(python="3.13.1", macos=None))["chip"].fix == chip.fix  # no stand-in macOS is named
     assert doctor(intel_mac(python="3.12.4"))["chip"].fix == LAST_INTEL
 
 

@@ -126,8 +126,10 @@ def _intel_mac(ctx: Context, brand: str) -> Outcome:
         # e.g. Python 3.13: torch 2.2.2's x86_64 wheels stop at cp312 (read from the package index)
         pythons = pythons_for(last, "x86_64")
         span = f"{pythons[0]} - {pythons[-1]}" if pythons else "an older Python"
+        py = ".".join(python.split(".")[:2])  # not advice.why: it names macOS 10.9 when the macOS is unknown
         remedy = fix(
-            f"Use a Mac with Apple silicon for MPS; on this Mac, {advice.why}: torch {last} needs Python {span}.",
+            f"Use a Mac with Apple silicon for MPS; on this Mac, torch {last}, the last release, has no wheel for "
+            f"Python {py}: it needs Python {span}.",
             f"{ctx.python} -c 'import sys; print(sys.version)'",
         )
     else:
