@@ -76,8 +76,8 @@ def macos_version(ctx: Context) -> Outcome:
         )
     if not at_least(macos, (14, 0)) and _gates_dtypes_on_macos_14(floor.release):
         return warned(
-            f"{shown} meets {torch_named(torch.version)}'s floor of {show(floor.macos)}, but bfloat16 and complex "
-            "dtypes on MPS need macOS 14",
+            f"{shown} meets {torch_named(torch.version)}'s floor of macOS {show(floor.macos)}, but bfloat16 and "
+            "complex dtypes on MPS need macOS 14",
             fix(
                 "Upgrade macOS to 14 or later for bfloat16 and complex; until then use float16/float32.",
                 "softwareupdate --list",
@@ -123,6 +123,10 @@ def _floor_fix(ctx: Context, floor: tuple[int, ...], advice: InstallAdvice) -> R
 
 def _macos_without_torch(ctx: Context, macos: tuple[int, ...], shown: str) -> Outcome:
     advice = install_advice(macos, _python(ctx), _arch(ctx))
+    if advice.plain is None and _python(ctx):
+        # No torch has a wheel for this Python at all (Python 3.15, or 3.13 on x86_64): no macOS would
+        # change that; torch-import names the Pythons to use instead.
+        return skipped(f"{shown}: not judged: {advice.why}")
     if advice.newest is None:
         return failed(
             f"{shown}: {advice.why}",

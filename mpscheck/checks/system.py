@@ -6,7 +6,14 @@ import re
 
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.wording import plural, size, torch_named
-from mpscheck.versions import at_least, install_advice, last_intel_mac_torch, parse_version, pythons_for
+from mpscheck.versions import (
+    at_least,
+    install_advice,
+    last_intel_mac_torch,
+    numpy_pin,
+    parse_version,
+    pythons_for,
+)
 
 APPLE_CHIP = re.compile(r"Apple (M\d+)(?: (Pro|Max|Ultra))?")
 
@@ -113,19 +120,24 @@ def _intel_mac(ctx: Context, brand: str) -> Outcome:
     python = ctx.interpreter.version if ctx.interpreter else None
     macos = parse_version(ctx.host.macos_version) or (10, 9)
     advice = install_advice(macos, python, "x86_64")
-    if advice.spec is None and python:
+    # Whether torch installs at all (a wheel for this Python), not whether its MPS runs: this remedy is
+    # for the CPU, and below macOS 12.3 torch 2.2.2 still installs though it has no MPS there.
+    if advice.plain is None and python:
         # e.g. Python 3.13: torch 2.2.2's x86_64 wheels stop at cp312 (read from the package index)
         pythons = pythons_for(last, "x86_64")
         span = f"{pythons[0]} - {pythons[-1]}" if pythons else "an older Python"
+        py = ".".join(python.split(".")[:2])  # not advice.why: it names macOS 10.9 when the macOS is unknown
         remedy = fix(
-            f"Use a Mac with Apple silicon for MPS; on this Mac, {advice.why}: torch {last} needs Python {span}.",
+            f"Use a Mac with Apple silicon for MPS; on this Mac, torch {last}, the last release, has no wheel for "
+            f"Python {py}: it needs Python {span}.",
             f"{ctx.python} -c 'import sys; print(sys.version)'",
         )
     else:
-        pins = (f"torch=={last}", *((advice.numpy,) if advice.numpy else ()))
+        numpy = numpy_pin(last, "x86_64")
+        pins = (f"torch=={last}", *((numpy,) if numpy else ()))
         remedy = fix(
             f"Use a Mac with Apple silicon for MPS; on this Mac, torch {last} is the last release"
-            + (f" and needs {advice.numpy} (it was built against numpy 1.x)." if advice.numpy else "."),
+            + (f" and needs {numpy} (it was built against numpy 1.x)." if numpy else "."),
             ctx.install(*pins),
         )
     if ctx.torch and ctx.torch.mps_available:
