@@ -17,7 +17,7 @@ import pytest
 from mpscheck.checks.smoke import judge_allocate, judge_elementwise, judge_matmul, judge_train
 from mpscheck.diagnose import diagnose
 from mpscheck.facts import ProbeRun, SmokeStep
-from mpscheck.model import Finding, Requirement, Status
+from mpscheck.model import Finding, Remediation, Requirement, Status
 from tests import recorded as rec
 from tests.scenarios import _linux, quick_smoke, torch_facts
 from tests.test_smoke_checks import FULL_PASS_VALUES, full_smoke, m1_facts
@@ -692,7 +692,7 @@ def test_gpu_without_any_device_on_a_mac_says_why_mps_was_refused_and_fixes_that
     smoke.requested, smoke.reason = "cuda", "--device cuda was requested and torch cannot use cuda here"
     cuda = device_finding(m1_facts(smoke))
     assert cuda.summary == "--device cuda was requested and torch cannot use cuda here: CUDA does not exist on macOS"
-    assert cuda.fix is not None and cuda.fix.commands == ("mpscheck smoke-test --device auto",)
+    assert cuda.fix == Remediation("Let mpscheck pick what works here.", ("mpscheck smoke-test --device auto",))
 
 
 def test_cuda_requested_off_macos_without_a_device_gets_the_doctors_cuda_fix() -> None:
@@ -708,6 +708,8 @@ def test_cuda_requested_off_macos_without_a_device_gets_the_doctors_cuda_fix() -
     no_driver = device_finding(_linux(replace(cpu_build, cuda_built="12.8"), smoke))
     assert no_driver.summary == f"{smoke.reason}: no CUDA device visible (CUDA 12.8 build)"
     assert no_driver.fix is not None and no_driver.fix.commands == ("nvidia-smi",)
+    unreported = device_finding(_linux(replace(cpu_build, cuda_available=None), smoke))  # the cuda check skips
+    assert unreported.fix == Remediation("Let mpscheck pick what works here.", ("mpscheck smoke-test --device auto",))
 
 
 def test_a_cpu_run_on_a_mac_warns_unless_the_cpu_was_chosen() -> None:

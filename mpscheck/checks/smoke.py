@@ -257,20 +257,20 @@ def mps_reason(ctx: Context) -> str:
 def smoke_device(ctx: Context) -> Outcome:
     result = ctx.smoke
     if result is None:
-        if upstream := ctx.upstream_problem("interpreter", "torch-import"):
+        if upstream := ctx.upstream_problem("torch-import"):  # or the interpreter, torch-import's own root
             return ctx.blocked(upstream)
         return failed(
             f"the workload did not start: {ctx.facts.target.run.message or 'no device was chosen'}",
             fix("Check the interpreter with the doctor.", "mpscheck doctor"),
         )
-    better = _why_not_better(ctx, result.device)
-    if result.device is None:
+    if result.device is None:  # no device ran, so none is ranked above it
         if result.requested == "mps":
-            return failed(f"{result.reason}: {mps_reason(ctx)}", _mps_fix(ctx), *better)
+            return failed(f"{result.reason}: {mps_reason(ctx)}", _mps_fix(ctx))
         if result.requested == "gpu":  # both were refused: say why for each, and fix the one this OS can have
             why = f"mps not used: {mps_reason(ctx)}; cuda not used: {_cuda_reason(ctx)}"
             return failed(f"{result.reason}: {why}", _mps_fix(ctx) if ctx.on_macos else _cuda_fix(ctx))
-        return failed(f"{result.reason}: {_cuda_reason(ctx)}", _cuda_fix(ctx), *better)
+        return failed(f"{result.reason}: {_cuda_reason(ctx)}", _cuda_fix(ctx))
+    better = _why_not_better(ctx, result.device)
     ran = f"ran on {result.device}: {result.reason}"
     if result.requested in ("auto", "gpu") and result.device == "cpu":
         remedy = _mps_fix(ctx) if ctx.on_macos else fix("See why no GPU is usable here.", "mpscheck doctor")
@@ -296,9 +296,9 @@ def _cuda_reason(ctx: Context) -> str:
 
 
 def _cuda_fix(ctx: Context) -> Remediation:
-    """The doctor's fix for CUDA where CUDA can exist; on macOS, the device that can work instead."""
-    cuda = ctx.findings.get("cuda")
-    if not ctx.on_macos and cuda is not None and cuda.status is Status.FAIL and cuda.fix:
+    """The doctor's fix for CUDA where it found CUDA unusable; else (macOS, CUDA not determined) auto."""
+    cuda = ctx.findings.get("cuda")  # skipped on macOS, where CUDA does not exist
+    if cuda is not None and cuda.status is Status.FAIL and cuda.fix:
         return cuda.fix
     return fix("Let mpscheck pick what works here.", "mpscheck smoke-test --device auto")
 
