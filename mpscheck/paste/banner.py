@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, each_line, observe
+from mpscheck.paste.model import Observation, Seen, each_line
 
 KIND = "banner"
 LIGHTNING = re.compile(r"GPU available: (?P<available>True|False)(?: \((?P<kind>\w+)\))?, used: (?P<used>True|False)")
@@ -39,13 +39,10 @@ PACKAGE = re.compile(
 
 
 def parse(lines: list[str]) -> list[Observation]:
-    return each_line(lines, _line)
+    return each_line(KIND, lines, _line)
 
 
-def _line(lines: list[str], number: int, line: str) -> list[Observation]:
-    def seen(fact: str, value: object) -> Observation:
-        return observe(KIND, lines, number, fact, value)
-
+def _line(seen: Seen, line: str) -> list[Observation]:
     if match := LIGHTNING.search(line):
         found = [seen("paste.device_used", _lightning_device(match)), seen("paste.lightning", True)]
         if match["kind"] == "mps" or (match["available"] == "False"):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, observe
+from mpscheck.paste.model import Observation, Seen, each_line
 
 KIND = "brew"
 MACOS = re.compile(r"^\s*macOS:\s*(?P<version>\d+(?:\.\d+)*)-(?P<arch>arm64|x86_64)\s*$")
@@ -18,21 +18,24 @@ PREFIX = re.compile(r"^\s*HOMEBREW_PREFIX:\s*(?P<prefix>/usr/local|/opt/homebrew
 
 
 def parse(lines: list[str]) -> list[Observation]:
-    out: list[Observation] = []
-    for number, line in enumerate(lines, start=1):
-        if match := MACOS.match(line):
-            out += [
-                observe(KIND, lines, number, "host.system", "Darwin"),
-                observe(KIND, lines, number, "host.macos_version", match["version"]),
-                observe(KIND, lines, number, "paste.shell_machine", match["arch"]),
-            ]
-        elif match := ROSETTA.match(line):
-            out += [
-                observe(KIND, lines, number, "host.arm64_hardware", True),
-                observe(KIND, lines, number, "paste.shell_translated", int(match["value"] == "true")),
-            ]
-        elif CPU_ARM.match(line):
-            out.append(observe(KIND, lines, number, "host.arm64_hardware", True))
-        elif match := PREFIX.match(line):
-            out.append(observe(KIND, lines, number, "paste.brew_prefix", match["prefix"]))
-    return out
+    return each_line(KIND, lines, _line)
+
+
+def _line(seen: Seen, line: str) -> list[Observation]:
+    found: list[Observation] = []
+    if match := MACOS.match(line):
+        found += [
+            seen("host.system", "Darwin"),
+            seen("host.macos_version", match["version"]),
+            seen("paste.shell_machine", match["arch"]),
+        ]
+    elif match := ROSETTA.match(line):
+        found += [
+            seen("host.arm64_hardware", True),
+            seen("paste.shell_translated", int(match["value"] == "true")),
+        ]
+    elif CPU_ARM.match(line):
+        found.append(seen("host.arm64_hardware", True))
+    elif match := PREFIX.match(line):
+        found.append(seen("paste.brew_prefix", match["prefix"]))
+    return found

@@ -8,9 +8,10 @@ on the line after ``CPU:``.
 
 from __future__ import annotations
 
+import functools
 import re
 
-from mpscheck.paste.model import Observation, Seen, each_line, observe
+from mpscheck.paste.model import Observation, Seen, observe
 
 KIND = "collect_env"
 UNKNOWN = ("Could not collect", "N/A", "None", "")
@@ -34,13 +35,12 @@ OS_MAC = re.compile(
 
 
 def parse(lines: list[str]) -> list[Observation]:
-    return each_line(lines, _line)
+    # Not each_line: a "CPU:" row may leave its value to the next line, so the rule needs its neighbours.
+    return [found for number, line in enumerate(lines, start=1) for found in _line(lines, number, line)]
 
 
 def _line(lines: list[str], number: int, line: str) -> list[Observation]:
-    def seen(fact: str, value: object) -> Observation:
-        return observe(KIND, lines, number, fact, value)
-
+    seen: Seen = functools.partial(observe, KIND, lines, number)
     if match := PIP.match(line):
         name, version = match["name"].lower(), match["version"]
         found = [seen(f"interpreter.packages.{name}", version)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, each_line, observe
+from mpscheck.paste.model import Observation, Seen, each_line
 
 KIND = "conda"
 INFO = re.compile(r"^\s*(?P<key>platform|active env location|python version|subdir)\s*:\s*(?P<value>\S.*?)\s*$")
@@ -18,13 +18,10 @@ ENV_SUBDIR = re.compile(r"CONDA_SUBDIR=(?P<value>(?:osx|linux|win)-\w+)")
 
 
 def parse(lines: list[str]) -> list[Observation]:
-    return each_line(lines, _line)
+    return each_line(KIND, lines, _line)
 
 
-def _line(lines: list[str], number: int, line: str) -> list[Observation]:
-    def seen(fact: str, value: object) -> Observation:
-        return observe(KIND, lines, number, fact, value)
-
+def _line(seen: Seen, line: str) -> list[Observation]:
     found: list[Observation] = []
     if match := INFO.match(line):
         key, value = match["key"], match["value"]

@@ -10,6 +10,7 @@ what a paste shows that the probes do not measure (the device a script used, pip
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -98,9 +99,9 @@ def to_facts(observations: list[Observation]) -> Facts:
     return facts
 
 
-def each_line(lines: list[str], rule: Callable[[list[str], int, str], list[Observation]]) -> list[Observation]:
-    """Everything *rule* observes on each line of a paste, lines numbered from 1 (what every parser does)."""
+def each_line(kind: str, lines: list[str], rule: Callable[[Seen, str], list[Observation]]) -> list[Observation]:
+    """Everything *rule* observes on each line of a paste; its *seen* records a fact on the line at hand."""
     out: list[Observation] = []
     for number, line in enumerate(lines, start=1):
-        out += rule(lines, number, line)
+        out += rule(functools.partial(observe, kind, lines, number), line)
     return out

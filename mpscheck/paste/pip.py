@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, each_line, observe
+from mpscheck.paste.model import Observation, Seen, each_line
 
 KIND = "pip"
 VERSIONS = re.compile(r"requirement (?P<req>torch\S*) \(from versions: (?P<versions>[^)]*)\)")
@@ -31,13 +31,10 @@ REQUIRES_PYTHON = re.compile(r"Requires-Python (?P<spec>[<>=!~][^;:\s]*)")
 
 
 def parse(lines: list[str]) -> list[Observation]:
-    return each_line(lines, _line)
+    return each_line(KIND, lines, _line)
 
 
-def _line(lines: list[str], number: int, line: str) -> list[Observation]:
-    def seen(fact: str, value: object) -> Observation:
-        return observe(KIND, lines, number, fact, value)
-
+def _line(seen: Seen, line: str) -> list[Observation]:
     found: list[Observation] = []
     if match := VERSIONS.search(line):
         listed = [v.strip() for v in match["versions"].split(",") if v.strip() and v.strip() != "none"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, observe
+from mpscheck.paste.model import Observation, Seen, each_line
 
 KIND = "prose"
 CHIP = re.compile(r"(?<![\w/.-])(?:Apple\s+)?(?P<family>M[1-5])(?:\s+(?P<tier>Pro|Max|Ultra))?(?![\w/.-])")
@@ -37,39 +37,40 @@ NAMED = re.compile(
 
 
 def parse(lines: list[str]) -> list[Observation]:
-    out: list[Observation] = []
-    for number, line in enumerate(lines, start=1):
-        if _looks_like_code_or_output(line):
-            continue
-        if (match := CHIP.search(line)) and MAC_WORD.search(line):
-            brand = f"Apple {match['family']}" + (f" {match['tier']}" if match["tier"] else "")
-            out.append(observe(KIND, lines, number, "host.cpu_brand", brand))
-            out.append(observe(KIND, lines, number, "host.arm64_hardware", True))
-            out.append(observe(KIND, lines, number, "host.system", "Darwin"))
-            if memory := MEMORY.search(line):
-                out.append(observe(KIND, lines, number, "host.memory_bytes", int(memory["n"]) * 1024**3))
-        elif INTEL.search(line) and MAC_WORD.search(line):
-            out.append(observe(KIND, lines, number, "host.arm64_hardware", False))
-            out.append(observe(KIND, lines, number, "paste.intel_prose", True))
-            out.append(observe(KIND, lines, number, "host.system", "Darwin"))
-        if HOSTED_RUNNER.search(line) and "self-hosted" not in line.lower():
-            out.append(observe(KIND, lines, number, "host.hypervisor", True))  # GitHub's macOS runners are VMs
-        if match := UNAME.search(line):
-            out.append(observe(KIND, lines, number, "paste.shell_machine", match["arch"]))
-        if match := PROCESSOR.search(line):
-            out.append(observe(KIND, lines, number, "interpreter.processor", match["value"]))
-        if match := MACOS.search(line):
-            out.append(observe(KIND, lines, number, "host.macos_version", match["version"]))
-            out.append(observe(KIND, lines, number, "host.system", "Darwin"))
-        elif match := NAMED.search(line):
-            version = (
-                match["version"]
-                if match["version"] and match["version"].split(".")[0] == NAMES[match["name"]]
-                else None
-            )
-            out.append(observe(KIND, lines, number, "host.macos_version", version or NAMES[match["name"]]))
-            out.append(observe(KIND, lines, number, "host.system", "Darwin"))
-    return out
+    return each_line(KIND, lines, _line)
+
+
+def _line(seen: Seen, line: str) -> list[Observation]:
+    found: list[Observation] = []
+    if _looks_like_code_or_output(line):
+        return found
+    if (match := CHIP.search(line)) and MAC_WORD.search(line):
+        brand = f"Apple {match['family']}" + (f" {match['tier']}" if match["tier"] else "")
+        found.append(seen("host.cpu_brand", brand))
+        found.append(seen("host.arm64_hardware", True))
+        found.append(seen("host.system", "Darwin"))
+        if memory := MEMORY.search(line):
+            found.append(seen("host.memory_bytes", int(memory["n"]) * 1024**3))
+    elif INTEL.search(line) and MAC_WORD.search(line):
+        found.append(seen("host.arm64_hardware", False))
+        found.append(seen("paste.intel_prose", True))
+        found.append(seen("host.system", "Darwin"))
+    if HOSTED_RUNNER.search(line) and "self-hosted" not in line.lower():
+        found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
+    if match := UNAME.search(line):
+        found.append(seen("paste.shell_machine", match["arch"]))
+    if match := PROCESSOR.search(line):
+        found.append(seen("interpreter.processor", match["value"]))
+    if match := MACOS.search(line):
+        found.append(seen("host.macos_version", match["version"]))
+        found.append(seen("host.system", "Darwin"))
+    elif match := NAMED.search(line):
+        version = (
+            match["version"] if match["version"] and match["version"].split(".")[0] == NAMES[match["name"]] else None
+        )
+        found.append(seen("host.macos_version", version or NAMES[match["name"]]))
+        found.append(seen("host.system", "Darwin"))
+    return found
 
 
 def _looks_like_code_or_output(line: str) -> bool:

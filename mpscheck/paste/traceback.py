@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, Seen, each_line, observe
+from mpscheck.paste.model import Observation, Seen, each_line
 
 KIND = "traceback"
 FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line \d+|^(?P<wpath>/\S+\.py):\d+: \w*Warning')
@@ -27,13 +27,10 @@ ANY_HOME = re.compile(r"(?<![\w.])(?P<home>/Users/(?!runner/|Shared/)[^/\s'\"]+)
 
 
 def parse(lines: list[str]) -> list[Observation]:
-    return each_line(lines, _line)
+    return each_line(KIND, lines, _line)
 
 
-def _line(lines: list[str], number: int, line: str) -> list[Observation]:
-    def seen(fact: str, value: object) -> Observation:
-        return observe(KIND, lines, number, fact, value)
-
+def _line(seen: Seen, line: str) -> list[Observation]:
     if match := FRAME.match(line):
         return _frame(seen, match["path"] or match["wpath"])
     if match := EXECUTABLE.match(line):
