@@ -103,6 +103,17 @@ def target_options(default_timeout: float) -> Callable[[Callable[..., Any]], Cal
     return decorate
 
 
+def device_option(verb: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """--device of the commands that run a workload: the agent's pick_device reads the same names."""
+    return click.option(
+        "--device",
+        type=click.Choice(("auto", "gpu", "mps", "cuda", "cpu")),
+        default="auto",
+        show_default=True,
+        help=f"Where to {verb}; auto picks mps, then cuda, then cpu; gpu the same but never the cpu.",
+    )
+
+
 @click.group(cls=GuardedGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="mpscheck")
 def cli() -> None:
@@ -160,13 +171,7 @@ def doctor(
 
 
 @cli.command("smoke-test")
-@click.option(
-    "--device",
-    type=click.Choice(("auto", "mps", "cuda", "cpu")),
-    default="auto",
-    show_default=True,
-    help="Where to run; auto picks mps, then cuda, then cpu.",
-)
+@device_option("run")
 @target_options(120.0)
 @click.option(
     "--require",
@@ -304,13 +309,7 @@ def main() -> None:
 
 
 @cli.command()
-@click.option(
-    "--device",
-    type=click.Choice(("auto", "mps", "cuda", "cpu")),
-    default="auto",
-    show_default=True,
-    help="Where to measure; auto picks mps, then cuda, then cpu.",
-)
+@device_option("measure")
 @click.option("--quick", is_flag=True, help="Smaller batches and fewer samples (about 30 s on an H100).")
 @click.option("--size", "tiny", type=click.Choice(("tiny",)), default=None, hidden=True)  # tests: shrunken models
 @click.option(

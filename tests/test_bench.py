@@ -309,6 +309,15 @@ def test_a_hanging_interpreter_is_a_timeout_finding_and_exit_1(make_python) -> N
     assert device["status"] == "fail" and "no answer within 1 s" in device["summary"]
 
 
+def test_bench_device_gpu_on_a_cpu_only_machine_fails_without_measuring(real_torch) -> None:
+    result = invoke("bench", "--device", "gpu", "--size", "tiny", "--python", PYTHON, "--format", "json")
+    assert result.exit_code == 1
+    document = json.loads(result.output)
+    assert document["facts"]["target"]["bench"]["timings"] == []
+    device = next(f for f in document["findings"] if f["id"] == "bench-device")
+    assert (device["status"], device["summary"]) == ("fail", "no device to bench: neither MPS nor CUDA is available")
+
+
 def test_junk_output_is_a_failure_and_exit_1(make_python) -> None:
     result = invoke("bench", "--python", make_python("echo hello"), "--format", "json")
     assert result.exit_code == 1

@@ -244,6 +244,20 @@ def test_smoke_test_device_mps_on_linux_is_a_failing_finding(real_torch) -> None
     assert "Traceback" not in result.output
 
 
+def test_smoke_test_device_gpu_never_settles_for_the_cpu_and_says_why_each_gpu_was_refused(real_torch) -> None:
+    result = invoke("smoke-test", "--python", PYTHON, "--device", "gpu", "--format", "json")
+    assert result.exit_code == 1
+    document = json.loads(result.output)
+    assert document["facts"]["target"]["smoke"]["device"] is None  # no CPU run
+    device = next(f for f in document["findings"] if f["id"] == "smoke-device")
+    assert device["status"] == "fail"
+    assert device["summary"] == (
+        "neither MPS nor CUDA is available: mps not used: not macOS (Linux); "
+        "cuda not used: no CUDA device visible (a CPU-only torch build)"
+    )
+    assert device["fix"]["commands"][-1] == "nvidia-smi"  # the doctor's fix for CUDA on this CPU-only build
+
+
 def test_installed_entry_point_runs_as_a_subprocess(real_torch) -> None:
     exe = shutil.which("mpscheck", path=os.path.dirname(sys.executable)) or shutil.which("mpscheck")
     if exe is None:
