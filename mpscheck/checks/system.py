@@ -8,7 +8,6 @@ from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passe
 from mpscheck.checks.wording import plural, size, torch_named
 from mpscheck.versions import (
     at_least,
-    install_advice,
     last_intel_mac_torch,
     numpy_pin,
     parse_version,
@@ -118,15 +117,13 @@ def _intel_mac(ctx: Context, brand: str) -> Outcome:
         "and MPS on AMD GPUs is no longer supported by PyTorch"
     )
     python = ctx.interpreter.version if ctx.interpreter else None
-    macos = parse_version(ctx.host.macos_version) or (10, 9)
-    advice = install_advice(macos, python, "x86_64")
+    py = ".".join(python.split(".")[:2]) if python else None
+    pythons = pythons_for(last, "x86_64")  # the table: each of its wheels installs from macOS 10.9 on
     # Whether torch installs at all (a wheel for this Python), not whether its MPS runs: this remedy is
     # for the CPU, and below macOS 12.3 torch 2.2.2 still installs though it has no MPS there.
-    if advice.plain is None and python:
+    if py and py not in pythons:
         # e.g. Python 3.13: torch 2.2.2's x86_64 wheels stop at cp312 (read from the package index)
-        pythons = pythons_for(last, "x86_64")
         span = f"{pythons[0]} - {pythons[-1]}" if pythons else "an older Python"
-        py = ".".join(python.split(".")[:2])  # not advice.why: it names macOS 10.9 when the macOS is unknown
         remedy = fix(
             f"Use a Mac with Apple silicon for MPS; on this Mac, torch {last}, the last release, has no wheel for "
             f"Python {py}: it needs Python {span}.",
