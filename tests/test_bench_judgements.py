@@ -181,10 +181,10 @@ def test_every_bench_finding_and_row_on_every_bench_run(golden) -> None:
     golden("bench.txt", build())
 
 
-def test_every_bench_failure_comes_with_a_command_to_type() -> None:
+def test_every_bench_failure_and_warning_comes_with_a_command_to_type() -> None:
     for title, found in bench_runs():
         for finding in diagnose(found, command="bench", require=Requirement.DEVICE).findings:
-            if finding.status is Status.FAIL:
+            if finding.status in (Status.FAIL, Status.WARN):
                 assert finding.fix and finding.fix.commands, f"{title}: {finding.id} has no command"
 
 
