@@ -315,7 +315,12 @@ def test_bench_device_gpu_on_a_cpu_only_machine_fails_without_measuring(real_tor
     document = json.loads(result.output)
     assert document["facts"]["target"]["bench"]["timings"] == []
     device = next(f for f in document["findings"] if f["id"] == "bench-device")
-    assert (device["status"], device["summary"]) == ("fail", "no device to bench: neither MPS nor CUDA is available")
+    assert (device["status"], device["summary"]) == (
+        "fail",
+        "no device to bench: neither MPS nor CUDA is available: mps not used: not macOS (Linux); "
+        "cuda not used: no CUDA device visible (a CPU-only torch build)",
+    )
+    assert device["fix"]["commands"][-1] == "nvidia-smi"  # the doctor's fix for CUDA on this CPU-only build
 
 
 def test_junk_output_is_a_failure_and_exit_1(make_python) -> None:

@@ -132,8 +132,19 @@ def bench_runs() -> Iterator[tuple[str, Facts]]:
     yield "no bench facts, torch not installed", no_torch()
     yield "no bench facts, no interpreter", no_interpreter()
     no_device = observed()
-    no_device.device, no_device.requested, no_device.reason = None, "mps", "MPS is not available: built without MPS"
+    no_device.device, no_device.requested = None, "mps"
+    no_device.reason = "--device mps was requested and torch cannot use mps here"  # the agent's pick_device
     yield "no device for --device mps", bench_facts(no_device)
+    too_old = on_a_mac(copy.deepcopy(no_device), rec.SYSCTL_M1, rec.DISPLAYS_M1, macos=rec.SW_VERS_12_7_6)
+    assert too_old.target.torch is not None
+    too_old.target.torch.mps_available = False
+    yield "--device mps on a Mac whose macOS is too old for its torch", too_old
+    neither = copy.deepcopy(no_device)
+    neither.requested, neither.reason = "gpu", "neither MPS nor CUDA is available"
+    no_cuda = bench_facts(neither)
+    assert no_cuda.target.torch is not None
+    no_cuda.target.torch = dataclasses.replace(no_cuda.target.torch, cuda_available=False, cuda_devices=[])
+    yield "--device gpu on a Linux box whose CUDA build sees no GPU", no_cuda
     cpu = observed(device="cpu", name=None)
     for entry in cpu.numerics:
         if entry.name in MODELS:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mpscheck.checks.registry import BENCH, Context, Outcome, check, failed, fix, passed, skipped, warned
+from mpscheck.checks.smoke import device_refused
 from mpscheck.checks.wording import first_line, size
 from mpscheck.facts import BenchFacts, BenchNumerics, BenchTiming, Facts
 from mpscheck.knowledge.peaks import ChipPeak, match_chip
@@ -184,7 +185,8 @@ def bench_device(ctx: Context) -> Outcome:
         where = f" (last stage: {run.running_stage})" if run.running_stage else ""
         return failed(f"the bench process failed: {run.message}{where}", report_fix(ctx))
     if bench.device is None:
-        return failed(f"no device to bench: {bench.reason}", fix("See why with the doctor.", "mpscheck doctor"))
+        why, remedy = device_refused(ctx, bench.requested, "bench")
+        return failed(f"no device to bench: {bench.reason}: {why}", remedy)
     name, cores = chip_of(ctx.facts)
     chip = f" ({name}{f', {cores} GPU cores' if cores and bench.device == 'mps' else ''})" if name else ""
     peak = peak_of(ctx.facts)

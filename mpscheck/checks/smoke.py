@@ -264,18 +264,24 @@ def smoke_device(ctx: Context) -> Outcome:
             fix("Check the interpreter with the doctor.", "mpscheck doctor"),
         )
     if result.device is None:  # no device ran, so none is ranked above it
-        if result.requested == "mps":
-            return failed(f"{result.reason}: {mps_reason(ctx)}", _mps_fix(ctx))
-        if result.requested == "gpu":  # both were refused: say why for each, and fix the one this OS can have
-            why = f"mps not used: {mps_reason(ctx)}; cuda not used: {_cuda_reason(ctx)}"
-            return failed(f"{result.reason}: {why}", _mps_fix(ctx) if ctx.on_macos else _cuda_fix(ctx))
-        return failed(f"{result.reason}: {_cuda_reason(ctx)}", _cuda_fix(ctx))
+        why, remedy = device_refused(ctx, result.requested, "smoke-test")
+        return failed(f"{result.reason}: {why}", remedy)
     better = _why_not_better(ctx, result.device)
     ran = f"ran on {result.device}: {result.reason}"
     if result.requested in ("auto", "gpu") and result.device == "cpu":
         remedy = _mps_fix(ctx) if ctx.on_macos else fix("See why no GPU is usable here.", "mpscheck doctor")
         return warned(f"{ran}; " + "; ".join(better), remedy)
     return passed(ran, *better)
+
+
+def device_refused(ctx: Context, requested: str, command: str) -> tuple[str, Remediation]:
+    """Why the requested device (mps, cuda, or gpu: either) could not run *command*'s workload, and the fix."""
+    if requested == "mps":
+        return mps_reason(ctx), _mps_fix(ctx)
+    if requested == "gpu":  # both were refused: say why for each, and fix the one this OS can have
+        why = f"mps not used: {mps_reason(ctx)}; cuda not used: {_cuda_reason(ctx)}"
+        return why, _mps_fix(ctx) if ctx.on_macos else _cuda_fix(ctx, command)
+    return _cuda_reason(ctx), _cuda_fix(ctx, command)
 
 
 def _why_not_better(ctx: Context, device: str | None) -> tuple[str, ...]:
@@ -295,12 +301,12 @@ def _cuda_reason(ctx: Context) -> str:
     return f"no CUDA device visible ({built})"
 
 
-def _cuda_fix(ctx: Context) -> Remediation:
+def _cuda_fix(ctx: Context, command: str) -> Remediation:
     """The doctor's fix for CUDA where it found CUDA unusable; else (macOS, CUDA not determined) auto."""
     cuda = ctx.findings.get("cuda")  # skipped on macOS, where CUDA does not exist
     if cuda is not None and cuda.status is Status.FAIL and cuda.fix:
         return cuda.fix
-    return fix("Let mpscheck pick what works here.", "mpscheck smoke-test --device auto")
+    return fix("Let mpscheck pick what works here.", f"mpscheck {command} --device auto")
 
 
 def _mps_fix(ctx: Context) -> Remediation:
