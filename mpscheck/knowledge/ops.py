@@ -7,10 +7,10 @@ in libtorch_cpu.dylib; its "sources" say how each kind was read. Pure: no torch 
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
-from importlib import resources
 from typing import Any
+
+from mpscheck.knowledge import load_table
 
 KINDS = ("mps", "sparse-mps", "composite-implicit", "composite-explicit", "none", "absent")
 
@@ -18,11 +18,7 @@ KINDS = ("mps", "sparse-mps", "composite-implicit", "composite-explicit", "none"
 @lru_cache(maxsize=1)
 def table() -> dict[str, Any]:
     """The whole op coverage table (format 1), loaded once."""
-    text = resources.files("mpscheck.knowledge").joinpath("op_coverage.json").read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
-    if data.get("format") != 1:
-        raise ValueError(f"op_coverage.json has format {data.get('format')!r}; this mpscheck reads format 1")
-    return data
+    return load_table("op_coverage.json")
 
 
 def known_releases() -> list[str]:

@@ -7,10 +7,10 @@ without one gets no percentage rather than a guessed one.
 from __future__ import annotations
 
 import functools
-import json
 import re
 from dataclasses import dataclass
-from importlib import resources
+
+from mpscheck.knowledge import load_table
 
 DTYPE_FIELDS = {"float32": "fp32_tflops", "float16": "fp16_tflops", "bfloat16": "bf16_tflops"}
 
@@ -36,8 +36,7 @@ class ChipPeak:
 
 @functools.lru_cache(maxsize=1)
 def load_peaks() -> tuple[ChipPeak, ...]:
-    text = resources.files("mpscheck.knowledge").joinpath("chip_peaks.json").read_text(encoding="utf-8")
-    rows = json.loads(text)["rows"]
+    rows = load_table("chip_peaks.json", version=None)["rows"]
     return tuple(
         ChipPeak(
             chip=row["chip"],

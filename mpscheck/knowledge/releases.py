@@ -7,13 +7,13 @@ field was read. Pure: no torch import, no network; the JSON is package data, loa
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Optional, Tuple
+
+from mpscheck.knowledge import load_table
 
 Version = Tuple[int, ...]
 ARCHES = ("arm64", "x86_64")
@@ -79,11 +79,7 @@ def _cmp_key(version: Version) -> Version:
 @lru_cache(maxsize=1)
 def table() -> dict[str, Any]:
     """The whole release table (format 1), loaded once."""
-    text = resources.files("mpscheck.knowledge").joinpath("torch_releases.json").read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
-    if data.get("format") != 1:
-        raise ValueError(f"torch_releases.json has format {data.get('format')!r}; this mpscheck reads format 1")
-    return data
+    return load_table("torch_releases.json")
 
 
 def _facts(version: str, arch: str, raw: Mapping[str, Any]) -> ReleaseFacts:
