@@ -392,8 +392,9 @@ def called_stubs(asm: str, stubs: dict[int, str]) -> list[str]:
     return calls
 
 
-def cstring_addresses(asm: str) -> list[int]:
-    """Addresses an arm64 function computes with adrp+add (C strings among them), in order."""
+def _page_plus_offset(asm: str, use: str) -> list[int]:
+    """Addresses an arm64 function forms as an adrp page plus the offset of a later instruction whose
+    regex *use* names the page register (group "base") and the offset (group "offset"), in order."""
     pages: dict[str, int] = {}
     found = []
     for line in asm.splitlines():
@@ -401,10 +402,15 @@ def cstring_addresses(asm: str) -> list[int]:
         if match:
             pages[match.group(1)] = int(match.group(2), 16)
             continue
-        match = re.search(r"\badd\s+(x\d+),\s*(x\d+),\s*#(\d+)", line)
-        if match and match.group(2) in pages:
-            found.append(pages[match.group(2)] + int(match.group(3)))
+        match = re.search(use, line)
+        if match and match["base"] in pages:
+            found.append(pages[match["base"]] + int(match["offset"]))
     return found
+
+
+def cstring_addresses(asm: str) -> list[int]:
+    """Addresses an arm64 function computes with adrp+add (C strings among them), in order."""
+    return _page_plus_offset(asm, r"\badd\s+x\d+,\s*(?P<base>x\d+),\s*#(?P<offset>\d+)")
 
 
 def read_cstring(data: bytes, address: int) -> str | None:
@@ -477,17 +483,7 @@ def pointed_cstring(data: bytes, segments: list[tuple[int, int, int]], address: 
 
 def load_addresses(asm: str) -> list[int]:
     """Addresses an arm64 function loads 8-byte values from with adrp+ldr (selector references among them)."""
-    pages: dict[str, int] = {}
-    found = []
-    for line in asm.splitlines():
-        match = re.search(r"\badrp\s+(x\d+),\s*0x([0-9a-f]+)", line)
-        if match:
-            pages[match.group(1)] = int(match.group(2), 16)
-            continue
-        match = re.search(r"\bldr\s+x\d+,\s*\[(x\d+),\s*#(\d+)\]", line)
-        if match and match.group(1) in pages:
-            found.append(pages[match.group(1)] + int(match.group(2)))
-    return found
+    return _page_plus_offset(asm, r"\bldr\s+x\d+,\s*\[(?P<base>x\d+),\s*#(?P<offset>\d+)\]")
 
 
 def respond_to_selectors(asm: str, resolve: Any, stubs: dict[int, str]) -> list[str]:
