@@ -110,6 +110,19 @@ def _make_recorder(torch):
     torch_dir = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
     sequence_types = (list, tuple)
 
+    def _tensors(args, kwargs):
+        """The op's tensor inputs in dispatch order: positional (lists of tensors opened), then keyword."""
+        for value in args:
+            if isinstance(value, Tensor):
+                yield value
+            elif isinstance(value, sequence_types):
+                for item in value:
+                    if isinstance(item, Tensor):
+                        yield item
+        for value in kwargs.values():
+            if isinstance(value, Tensor):
+                yield value
+
     class OpRecorder(TorchDispatchMode):
         """Counts calls per (op, dtypes, layout, devices); cheap enough to stay on for a whole run."""
 
@@ -126,29 +139,11 @@ def _make_recorder(torch):
 
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             kwargs = kwargs or {}
-            dtypes = []
-            devices = []
-            sparse = False
-            tensors = 0
-            for value in args:
-                if isinstance(value, Tensor):
-                    tensors += 1
-                    dtypes.append(value.dtype)
-                    devices.append(value.device.type)
-                    sparse = sparse or value.layout is not strided
-                elif isinstance(value, sequence_types):
-                    for item in value:
-                        if isinstance(item, Tensor):
-                            tensors += 1
-                            dtypes.append(item.dtype)
-                            devices.append(item.device.type)
-                            sparse = sparse or item.layout is not strided
-            for value in kwargs.values():
-                if isinstance(value, Tensor):
-                    tensors += 1
-                    dtypes.append(value.dtype)
-                    devices.append(value.device.type)
-                    sparse = sparse or value.layout is not strided
+            inputs = list(_tensors(args, kwargs))
+            dtypes = [t.dtype for t in inputs]
+            devices = [t.device.type for t in inputs]
+            sparse = any(t.layout is not strided for t in inputs)
+            tensors = len(inputs)
             # An op with TensorOptions (a factory, or a constructor such as
             # _sparse_coo_tensor_with_dims_and_tensors) dispatches on its own layout and device
             # arguments too: a sparse layout picks the SparseMPS kernel whatever its inputs are
