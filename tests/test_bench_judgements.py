@@ -139,6 +139,11 @@ def bench_runs() -> Iterator[tuple[str, Facts]]:
     assert too_old.target.torch is not None
     too_old.target.torch.mps_available = False
     yield "--device mps on a Mac whose macOS is too old for its torch", too_old
+    cuda_on_a_mac = copy.deepcopy(too_old)
+    assert cuda_on_a_mac.target.bench is not None
+    cuda_on_a_mac.target.bench.requested = "cuda"
+    cuda_on_a_mac.target.bench.reason = "--device cuda was requested and torch cannot use cuda here"
+    yield "--device cuda on a Mac", cuda_on_a_mac
     neither = copy.deepcopy(no_device)
     neither.requested, neither.reason = "gpu", "neither MPS nor CUDA is available"
     no_cuda = bench_facts(neither)

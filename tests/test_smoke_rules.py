@@ -710,6 +710,9 @@ def test_cuda_requested_off_macos_without_a_device_gets_the_doctors_cuda_fix() -
     assert no_driver.fix is not None and no_driver.fix.commands == ("nvidia-smi",)
     unreported = device_finding(_linux(replace(cpu_build, cuda_available=None), smoke))  # the cuda check skips
     assert unreported.fix == Remediation("Let mpscheck pick what works here.", ("mpscheck smoke-test --device auto",))
+    smoke.requested, smoke.reason = "gpu", "neither MPS nor CUDA is available"
+    either = device_finding(_linux(replace(cpu_build, cuda_available=None), smoke))
+    assert either.fix == Remediation("Let mpscheck pick what works here.", ("mpscheck smoke-test --device auto",))
 
 
 def test_a_cpu_run_on_a_mac_warns_unless_the_cpu_was_chosen() -> None:
