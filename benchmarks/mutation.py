@@ -1,7 +1,7 @@
 """Mutation run over the check rules and the policy: do the fast tests fail when a rule changes?
 
 Not part of CI: it takes minutes. mutmut 3 (``pip install -e '.[mutation]'``) mutates every
-function of mpscheck/checks/ and mpscheck/policy.py ([tool.mutmut] in pyproject.toml) and runs the
+function of mpscheck/checks/ and mpscheck/checks/policy.py ([tool.mutmut] in pyproject.toml) and runs the
 pure tests that cover each one. It prints killed/total, per file and in all, and the survivors.
 
 mutmut 3 leaves decorated functions alone, and every check is registered with ``@check(...)``. So

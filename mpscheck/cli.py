@@ -221,9 +221,9 @@ def explain(
     """Explain INPUT (a file, or - for stdin): a report saved with --format json, re-judged by today's checks,
     or pasted text: collect_env, uname, sysctl, sw_vers, conda info, pip/uv errors, REPL lines, framework
     banners, tracebacks, a line naming the Mac. Exit 0: it shows a working setup; 1: a problem; 2: unreadable."""
-    from mpscheck.diagnose import diagnose
-    from mpscheck.explain_input import InputError, read_input, saved_report
-    from mpscheck.report_format import ReportError
+    from mpscheck.checks.diagnose import diagnose
+    from mpscheck.probes.explain_input import InputError, read_input, saved_report
+    from mpscheck.probes.saved_report import ReportError
 
     _check_output(output)
     try:
@@ -241,10 +241,10 @@ def explain(
 
 
 def _explain_paste(text: str, fmt: str | None, output: str | None, verbose: bool, strict: bool) -> None:
-    from mpscheck.deliver import append_step_summary
     from mpscheck.judgement import explain_text
-    from mpscheck.paste import ACCEPTED
+    from mpscheck.probes.paste import ACCEPTED
     from mpscheck.redact import redact
+    from mpscheck.render.deliver import append_step_summary
     from mpscheck.render.paste import headline, render
 
     diagnosis = explain_text(text)
@@ -273,7 +273,7 @@ def _known_ids(values: tuple[str, ...]) -> list[str]:
 
 
 def _check_output(output: str | None) -> None:
-    from mpscheck.deliver import OutputError, check_writable
+    from mpscheck.render.deliver import OutputError, check_writable
 
     if output:
         try:
@@ -292,7 +292,7 @@ def _probe(run: Callable[[], Report]) -> Report:
 
 
 def _finish(report: Report, fmt: str | None, output: str | None, verbose: bool) -> None:
-    from mpscheck.deliver import OutputError, deliver
+    from mpscheck.render.deliver import OutputError, deliver
 
     try:
         deliver(report, fmt, output, verbose, os.environ)
@@ -471,7 +471,7 @@ def run_command_cli(
 
 
 def _deliver_text(text: str, output: str | None, headline: str, to_stderr: bool = False) -> None:
-    from mpscheck.deliver import OutputError, deliver_text
+    from mpscheck.render.deliver import OutputError, deliver_text
 
     try:
         deliver_text(text, output, headline, os.environ, to_stderr)

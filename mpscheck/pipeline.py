@@ -8,7 +8,7 @@ import os
 from typing import Iterable, Mapping
 
 from mpscheck.checks import DOCTOR, SMOKE
-from mpscheck.diagnose import diagnose
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.model import Report, Requirement
 from mpscheck.probes.gather import collect_facts
 from mpscheck.probes.target import choose_target

@@ -69,7 +69,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", line)
     saved_path = config.getoption("--mpscheck-report")
     if saved_path:  # read at once: a bad file is a usage error before any test runs
-        from mpscheck.report_format import ReportError, load_report
+        from mpscheck.probes.saved_report import ReportError, load_report
 
         try:
             config.stash[_FACTS_KEY] = load_report(saved_path).facts
@@ -110,7 +110,7 @@ def one_line_reason(report: Report) -> str:
 def _judge(config: pytest.Config, requirement: str) -> Report:
     import os
 
-    from mpscheck.diagnose import diagnose
+    from mpscheck.checks.diagnose import diagnose
     from mpscheck.model import Requirement
     from mpscheck.redact import redact_report
 

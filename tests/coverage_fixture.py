@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mpscheck.versions import parse_version
+from mpscheck.knowledge.versions import parse_version
 
 
 class FixtureTable:

@@ -17,7 +17,7 @@ import pytest
 
 from mpscheck.checks import checks_for
 from mpscheck.checks.bench import BENCH, MATMUL_TOLERANCE, summarise
-from mpscheck.diagnose import diagnose
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.facts import BenchFacts, BenchNumerics, BenchTiming, CudaDevice, Facts, ProbeRun
 from mpscheck.knowledge.peaks import load_peaks, match_chip
 from mpscheck.model import ExitCode, Status

@@ -22,7 +22,7 @@ import pytest
 
 from mpscheck.checks import REGISTRY, Context
 from mpscheck.checks.bench import chip_of, numerics_problem, percent, speedup, summarise
-from mpscheck.diagnose import diagnose
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.facts import BenchFacts, BenchNumerics, BenchTiming, Facts, ProbeRun
 from mpscheck.model import Finding, Remediation, Requirement, Status
 from tests import recorded as rec

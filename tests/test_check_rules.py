@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.checks.environment import FallbackReading, read_fallback
 from mpscheck.checks.registry import REGISTRY, Check, Context, Outcome, check
-from mpscheck.diagnose import diagnose
 from mpscheck.facts import Facts
 from mpscheck.model import Finding, Requirement, Status
 from tests import recorded as rec

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.cli import cli
-from mpscheck.diagnose import diagnose
-from mpscheck.report_format import render as render_json
+from mpscheck.render.json_report import render as render_json
 from tests.conftest import PYTHON
 from tests.scenarios import scenarios
 from tests.test_renderers import validate
@@ -122,7 +122,7 @@ def test_unwritable_output_is_a_usage_error_before_probing(tmp_path) -> None:
 
 
 def test_write_failure_leaves_nothing_half_written(tmp_path, monkeypatch) -> None:
-    from mpscheck import deliver
+    from mpscheck.render import deliver
 
     def broken_replace(src: str, dst: str) -> None:
         raise OSError(28, "No space left on device")

@@ -81,7 +81,7 @@ def test_a_saved_report_on_standard_input_keeps_the_report_path(tmp_path) -> Non
 
 
 def test_what_counts_as_a_saved_report() -> None:
-    from mpscheck.explain_input import looks_like_report
+    from mpscheck.probes.explain_input import looks_like_report
     from tests.recorded import DISPLAYS_M1
 
     assert looks_like_report('\ufeff{"kind": "mpscheck-report"}')

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.checks.environment import read_fallback
-from mpscheck.diagnose import diagnose
 from mpscheck.model import Status
 from tests import recorded as rec
 from tests.scenarios import PHYSICAL, facts, interpreter, mac_host, quick_smoke, torch_facts

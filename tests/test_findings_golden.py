@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mpscheck.diagnose import diagnose
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.facts import Facts, ProbeRun, SmokeStep
 from mpscheck.model import Report, Requirement, Status
 from tests import recorded as rec

@@ -17,16 +17,16 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.cli import cli
-from mpscheck.diagnose import diagnose
 from mpscheck.model import Requirement
 from mpscheck.probes.agent.conda import conda_python_subdir
 from mpscheck.probes.agent.macho import macho_archs
 from mpscheck.probes.host import parse_displays_json, parse_sw_vers
 from mpscheck.probes.process import Completed
+from mpscheck.probes.progress import Progress
 from mpscheck.probes.target import PROTOCOL_VERSION, parse_records, parse_run
-from mpscheck.progress import Progress
-from mpscheck.report_format import render as render_json
+from mpscheck.render.json_report import render as render_json
 from tests.scenarios import scenarios
 from tests.test_smoke_checks import full_smoke, m1_facts
 

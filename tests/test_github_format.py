@@ -16,7 +16,7 @@ import pytest
 
 from mpscheck.model import Finding, Remediation, Status
 from mpscheck.render.github import render, workflow_commands
-from mpscheck.report_format import render as render_json
+from mpscheck.render.json_report import render as render_json
 from tests.test_action import run_step
 from tests.test_cli import invoke
 from tests.test_renderers import by_name

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.checks.installing import install_command
-from mpscheck.diagnose import diagnose
 from mpscheck.facts import InterpreterFacts, TorchFacts
 from tests import recorded as rec
 from tests.scenarios import PHYSICAL, facts, interpreter, mac_host

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.checks.environment import read_fallback
 from mpscheck.checks.signatures import recognise
-from mpscheck.diagnose import diagnose
 from mpscheck.facts import Facts, HostFacts, InterpreterFacts, ProbeRun, TargetFacts, TorchFacts
 from mpscheck.knowledge import releases
+from mpscheck.knowledge.versions import floor_for, install_advice, show
 from mpscheck.model import Finding, Requirement, Status
-from mpscheck.versions import floor_for, install_advice, show
 
 RELEASES = releases.known_releases()
 PY = "/Users/dev/.venvs/torch/bin/python"

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from mpscheck.diagnose import diagnose
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.facts import CudaDevice, Facts, ProbeRun, TorchFacts
 from mpscheck.model import Finding, Remediation, Requirement, Status
 from tests import recorded as rec

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import pytest
 
-from mpscheck.versions import parse_version
+from mpscheck.knowledge.versions import parse_version
 
 table = pytest.importorskip("mpscheck.knowledge.ops", reason="the op coverage table (feat/knowledge) is not merged")
 

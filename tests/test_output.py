@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mpscheck.deliver import check_writable, write_whole
+from mpscheck.render.deliver import check_writable, write_whole
 
 
 def test_a_symlink_is_written_through_and_stays_a_symlink(tmp_path: Path) -> None:

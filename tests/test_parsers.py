@@ -9,13 +9,13 @@ import struct
 import pytest
 
 from mpscheck.checks.signatures import recognise
+from mpscheck.knowledge.versions import at_least, macos_floor, parse_version, torch_pin_for_macos
 from mpscheck.probes.agent.allowlist import allowed_env
 from mpscheck.probes.agent.conda import conda_python_subdir
 from mpscheck.probes.agent.macho import macho_archs
 from mpscheck.probes.agent.sysctl import read_sysctl
 from mpscheck.probes.host import parse_displays_json, parse_sw_vers, probe_host
 from mpscheck.redact import ENV_POLICY
-from mpscheck.versions import at_least, macos_floor, parse_version, torch_pin_for_macos
 from tests import recorded as rec
 from tests.scenarios import mac_host
 

@@ -16,13 +16,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mpscheck import paste as paste_package
 from mpscheck.checks.signatures import recognise
 from mpscheck.judgement import explain_text, judge
 from mpscheck.judgement.ops import op_names
 from mpscheck.judgement.sizes import size_bytes
 from mpscheck.model import ExitCode
-from mpscheck.paste import PARSERS, parser, read
+from mpscheck.probes import paste as paste_package
+from mpscheck.probes.paste import PARSERS, parser, read
 from mpscheck.render.paste import render
 from tests import recorded as rec
 from tests.corpus_cases import CORPUS, load
@@ -202,7 +202,7 @@ def test_the_checks_view_keeps_its_cause_keys() -> None:
 
 
 def test_every_row_cites_a_source() -> None:
-    from mpscheck.signatures import TABLE
+    from mpscheck.knowledge.errors import TABLE
 
     assert len({row.id for row in TABLE}) == len(TABLE)
     for row in TABLE:
@@ -400,7 +400,7 @@ def test_every_cause_id_has_a_docs_section() -> None:
     from pathlib import Path
 
     from mpscheck.judgement.setup import SETUP_ORDER
-    from mpscheck.signatures import TABLE
+    from mpscheck.knowledge.errors import TABLE
 
     documented = set(
         re.findall(r"^### `([a-z0-9_-]+)`$", (Path(__file__).parent.parent / "docs" / "explain.md").read_text(), re.M)
@@ -566,7 +566,7 @@ def test_an_invalid_low_watermark_points_at_the_high_one() -> None:
 def test_every_cause_of_the_corpus_vocabulary_has_a_fix_in_the_tables() -> None:
     import re
 
-    from mpscheck.signatures import CAUSES, TABLE
+    from mpscheck.knowledge.errors import CAUSES, TABLE
 
     readme = (CORPUS / "README.md").read_text()
     section = readme.split("## Causes", 1)[1].split("\n## ", 1)[0]
@@ -593,7 +593,7 @@ def test_every_cause_of_the_corpus_vocabulary_has_a_fix_in_the_tables() -> None:
 )
 def test_the_doctors_own_markdown_pasted_back(scenario: str, cause: str) -> None:
     """A report from `mpscheck doctor --format markdown` (of the recorded scenarios) read as a paste."""
-    from mpscheck.diagnose import diagnose
+    from mpscheck.checks.diagnose import diagnose
     from mpscheck.render.markdown import render as render_markdown
     from tests.scenarios import scenarios
 

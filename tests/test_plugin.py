@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from mpscheck.diagnose import diagnose
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.model import Requirement
-from mpscheck.report_format import render as render_json
+from mpscheck.render.json_report import render as render_json
 from tests.scenarios import scenarios
 
 MARKED_TESTS = """

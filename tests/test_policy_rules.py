@@ -11,9 +11,9 @@ import copy
 
 import pytest
 
+from mpscheck.checks.policy import SMOKE_STEPS, decide
 from mpscheck.facts import Facts
 from mpscheck.model import ExitCode, Finding, Requirement, Status, Verdict
-from mpscheck.policy import SMOKE_STEPS, decide
 from tests import recorded as rec
 from tests.scenarios import CUDA_SMOKE, PHYSICAL, _linux, facts, interpreter, mac_host, quick_smoke, torch_facts
 

@@ -13,8 +13,8 @@ import subprocess
 import sys
 import time
 
+from mpscheck.probes.progress import Progress, terminal_progress
 from mpscheck.probes.target import probe_target
-from mpscheck.progress import Progress, terminal_progress
 from tests.conftest import PYTHON, fake_torch_env
 
 

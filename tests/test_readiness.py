@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from mpscheck.diagnose import diagnose
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.facts import Facts, ProbeRun, SmokeFacts, TorchFacts
 from mpscheck.model import Requirement
 from tests import recorded as rec

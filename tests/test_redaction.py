@@ -131,8 +131,8 @@ def test_explain_masks_a_saved_report_that_holds_secrets(fmt: str, tmp_path: Pat
 
 
 def test_the_pytest_plugins_skip_reason_is_masked(pytester: pytest.Pytester) -> None:
-    from mpscheck.diagnose import diagnose
-    from mpscheck.report_format import render as render_json
+    from mpscheck.checks.diagnose import diagnose
+    from mpscheck.render.json_report import render as render_json
     from tests.scenarios import scenarios
 
     scenario = next(s for s in scenarios() if s.name.startswith("torch import fails"))

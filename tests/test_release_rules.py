@@ -14,9 +14,9 @@ from typing import Any, Callable
 import pytest
 
 from mpscheck.checks.installing import install_command
+from mpscheck.checks.policy import decide
 from mpscheck.facts import Facts, InterpreterFacts, SmokeStep, TorchFacts
 from mpscheck.model import ExitCode, Finding, Remediation, Requirement, Status, Verdict
-from mpscheck.policy import decide
 from tests import recorded as rec
 from tests.scenarios import interpreter, quick_smoke
 from tests.test_machine_rules import (

@@ -10,15 +10,15 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from mpscheck.diagnose import diagnose
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.facts import Facts, from_dict, to_dict
 from mpscheck.model import Report, Requirement
 from mpscheck.render import FORMATS, renderer
 from mpscheck.render.github import escape_data, escape_property, workflow_commands
+from mpscheck.render.json_report import report_to_dict
 from mpscheck.render.markdown import home_to_tilde
 from mpscheck.render.markdown import render as markdown
 from mpscheck.render.text import render as text
-from mpscheck.report_format import report_to_dict
 from tests.scenarios import scenarios
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mpscheck.checks import DOCTOR, checks_for
-from mpscheck.diagnose import diagnose
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.model import Requirement, Status
 from tests.scenarios import Scenario, scenarios
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from mpscheck.diagnose import diagnose
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.facts import ProbeRun, SmokeFacts, SmokeStep
 from mpscheck.model import Requirement, Status
 from tests import recorded as rec
@@ -126,7 +126,7 @@ def test_real_out_of_memory_names_the_sizes_and_the_tables_fix() -> None:
     _, found = smoke_findings(m1_facts(full_smoke(failing)))
     train = found["smoke-train"]
     assert train.status is Status.FAIL and "MPS allocated 17.36 GB" in train.summary
-    # The signature table's fix (mpscheck/signatures.py, row "oom"): find what holds the memory.
+    # The signature table's fix (mpscheck/knowledge/errors.py, row "oom"): find what holds the memory.
     assert train.fix.commands == ("top -l 1 -o mem -n 10",)
 
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.checks.smoke import judge_allocate, judge_elementwise, judge_matmul, judge_train
-from mpscheck.diagnose import diagnose
 from mpscheck.facts import ProbeRun, SmokeStep
 from mpscheck.model import Finding, Remediation, Requirement, Status
 from tests import recorded as rec

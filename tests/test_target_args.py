@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.cli import cli
-from mpscheck.diagnose import diagnose
 from mpscheck.probes.target import TargetError, choose_target, probe_target
-from mpscheck.report_format import render as render_json
+from mpscheck.render.json_report import render as render_json
 from tests.conftest import PYTHON, fake_torch_env
 from tests.scenarios import scenarios
 from tests.test_cli import invoke

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.checks.smoke import ELEMENTWISE_TOLERANCE
-from mpscheck.diagnose import diagnose
 from mpscheck.model import Requirement, Status
 from mpscheck.probes.agent import workload
 from mpscheck.probes.target import AGENT_PATH, PROTOCOL_VERSION, choose_target, probe_target

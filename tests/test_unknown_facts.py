@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from mpscheck.diagnose import diagnose
+from mpscheck.checks.diagnose import diagnose
 from mpscheck.facts import Facts, HostFacts, InterpreterFacts, ProbeRun, TargetFacts, TorchFacts
 from mpscheck.model import Requirement, Status
 

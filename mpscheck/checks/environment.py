@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from mpscheck.checks.c_readers import full_number, stoi, strtod
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
+from mpscheck.knowledge.versions import fallback_reader
 from mpscheck.model import Remediation
-from mpscheck.versions import fallback_reader
 
 FALLBACK = "PYTORCH_ENABLE_MPS_FALLBACK"
 HIGH = "PYTORCH_MPS_HIGH_WATERMARK_RATIO"

@@ -9,7 +9,7 @@ is_built() (accelerate also torch >= 1.12).
 from __future__ import annotations
 
 from mpscheck.checks.registry import Context, Outcome, check, fix, passed, skipped, warned
-from mpscheck.versions import at_least, parse_version
+from mpscheck.knowledge.versions import at_least, parse_version
 
 LIGHTNING_PROCESSORS = ("arm", "arm64")
 # Lightning's MPSAccelerator.is_available() (src/lightning/fabric/accelerators/mps.py, current

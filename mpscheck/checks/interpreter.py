@@ -8,8 +8,8 @@ import shlex
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.wording import first_line, seconds_or_limit
 from mpscheck.facts import InterpreterFacts
+from mpscheck.knowledge.versions import last_intel_mac_torch, parse_version
 from mpscheck.model import Remediation
-from mpscheck.versions import last_intel_mac_torch, parse_version
 
 NATIVE_VENV = "/opt/homebrew/bin/python3.12 -m venv ~/.venvs/torch && ~/.venvs/torch/bin/python -m pip install torch"
 MINIFORGE_ARM64 = "https://github.com/conda-forge/miniforge/releases/latest/download/Miniforge3-MacOSX-arm64.sh"

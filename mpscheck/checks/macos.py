@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.wording import torch_named
-from mpscheck.model import Remediation
-from mpscheck.versions import (
+from mpscheck.knowledge.versions import (
     InstallAdvice,
     at_least,
     floor_for,
@@ -18,6 +17,7 @@ from mpscheck.versions import (
     parse_version,
     show,
 )
+from mpscheck.model import Remediation
 
 
 @check("macos-version", "macOS version", where="macos")

@@ -1,5 +1,5 @@
 """Known error texts, recognised so a finding can name the cause, not echo it: the checks' view of the
-one signature table in ``mpscheck/signatures.py``, keeping the cause keys the checks already use.
+one signature table in ``mpscheck/knowledge/errors.py``, keeping the cause keys the checks already use.
 
 A new torch that rewords a message degrades to "unrecognised", never to a wrong diagnosis.
 """
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mpscheck.knowledge.errors import TABLE, Row, fill, groups_of
 from mpscheck.model import Remediation
-from mpscheck.signatures import TABLE, Row, fill, groups_of
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ from mpscheck.checks.signatures import recognise
 from mpscheck.checks.system import cuda_usable
 from mpscheck.checks.wording import first_line, plural, size
 from mpscheck.facts import SmokeStep
+from mpscheck.knowledge.versions import at_least, parse_version
 from mpscheck.model import Remediation, Status
-from mpscheck.versions import at_least, parse_version
 
 MPS_PREREQUISITES = ("platform", "chip", "macos-version", "python-arch", "torch-import", "mps-built", "mps-available")
 
@@ -179,7 +179,7 @@ RAISED = {
 def raised_outcome(ctx: Context, result: SmokeStep, device: str) -> Outcome:
     """A step that raised, explained by its error's known signature where there is one.
 
-    The fix comes from the signature table (mpscheck/signatures.py), the one home of what each known
+    The fix comes from the signature table (mpscheck/knowledge/errors.py), the one home of what each known
     error means and how to fix it; an unknown error gets the report-it fix.
     """
     error = result.error or "raised"

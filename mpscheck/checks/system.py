@@ -6,7 +6,7 @@ import re
 
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.wording import plural, size, torch_named
-from mpscheck.versions import (
+from mpscheck.knowledge.versions import (
     at_least,
     last_intel_mac_torch,
     numpy_pin,

@@ -6,8 +6,8 @@ from mpscheck.checks.environment import FALLBACK, read_fallback
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.signatures import recognise
 from mpscheck.checks.wording import first_line, seconds_or_limit, torch_named
+from mpscheck.knowledge.versions import install_advice, parse_version, pythons_with_mps
 from mpscheck.model import Remediation, Status
-from mpscheck.versions import install_advice, parse_version, pythons_with_mps
 
 PARAVIRTUAL_DEVICE = "Apple Paravirtual device"  # the Metal device of macOS VMs (ggml-org/llama.cpp#6628)
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 import shlex
 from dataclasses import replace
 
-from mpscheck import signatures as table
 from mpscheck.judgement.model import Cause, Evidence, evidence_of
 from mpscheck.judgement.ops import OpCoverage
+from mpscheck.knowledge import errors as table
+from mpscheck.knowledge.versions import at_least, last_intel_mac_torch, macos_floor, parse_version, torch_pin_for_macos
 from mpscheck.model import Finding, Remediation
-from mpscheck.paste.model import Paste
-from mpscheck.versions import at_least, last_intel_mac_torch, macos_floor, parse_version, torch_pin_for_macos
+from mpscheck.probes.paste.model import Paste
 
 HIGH = "PYTORCH_MPS_HIGH_WATERMARK_RATIO"
 
@@ -91,7 +91,7 @@ class Reader:
             f"{'torch ' + torch.version if torch and torch.version else 'this torch'} needs for MPS",
             Remediation(f"Upgrade macOS{also}; or run on the CPU.", tuple(commands)),
             self.ev("host.macos_version", "torch.version"),
-            "https://github.com/pytorch/pytorch/issues/139425; mpscheck/versions.py (MAC_FLOOR_BY_TORCH)",
+            "https://github.com/pytorch/pytorch/issues/139425; mpscheck/knowledge/versions.py (MAC_FLOOR_BY_TORCH)",
         )
 
     def hidden_gpu(self, evidence: tuple[Evidence, ...]) -> Cause:

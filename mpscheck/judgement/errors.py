@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from mpscheck import signatures as table
 from mpscheck.judgement.memory import MemoryRules
 from mpscheck.judgement.model import Cause, Evidence
+from mpscheck.knowledge import errors as table
+from mpscheck.knowledge.versions import at_least, last_intel_mac_torch, parse_version
 from mpscheck.model import Remediation
-from mpscheck.versions import at_least, last_intel_mac_torch, parse_version
 
 # A setup cause that, when the paste shows it, is the real reason for these error causes.
 EXPLAINED_BY: dict[str, tuple[str, ...]] = {

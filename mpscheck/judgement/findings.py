@@ -5,7 +5,7 @@ check's inputs), and the cause ids that failing checks and a pasted report's fai
 from __future__ import annotations
 
 from mpscheck.model import Finding, Status
-from mpscheck.paste.model import Paste
+from mpscheck.probes.paste.model import Paste
 
 # ---- the doctor's checks on the paste's facts ----------------------------------------------------------
 
@@ -41,7 +41,7 @@ DOCTOR_CAUSES = {
 
 def relevant_findings(paste: Paste) -> list[Finding]:
     """The doctor's findings on the paste's facts, for the checks whose inputs the paste shows."""
-    from mpscheck.diagnose import diagnose
+    from mpscheck.checks.diagnose import diagnose
 
     report = diagnose(paste.facts)
     shown = {o.fact for o in paste.observations}

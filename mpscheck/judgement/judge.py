@@ -14,16 +14,16 @@ import re
 import shlex
 from dataclasses import replace
 
-from mpscheck import signatures as table
 from mpscheck.facts import Facts
 from mpscheck.judgement.errors import ErrorRules
 from mpscheck.judgement.findings import CHECK_INPUTS, DOCTOR_CAUSES, FINDING_CAUSES, relevant_findings
 from mpscheck.judgement.model import Cause, Diagnosis, Evidence, evidence_of
 from mpscheck.judgement.ops import OpCoverage, knowledge_ops
 from mpscheck.judgement.setup import SetupRules
+from mpscheck.knowledge import errors as table
 from mpscheck.model import ExitCode, Remediation, Status
-from mpscheck.paste import read
-from mpscheck.paste.model import Observation, Paste
+from mpscheck.probes.paste import read
+from mpscheck.probes.paste.model import Observation, Paste
 
 HEALTHY, NOT_ENOUGH = "healthy", "not-enough-evidence"
 AMBIGUOUS = (NOT_ENOUGH, "x86_64-python", "no-metal-device")  # the paste cannot settle these alone

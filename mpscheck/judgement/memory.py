@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from mpscheck import signatures as table
 from mpscheck.judgement.base import HIGH, Reader
 from mpscheck.judgement.model import Cause, Evidence
 from mpscheck.judgement.sizes import gib, size_bytes
+from mpscheck.knowledge import errors as table
 from mpscheck.model import Remediation
 
 

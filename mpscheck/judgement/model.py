@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from mpscheck.facts import Facts
 from mpscheck.model import ExitCode, Finding, Remediation
-from mpscheck.paste.model import Observation
+from mpscheck.probes.paste.model import Observation
 
 
 @dataclass(frozen=True)

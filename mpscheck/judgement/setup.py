@@ -9,8 +9,8 @@ from dataclasses import replace
 
 from mpscheck.judgement.base import Reader
 from mpscheck.judgement.model import Cause, Evidence, evidence_of
-from mpscheck.paste.model import Observation
-from mpscheck.versions import at_least, parse_version
+from mpscheck.knowledge.versions import at_least, parse_version
+from mpscheck.probes.paste.model import Observation
 
 SETUP_ORDER = (
     "not-macos",

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from mpscheck.knowledge.op_limits import OpLimit, limits_for
+from mpscheck.knowledge.versions import Version, at_least, macos_floor, parse_version, show
 from mpscheck.ops.backend_kernels import DECOMPOSED_FROM, NOT_ON_MPS, mps_side
 from mpscheck.ops.recording import OpUse, Recording
-from mpscheck.versions import Version, at_least, macos_floor, parse_version, show
 
 STATUSES = ("mps", "composite", "fallback", "cpu-always", "dtype-unsupported", "macos-gated", "unknown")
 # Worst first: the order problems are listed in, and which status wins when rows merge.

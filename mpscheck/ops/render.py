@@ -9,10 +9,10 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from mpscheck.knowledge.versions import show
 from mpscheck.ops.prediction import FALLBACK_ENV, OpPrediction, Prediction
 from mpscheck.ops.recording import Recording
 from mpscheck.probes.command import ChildResult
-from mpscheck.versions import show
 
 OPS_SCHEMA_VERSION = 1
 OPS_KIND = "mpscheck-ops"

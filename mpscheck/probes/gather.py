@@ -41,8 +41,8 @@ class _Background(threading.Thread):
 def _host_then_warm_imports() -> HostFacts:
     facts = probe_host(gpu=False)
     # Import what judges and prints the facts now, while the target is still importing torch.
-    import mpscheck.diagnose
-    import mpscheck.report_format  # noqa: F401
+    import mpscheck.checks.diagnose
+    import mpscheck.render.json_report  # noqa: F401
 
     return facts
 

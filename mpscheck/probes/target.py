@@ -31,7 +31,7 @@ from mpscheck.facts import (
     from_dict,
 )
 from mpscheck.probes.process import Completed, run_command
-from mpscheck.progress import Progress, terminal_progress
+from mpscheck.probes.progress import Progress, terminal_progress
 from mpscheck.redact import ENV_POLICY, redact
 
 AGENT_PATH = Path(__file__).resolve().parent / "agent" / "main.py"  # run by path: mpscheck never imports it

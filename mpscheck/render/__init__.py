@@ -14,7 +14,7 @@ Renderer = Callable[[Report, bool], str]
 # format -> the module whose render() prints it; JSON is the report format itself, kept with its reader.
 MODULES = {
     "text": "mpscheck.render.text",
-    "json": "mpscheck.report_format",
+    "json": "mpscheck.render.json_report",
     "markdown": "mpscheck.render.markdown",
     "github": "mpscheck.render.github",
     "junit": "mpscheck.render.junit",

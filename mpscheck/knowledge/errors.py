@@ -513,7 +513,7 @@ CAUSES: dict[str, CauseFix] = {
             "macOS {macos} is older than what this torch needs for MPS",
             "Upgrade macOS; or run on the CPU.",
             ("softwareupdate --list",),
-            "https://github.com/pytorch/pytorch/issues/139425; mpscheck/versions.py (MAC_FLOOR_BY_TORCH)",
+            "https://github.com/pytorch/pytorch/issues/139425; mpscheck/knowledge/versions.py (MAC_FLOOR_BY_TORCH)",
         ),
         CauseFix(
             "no-metal-device",

@@ -11,7 +11,7 @@ import importlib
 import re
 from typing import Callable
 
-from mpscheck.paste.model import Observation, Paste
+from mpscheck.probes.paste.model import Observation, Paste
 
 PARSERS = (
     "doctor_report",
@@ -47,7 +47,7 @@ MAX_LINE = 4000  # longer lines are cut: the patterns never need more, and regex
 
 
 def parser(name: str) -> Callable[[list[str]], list[Observation]]:
-    module = importlib.import_module(f"mpscheck.paste.{name}")
+    module = importlib.import_module(f"mpscheck.probes.paste.{name}")
     parse: Callable[[list[str]], list[Observation]] = module.parse
     return parse
 

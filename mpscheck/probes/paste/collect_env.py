@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 
-from mpscheck.paste.model import Observation, Seen, observe
+from mpscheck.probes.paste.model import Observation, Seen, observe
 
 KIND = "collect_env"
 UNKNOWN = ("Could not collect", "N/A", "None", "")

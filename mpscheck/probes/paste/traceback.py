@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, Seen, each_line
+from mpscheck.probes.paste.model import Observation, Seen, each_line
 
 KIND = "traceback"
 FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line \d+|^(?P<wpath>/\S+\.py):\d+: \w*Warning')

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, observe
+from mpscheck.probes.paste.model import Observation, observe
 
 KIND = "repl"
 BOOL = r"(?P<v>True|False)"

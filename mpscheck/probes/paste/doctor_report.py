@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, observe
+from mpscheck.probes.paste.model import Observation, observe
 
 KIND = "mpscheck report"
 HEADER = re.compile(r"^(?:## )?mpscheck (?:doctor|smoke-test) · probed (?P<python>/\S+|~/\S+)")

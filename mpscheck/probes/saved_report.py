@@ -1,6 +1,6 @@
-"""The versioned JSON report format, in one place: write it, read it back, upgrade older schemas.
+"""A saved JSON report, read back and upgraded from older schemas (an observer, like the probes).
 
-Its shape is fixed by mpscheck/report.schema.json. ``--format json`` writes it (render); ``mpscheck
+Its shape is fixed by mpscheck/report.schema.json. ``--format json`` writes it (render/json_report.py); ``mpscheck
 explain`` and the pytest plugin read it back (load_report, parse_report), so today's checks can
 judge facts saved on another Mac. A saved report is foreign data: it may come from another
 mpscheck, or have been edited; its facts are type-checked (facts.from_dict), so a corrupt report is
@@ -22,47 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mpscheck import __version__
-from mpscheck.facts import FACTS_SCHEMA_VERSION, Facts, FactsError, from_dict, to_dict
-from mpscheck.model import REPORT_KIND, SCHEMA_VERSION, Report, Requirement
-
-# ---- writing ---------------------------------------------------------------------------------------
-
-
-def report_to_dict(report: Report) -> dict[str, Any]:
-    verdict = report.verdict
-    out = {
-        "kind": REPORT_KIND,
-        "schema_version": SCHEMA_VERSION,
-        "mpscheck_version": __version__,
-        "command": report.command,
-        "require": report.require.value,
-        "strict": report.strict,
-        "exit_code": int(verdict.exit_code),
-        "ready": verdict.ready,
-        "headline": verdict.headline,
-        "blocking": list(verdict.blocking),
-        "not_counted": list(verdict.not_counted),
-        "counts": report.counts(),
-        "target": {
-            "python": report.facts.target.requested,
-            "chosen_because": report.facts.target.chosen_because,
-        },
-        "findings": [finding.to_dict() for finding in report.findings],
-        "facts": to_dict(report.facts),
-    }
-    if report.command == "bench":  # the derived figures; the raw ones are in facts.target.bench
-        from mpscheck.render.bench import json_summary
-
-        out["bench"] = json_summary(report)
-    return out
-
-
-def render(report: Report, verbose: bool = False) -> str:
-    return json.dumps(report_to_dict(report), indent=2, sort_keys=False) + "\n"
-
-
-# ---- reading ---------------------------------------------------------------------------------------
+from mpscheck.facts import FACTS_SCHEMA_VERSION, Facts, FactsError, from_dict
+from mpscheck.model import REPORT_KIND, SCHEMA_VERSION, Requirement
 
 
 class ReportError(ValueError):

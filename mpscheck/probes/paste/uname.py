@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, observe
+from mpscheck.probes.paste.model import Observation, observe
 
 KIND = "uname"
 DARWIN = re.compile(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, Seen, each_line
+from mpscheck.probes.paste.model import Observation, Seen, each_line
 
 KIND = "pip"
 VERSIONS = re.compile(r"requirement (?P<req>torch\S*) \(from versions: (?P<versions>[^)]*)\)")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, observe
+from mpscheck.probes.paste.model import Observation, observe
 
 KIND = "environment"
 NAME = r"(?P<name>PYTORCH_(?:ENABLE_MPS_FALLBACK|MPS_\w+|DEBUG_MPS_\w+))"

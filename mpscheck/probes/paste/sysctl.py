@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, observe
+from mpscheck.probes.paste.model import Observation, observe
 
 KIND = "sysctl"
 SYSCTL = re.compile(r"^\s*(?P<key>[a-z_]+(?:\.[a-z0-9_]+)+)\s*[:=]\s*(?P<value>\S.*?)\s*$")

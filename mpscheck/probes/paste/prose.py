@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, Seen, each_line
+from mpscheck.probes.paste.model import Observation, Seen, each_line
 
 KIND = "prose"
 CHIP = re.compile(r"(?<![\w/.-])(?:Apple\s+)?(?P<family>M[1-5])(?:\s+(?P<tier>Pro|Max|Ultra))?(?![\w/.-])")

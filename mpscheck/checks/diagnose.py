@@ -12,10 +12,10 @@ import traceback
 from typing import Iterable
 
 from mpscheck.checks import DOCTOR, Check, Context, checks_for
+from mpscheck.checks.policy import decide
 from mpscheck.checks.registry import Outcome, skipped
 from mpscheck.facts import Facts
 from mpscheck.model import Finding, Remediation, Report, Requirement, Status
-from mpscheck.policy import decide
 
 BUG_REPORT = Remediation(
     "This is a bug in mpscheck: please report it with the saved report attached.",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, Seen, each_line
+from mpscheck.probes.paste.model import Observation, Seen, each_line
 
 KIND = "brew"
 MACOS = re.compile(r"^\s*macOS:\s*(?P<version>\d+(?:\.\d+)*)-(?P<arch>arm64|x86_64)\s*$")

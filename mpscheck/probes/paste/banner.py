@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, Seen, each_line
+from mpscheck.probes.paste.model import Observation, Seen, each_line
 
 KIND = "banner"
 LIGHTNING = re.compile(r"GPU available: (?P<available>True|False)(?: \((?P<kind>\w+)\))?, used: (?P<used>True|False)")

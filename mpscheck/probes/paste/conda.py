@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, Seen, each_line
+from mpscheck.probes.paste.model import Observation, Seen, each_line
 
 KIND = "conda"
 INFO = re.compile(r"^\s*(?P<key>platform|active env location|python version|subdir)\s*:\s*(?P<value>\S.*?)\s*$")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.paste.model import Observation, Seen, each_line
+from mpscheck.probes.paste.model import Observation, Seen, each_line
 
 KIND = "sw_vers"
 LINE = re.compile(r"^\s*(?P<key>ProductName|ProductVersion|BuildVersion):\s*(?P<value>\S.*?)\s*$")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TextIO
 from mpscheck.model import REPORT_KIND
 
 if TYPE_CHECKING:
-    from mpscheck.report_format import SavedReport
+    from mpscheck.probes.saved_report import SavedReport
 
 MAX_INPUT = 2_000_000  # characters: a paste, not a log archive; the rest is ignored
 
@@ -66,6 +66,6 @@ def looks_like_report(text: str) -> bool:
 
 def saved_report(given: ExplainInput, path: str) -> SavedReport:
     """The saved report in *given* (a file or standard input), read as `mpscheck doctor --format json` wrote it."""
-    from mpscheck.report_format import parse_report
+    from mpscheck.probes.saved_report import parse_report
 
     return parse_report(given.text, given.name)
