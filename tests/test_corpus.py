@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from mpscheck.judgement import explain_text
-from tests.corpus_cases import Case, cases, fix_matches
+from tests.corpus_cases import HELDOUT, Case, cases, fix_matches
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
@@ -30,10 +30,83 @@ WRONG_FIX = {
 }
 
 
+# Cases added on 2026-11-24 that the engine did not yet get right when they were added (cause or fix):
+# each leaves this set when a rule explains it (strict: an explained case fails until it is removed).
+NOT_YET_EXPLAINED = {
+    "accelerate-2686-torch-mps-missing-1-13-1.txt",
+    "accelerate-2693-test-autocast-mps.txt",
+    "accelerate-3718-fp16-requires-gpu-not-mps.txt",
+    "ai-eng-from-scratch-316-healthy-after-default-index.txt",
+    "applied-ai-rag-8-poetry-torch-231-french.txt",
+    "audiosr-70-output-channels-quoted.txt",
+    "chandra-11-cuda-error-system-profiler.txt",
+    "comfy-cli-568-rosetta-annotated-probe.txt",
+    "comfy-desktop-1492-linalg-solve-old-torch.txt",
+    "cosyvoice-672-output-channels-chinese.txt",
+    "diamond-6-load-mps-torch201.txt",
+    "diffusers-11229-sdxl-slicing-nan.txt",
+    "diffusers-12653-prx-rope-float64-env.txt",
+    "diffusers-1847-accelerate-config-mps-choice-rtx.txt",
+    "diffusers-2521-fp16-layernorm-broadcast.txt",
+    "diffusers-5894-invalid-buffer-size-env.txt",
+    "fastai-3952-intel-mac-fastai-picks-mps.txt",
+    "fastbook-538-view-size-mps.txt",
+    "faster-whisper-911-ctranslate2-unsupported-mps.txt",
+    "hypothesis-torch-66-healthy-mps0-repl.txt",
+    "insanely-fast-whisper-275-float64-timestamps.txt",
+    "langchain-chatchat-2990-cuda-config-chinese.txt",
+    "lightning-15861-intel-amd-misconfig.txt",
+    "lightning-17707-mac-pro-x86-cuda-accelerator-quoted.txt",
+    "liveportraitkj-31-cuda-on-m3-pro.txt",
+    "m1-ml-test-14-yolov5-gpu-mem-0-no-device.txt",
+    "onetrainer-169-torch-cu118-on-m2.txt",
+    "otvision-141-torch-1-10-2-py310-m1.txt",
+    "prompt-da-2-pixi-pytorch-gpu-osx-arm64.txt",
+    "pytorch-118115-addcdiv-noncontiguous.txt",
+    "pytorch-125197-macos-14-xlarge-runner.txt",
+    "pytorch-125254-inductor-device-mps-not-supported.txt",
+    "pytorch-129207-conv1d-65537-silent.txt",
+    "pytorch-134416-conv1d-channels-quoted.txt",
+    "pytorch-139190-autocast-dtype-warning.txt",
+    "pytorch-145144-fp16-trainer-torch27.txt",
+    "pytorch-148528-arm64-wheel-not-supported.txt",
+    "pytorch-158824-ndarray-int-max-assert.txt",
+    "pytorch-176981-complexdouble-inconsistent.txt",
+    "pytorch-190645-batchnorm3d-nsrangeexception.txt",
+    "pytorch-63558-libtorch-x86-link-arm64.txt",
+    "pytorch-77874-load-map-location-mps-jupyter.txt",
+    "pytorch-78042-placeholder-buffer-size-nightly.txt",
+    "pytorch-78044-complexfloat-abort.txt",
+    "pytorch-82483-conda-repodata-osx-arm64.txt",
+    "pytorch-83384-m1-nightly-conda-unsatisfiable.txt",
+    "pytorch-84169-causallm-gibberish.txt",
+    "pytorch-90635-cumsum-int-wrong.txt",
+    "pytorch-91268-invalid-high-watermark-x86.txt",
+    "pytorch-96976-compile-mps-cuda-assert.txt",
+    "pytorch-cpu-feedstock-106-mps-dev-build-mamba.txt",
+    "riffusion-125-generator-device-cpu.txt",
+    "rl-swarm-369-killed-9-watermark-off.txt",
+    "sd-webui-11633-upsample-nearest-half.txt",
+    "sd-webui-freeu-12-complexfloat-fft-sysctl.txt",
+    "second-me-32-poetry2-torch-251-intel-mac.txt",
+    "transformers-20415-gpt2-tensors-2d-torch-1-12.txt",
+    "transformers-22122-device-map-auto-no-mps.txt",
+    "transformers-30071-pipeline-device-repl-healthy.txt",
+    "uv-8746-intel-imac-torch-260-tag.txt",
+    "verifiers-553-uv-cu128-on-macos.txt",
+    "whisper-dictation-9-fp16-warning-intel.txt",
+    "whisper-vits-svc-17-cuda-on-m1-chinese.txt",
+    "yolov5-8102-restore-location-mps-banner.txt",
+    "yuna-ai-17-not-linked-mps-braces.txt",
+}
+
+
 def _params() -> list[object]:
     out = []
     for case in cases():
         reason = WRONG_CAUSE.get(case.name) or WRONG_FIX.get(case.name)
+        if case.name in NOT_YET_EXPLAINED:
+            reason = "a new corpus case that no rule explains yet"
         marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
         out.append(pytest.param(case, id=case.name.removesuffix(".txt"), marks=marks))
     return out
@@ -54,7 +127,19 @@ def test_every_case_names_its_source_and_cause() -> None:
 
 def test_the_expected_failures_are_still_corpus_files() -> None:
     names = {case.name for case in cases()}
-    assert set(WRONG_CAUSE) | set(WRONG_FIX) <= names
+    assert set(WRONG_CAUSE) | set(WRONG_FIX) | NOT_YET_EXPLAINED <= names
+
+
+def test_heldout_cases_are_well_formed_and_read_without_error() -> None:
+    """The held-out quarter is scored by benchmarks/explain_corpus.py, never tuned on: here only its form
+    is checked, and that explain answers every case with a cause id (no exception, no silent drop)."""
+    held = cases(HELDOUT)
+    assert len(held) * 4 >= len(held) + len(cases()) - 3, "the held-out folder holds about a quarter of the corpus"
+    assert not {c.name for c in held} & {c.name for c in cases()}
+    for case in held:
+        assert case.header.get("source", "").startswith("https://"), case.name
+        assert case.cause and case.paste.strip(), case.name
+        assert explain_text(case.paste).cause.id, case.name
 
 
 # The corpus writes an out-of-memory case's kind in its notes as "sub-cause: <words>".
