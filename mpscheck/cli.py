@@ -226,36 +226,47 @@ def explain(
     from mpscheck.probes.saved_report import ReportError
 
     _check_output(output)
+    selected = _known_ids(only)  # an unknown id is a usage error, whatever the input turns out to be
     try:
         given = read_input(report_path)
         if not given.is_report:
-            return _explain_paste(given.text, fmt, output, verbose, strict)
+            requirement = Requirement(require) if require else Requirement.MPS
+            return _explain_paste(given.text, fmt, output, verbose, requirement, strict, selected)
         saved = saved_report(given, report_path)
     except (InputError, ReportError) as exc:
         raise click.UsageError(str(exc)) from exc
     requirement = Requirement(require) if require else saved.require
     report = diagnose(
-        saved.facts, command=saved.command, require=requirement, strict=strict or saved.strict, only=_known_ids(only)
+        saved.facts, command=saved.command, require=requirement, strict=strict or saved.strict, only=selected
     )
     _finish(report, fmt, output, verbose)
 
 
-def _explain_paste(text: str, fmt: str | None, output: str | None, verbose: bool, strict: bool) -> None:
+def _explain_paste(
+    text: str,
+    fmt: str | None,
+    output: str | None,
+    verbose: bool,
+    require: Requirement,
+    strict: bool,
+    only: list[str],
+) -> None:
     from mpscheck.judgement import explain_text
     from mpscheck.probes.paste import ACCEPTED
     from mpscheck.redact import redact
     from mpscheck.render.deliver import append_step_summary
     from mpscheck.render.paste import headline, render
 
-    diagnosis = explain_text(text)
+    diagnosis = explain_text(text, require=require, strict=strict)
+    if only:  # --check filters what is shown, never the verdict
+        diagnosis.findings = [f for f in diagnosis.findings if f.id in only]
     if diagnosis.exit_code is ExitCode.USAGE:
         raise click.UsageError("nothing in the input could be read; explain accepts: " + "; ".join(ACCEPTED))
     fmt = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     if fmt == "github":
         append_step_summary(redact(render(diagnosis, "markdown", verbose), os.environ), os.environ)
     _deliver_text(render(diagnosis, fmt, verbose), output, headline(diagnosis))
-    code = diagnosis.exit_code
-    sys.exit(int(ExitCode.PROBLEMS if strict and code is ExitCode.READY and diagnosis.cause.id != "healthy" else code))
+    sys.exit(int(diagnosis.exit_code))
 
 
 def _known_ids(values: tuple[str, ...]) -> list[str]:

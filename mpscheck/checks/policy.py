@@ -173,3 +173,18 @@ def _decide(findings: Sequence[Finding], facts: Facts, *, require: Requirement, 
 def _not_counted(path: Path, findings: Sequence[Finding]) -> tuple[str, ...]:
     """Problems on the path not taken: shown, but they neither block nor count as warnings here."""
     return tuple(f.id for f in findings if f.id in path.ignores and f.status in (Status.FAIL, Status.WARN))
+
+
+def decide_text(status: Status | None, *, require: Requirement, strict: bool) -> ExitCode:
+    """The verdict on what a paste shows, by the rule above: *status* is its root cause's (pass: positive
+    evidence that MPS works; warn: a performance note such as a CPU fallback; fail: a problem, or not
+    enough evidence; None: nothing could be read). Unreadable input is a usage error whatever the
+    requirement; with ``none`` any readable paste exits 0; a warning fails only with --strict."""
+    if status is None:
+        return ExitCode.USAGE
+    if status is Status.CRASH:
+        return ExitCode.INTERNAL
+    if require is Requirement.NONE:
+        return ExitCode.READY
+    bad = {Status.FAIL, Status.WARN, Status.SKIP} if strict else {Status.FAIL, Status.SKIP}
+    return ExitCode.PROBLEMS if status in bad else ExitCode.READY

@@ -14,6 +14,7 @@ import re
 import shlex
 from dataclasses import replace
 
+from mpscheck.checks.policy import decide_text
 from mpscheck.facts import Facts
 from mpscheck.judgement.errors import ErrorRules
 from mpscheck.judgement.findings import CHECK_INPUTS, DOCTOR_CAUSES, FINDING_CAUSES, relevant_findings
@@ -21,7 +22,7 @@ from mpscheck.judgement.model import Cause, Diagnosis, Evidence, evidence_of
 from mpscheck.judgement.ops import OpCoverage, knowledge_ops
 from mpscheck.judgement.setup import SetupRules
 from mpscheck.knowledge import errors as table
-from mpscheck.model import ExitCode, Remediation, Status
+from mpscheck.model import Remediation, Requirement, Status
 from mpscheck.probes.paste import read
 from mpscheck.probes.paste.model import Observation, Paste
 
@@ -30,22 +31,28 @@ AMBIGUOUS = (NOT_ENOUGH, "x86_64-python", "no-metal-device")  # the paste cannot
 DOCTOR_HINT = "mpscheck doctor --format markdown"
 
 
-def explain_text(text: str, ops: OpCoverage | None = None) -> Diagnosis:
-    return judge(read(text), ops)
+def explain_text(
+    text: str, ops: OpCoverage | None = None, *, require: Requirement = Requirement.MPS, strict: bool = False
+) -> Diagnosis:
+    return judge(read(text), ops, require=require, strict=strict)
 
 
-def judge(paste: Paste, ops: OpCoverage | None = None) -> Diagnosis:
+def judge(
+    paste: Paste, ops: OpCoverage | None = None, *, require: Requirement = Requirement.MPS, strict: bool = False
+) -> Diagnosis:
     lines = paste.text.split("\n")
     hits = list(table.find(lines))
     if not paste.observations and not hits:
-        return Diagnosis([], Cause("unreadable", "nothing in the input could be read", None), exit_code=ExitCode.USAGE)
+        unread = Cause("unreadable", "nothing in the input could be read", None)
+        return Diagnosis([], unread, exit_code=decide_text(None, require=require, strict=strict), status=None)
     facts = paste.facts
     findings = relevant_findings(paste)
     judge_ = _Judge(paste, hits, ops or knowledge_ops(), findings)
     causes = judge_.causes()
     top = causes[0]
     others = [c for c in causes[1:] if c.id != top.id]
-    ok = top.id in (HEALTHY, "op-fallback-warning")
+    status = Status.PASS if top.id == HEALTHY else Status.WARN if top.id == "op-fallback-warning" else Status.FAIL
+    ok = status is not Status.FAIL
     shows_setup = any(o.fact.split(".")[0] in ("host", "interpreter", "torch") for o in paste.observations)
     unsure = top.id in AMBIGUOUS or (not ok and not shows_setup)
     top, others = fit_installs(top, facts, judge_.python), [fit_installs(c, facts, judge_.python) for c in others]
@@ -55,7 +62,8 @@ def judge(paste: Paste, ops: OpCoverage | None = None) -> Diagnosis:
         others=others,
         findings=findings,
         facts=facts,
-        exit_code=ExitCode.READY if ok else ExitCode.PROBLEMS,
+        exit_code=decide_text(status, require=require, strict=strict),
+        status=status,
         next_step=DOCTOR_HINT if unsure else None,
     )
 
