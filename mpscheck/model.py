@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mpscheck.facts import Facts
+
+if TYPE_CHECKING:
+    from mpscheck.checks.bench import BenchSummary
 
 SCHEMA_VERSION = 2  # 2: smoke steps hold observations only (v1 held their own verdicts)
 REPORT_KIND = "mpscheck-report"
@@ -113,6 +116,7 @@ class Report:
     verdict: Verdict
     require: Requirement
     strict: bool
+    bench: BenchSummary | None = None  # mpscheck bench: the figures its checks decided, for the renderers
 
     def mark(self, finding: Finding) -> Mark:
         """How *finding* is shown in every format (text, json, markdown, github, junit, step summary)."""
