@@ -793,10 +793,15 @@ def test_device_choice_on_linux() -> None:
     assert refused.summary == "MPS was requested: not macOS (Linux)"
 
 
-def test_a_known_signature_that_has_no_smoke_remedy_is_reported_as_raised() -> None:
+def test_a_known_signature_without_smoke_wording_is_said_and_fixed_by_its_table_row() -> None:
+    """Every row of the one table of known errors is recognised in a smoke step, with the row's cause and fix
+    (it used to fall back to "raised" and the report-it fix unless the row carried a second name)."""
     train = steps(SmokeStep("train", "raised", 1.0, {}, rec.FLOAT64_ERROR, "TypeError"))["smoke-train"]
-    assert train.summary == f"the train step raised on mps: {rec.FLOAT64_ERROR}"
-    assert train.fix is not None and train.fix.commands == REPORT_FIX
+    assert train.summary == (
+        "the train step raised on mps: a float64 (double) tensor reached MPS, which has no float64 "
+        "(float64-unsupported)"
+    )
+    assert train.fix is not None and train.fix.summary.startswith("Use float32") and train.fix.commands != REPORT_FIX
     watermark = steps(SmokeStep("train", "raised", 1.0, {}, HIGH_WATERMARK_ERROR, "RuntimeError"))["smoke-train"]
     assert watermark.fix is not None and watermark.fix.summary.startswith("Unset both watermark variables")
 

@@ -166,12 +166,13 @@ def death_outcome(ctx: Context, name: str, device: str) -> Outcome:
     )
 
 
-# What a step that raised means, by the cause the signature table recognised; the fix is the table's.
+# How a step that raised says what the table's row means, where the smoke test words it its own way (by
+# row: several rows share a cause); any other known row is said in the row's own summary. The fix is the row's.
 RAISED = {
-    "virtual-gpu": "cannot allocate on {device} ('MPS allocated: 0 bytes'): a paravirtual GPU in a macOS VM, such "
+    "oom-zero": "cannot allocate on {device} ('MPS allocated: 0 bytes'): a paravirtual GPU in a macOS VM, such "
     "as a hosted CI runner, where is_available() is True and nothing works",
-    "out-of-memory": "ran out of MPS memory ({detail})",
-    "fallback-off": "hit an op with no MPS kernel while " + FALLBACK + " is off",
+    "oom": "ran out of MPS memory ({detail})",
+    "op-not-implemented": "hit an op with no MPS kernel while " + FALLBACK + " is off",
     "watermark": "was refused by torch's MPS memory limits: {detail}",
 }
 
@@ -186,9 +187,12 @@ def raised_outcome(ctx: Context, result: SmokeStep, device: str) -> Outcome:
     signature = recognise(error)
     evidence = (f"{result.error_type or 'error'}: {first_line(error, 400)}",)
     remedy = signature.remedy(ctx.python) if signature else None
-    if signature and remedy and signature.cause in RAISED:
-        what = RAISED[signature.cause].format(device=device, detail=signature.detail)
+    if signature and remedy and signature.kind in RAISED:
+        what = RAISED[signature.kind].format(device=device, detail=signature.detail)
         return failed(f"the {result.name} step {what}", remedy, *evidence)
+    if signature and remedy:
+        said = f"{signature.summary(ctx.python)} ({signature.cause})"
+        return failed(f"the {result.name} step raised on {device}: {said}", remedy, *evidence)
     return failed(f"the {result.name} step raised on {device}: {first_line(error)}", report_fix(ctx), *evidence)
 
 

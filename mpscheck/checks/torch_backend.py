@@ -102,7 +102,7 @@ def _import_failed(ctx: Context, error: str) -> Outcome:
     reinstall = ctx.install("torch", reinstall=True)
     signature = recognise(error)
     remedy = signature.remedy(ctx.python) if signature else None
-    if signature and remedy and signature.cause == "wrong-arch":
+    if signature and remedy and signature.kind == "wrong-arch-dylib":
         return failed(  # the table's fix sentence; the command fits this interpreter's setup (pip, uv, ...)
             f"import torch failed: torch's libraries do not match this Python ({signature.detail}): "
             "the wheel was installed by a Python of the other architecture",

@@ -5,7 +5,8 @@ message degrades to "unrecognised", never to a wrong diagnosis. Rows are tried i
 specific pattern comes first (a 0-byte out-of-memory before the general one). Fix commands are
 templates: ``{python}`` is the interpreter the facts or the paste name (shell-quoted), ``{op}`` the
 operator an error names; a template whose placeholder has no value keeps its ``{name}`` visible
-rather than inventing one. ``legacy`` is the older cause key that ``checks/signatures.py`` exposes.
+rather than inventing one. ``cause`` is the one cause vocabulary: a check id or a cause id documented in
+docs/explain.md, the same whether the text was pasted, saved in a report or raised in the doctor's smoke test.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ class Row:
     fix: str  # one imperative sentence
     commands: tuple[str, ...] = ()  # templates with {python}, {op}, ...
     source: str = ""  # issue URL or torch source path
-    legacy: str | None = None  # cause key of mpscheck.checks.signatures.recognise
     severity: str = ERROR
 
 
@@ -77,7 +77,6 @@ TABLE: tuple[Row, ...] = (
         "Run MPS work on a physical Mac (a self-hosted runner in CI); in a hosted macOS VM, test on the CPU.",
         ("mpscheck doctor --require none",),
         "https://github.com/actions/runner-images/issues/9918",
-        legacy="virtual-gpu",
     ),
     Row(
         "oom",
@@ -92,7 +91,6 @@ TABLE: tuple[Row, ...] = (
         "processes hold it.",
         ("top -l 1 -o mem -n 10",),  # macOS top: one sample, sorted by memory, ten processes
         "aten/src/ATen/mps/MPSAllocator.mm (format of the message); mps-facts.md 3.3",
-        legacy="out-of-memory",
     ),
     Row(
         "buffer-too-large",
@@ -115,7 +113,6 @@ TABLE: tuple[Row, ...] = (
             "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 PYTORCH_MPS_LOW_WATERMARK_RATIO=0.0",
         ),
         "aten/src/ATen/mps/MPSAllocator.mm (TORCH_CHECK on the watermark ratios)",
-        legacy="watermark",
     ),
     Row(
         "sparse",
@@ -139,7 +136,6 @@ TABLE: tuple[Row, ...] = (
         "is too late), or upgrade torch if a newer release has the kernel.",
         ("export PYTORCH_ENABLE_MPS_FALLBACK=1",),
         "aten/src/ATen/mps/MPSFallback.mm; " + TORCH_ISSUE + "77764",
-        legacy="fallback-off",
     ),
     Row(
         "library-op-missing",
@@ -197,7 +193,6 @@ TABLE: tuple[Row, ...] = (
         ".float() or torch.from_numpy(a).float() before .to('mps')).",
         (),
         "aten/src/ATen/mps/EmptyTensor.cpp; aten/src/ATen/native/mps/OperationUtils.mm (getMPSDataType)",
-        legacy="no-float64",
     ),
     Row(
         "needs-macos14",
@@ -211,7 +206,6 @@ TABLE: tuple[Row, ...] = (
         "Upgrade macOS to 14 or later (and torch to 2.3+), or use float16/float32 meanwhile.",
         ("softwareupdate --list", "{python} -m pip install --upgrade torch"),
         TORCH_ISSUE + "104191; PR pytorch/pytorch#119641 (aten/src/ATen/mps/EmptyTensor.cpp)",
-        legacy="needs-macos14",
     ),
     Row(
         "bf16-old-torch",
@@ -224,7 +218,6 @@ TABLE: tuple[Row, ...] = (
         "Load the model in float16 (or float32) on MPS; or upgrade to torch 2.3+ on macOS 14+ for bfloat16.",
         ("{python} -m pip install --upgrade 'torch>=2.3'",),
         TORCH_ISSUE + "104191; PR pytorch/pytorch#119641 (bfloat16 on MPS, torch 2.3, macOS 14)",
-        legacy="needs-macos14",
     ),
     Row(
         "dtype-unsupported",
@@ -234,7 +227,6 @@ TABLE: tuple[Row, ...] = (
         "Use a dtype MPS has (float32, float16, bfloat16 on macOS 14) for tensors on mps.",
         (),
         "aten/src/ATen/native/mps/OperationUtils.mm (getMPSDataType)",
-        legacy="needs-macos14",
     ),
     Row(
         "device-mismatch",
@@ -277,7 +269,6 @@ TABLE: tuple[Row, ...] = (
         "Use a Mac with Apple silicon for MPS; on this Mac run on the CPU.",
         ("sysctl -n machdep.cpu.brand_string",),
         "mpscheck/knowledge/torch_releases.json (torch 2.13+ binaries); aten/src/ATen/mps/MPSDevice.mm",
-        legacy="no-unified-memory",
     ),
     Row(
         "no-metal-device",
@@ -288,7 +279,6 @@ TABLE: tuple[Row, ...] = (
         "Check the macOS version, the Python's architecture and whether a sandbox or VM hides the GPU.",
         ("sw_vers", "{python} -c 'import platform; print(platform.machine(), platform.processor())'"),
         "aten/src/ATen/mps/EmptyTensor.cpp (MPS_ERROR_RUNTIME_TOO_LOW); " + TORCH_ISSUE + "139425",
-        legacy="no-metal-device",
     ),
     Row(
         "doc-hint-macos",
@@ -311,7 +301,6 @@ TABLE: tuple[Row, ...] = (
         "Install PyPI's macOS arm64 wheel, which is built with MPS, into a native arm64 Python on the Mac.",
         ("{python} -m pip install --force-reinstall --no-cache-dir torch",),
         "aten/src/ATen/mps/EmptyTensor.cpp (MPS_ERROR_NOT_COMPILED); docs/source/notes/mps.rst",
-        legacy="not-built",
     ),
     Row(
         "lightning-mps",
@@ -332,11 +321,13 @@ TABLE: tuple[Row, ...] = (
         "Reinstall {package} with this very interpreter, bypassing pip's cache of the wrong build.",
         ("{python} -m pip install --force-reinstall --no-cache-dir {package}",),
         "https://github.com/invoke-ai/InvokeAI/issues/2152",
-        legacy="wrong-arch",
     ),
     Row(
         "wrong-arch-wheel",
-        _re(r"(?P<wheel>torch-[\w.+]+-macosx_\w+?_(?P<arch>x86_64|arm64)\.whl) is not a supported wheel on this"),
+        # A wheel's name holds dashes (torch-2.2.2-cp311-none-macosx_11_0_arm64.whl); bounded, so linear-time.
+        _re(
+            r"(?P<wheel>torch-[\w.+-]{1,120}?-macosx_\w{1,40}?_(?P<arch>x86_64|arm64)\.whl) is not a supported wheel on"
+        ),
         "wrong-arch-wheel",
         "{wheel} is built for {arch}, which this Python is not",
         "Install the wheel pip picks for this interpreter instead of a downloaded file.",
