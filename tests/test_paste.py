@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from mpscheck.checks.signatures import recognise
 from mpscheck.judgement import explain_text, judge
 from mpscheck.judgement.ops import op_names
-from mpscheck.judgement.sizes import size_bytes
+from mpscheck.knowledge.sizes import size_bytes
 from mpscheck.model import ExitCode
 from mpscheck.probes import paste as paste_package
 from mpscheck.probes.paste import PARSERS, parser, read

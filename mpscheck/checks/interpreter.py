@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shlex
 
+from mpscheck.checks.machine import intel_mac
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.wording import first_line, seconds_or_limit
 from mpscheck.facts import InterpreterFacts
@@ -78,8 +79,7 @@ def python_arch(ctx: Context) -> Outcome:
         )
     if info.machine == "arm64":
         return passed("arm64, native (not translated by Rosetta)", *evidence)
-    intel = ctx.host.arm64_hardware is False or "Intel" in (ctx.host.cpu_brand or "")
-    if intel and info.machine == "x86_64":
+    if intel_mac(ctx.host) and info.machine == "x86_64":
         return passed("x86_64, native on an Intel Mac", *evidence)
     return skipped(
         f"architecture not determined (machine {info.machine or 'unknown'}, Apple silicon "

@@ -6,6 +6,7 @@ under Rosetta the cure for an old torch is a native Python, not an upgrade.
 
 from __future__ import annotations
 
+from mpscheck.checks.machine import wheel_arch
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.wording import torch_named
 from mpscheck.knowledge.versions import (
@@ -103,7 +104,7 @@ def _python(ctx: Context) -> str | None:
 
 def _arch(ctx: Context) -> str:
     """The architecture whose wheels this interpreter installs: x86_64 under Rosetta or on an Intel Mac."""
-    return "x86_64" if ctx.interpreter and ctx.interpreter.machine == "x86_64" else "arm64"
+    return wheel_arch(ctx.interpreter)
 
 
 def _numpy(advice: InstallAdvice) -> tuple[str, ...]:

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from mpscheck.checks.environment import FALLBACK, read_fallback
+from mpscheck.checks.machine import PARAVIRTUAL_DEVICE
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.signatures import recognise
 from mpscheck.checks.wording import first_line, seconds_or_limit, torch_named
 from mpscheck.knowledge.versions import install_advice, parse_version, pythons_with_mps
 from mpscheck.model import Remediation, Status
-
-PARAVIRTUAL_DEVICE = "Apple Paravirtual device"  # the Metal device of macOS VMs (ggml-org/llama.cpp#6628)
-
 
 CPU_WHEELS = "https://download.pytorch.org/whl/cpu"  # PyTorch's own index of CPU-only Linux builds
 

@@ -8,10 +8,18 @@ from __future__ import annotations
 import shlex
 from dataclasses import replace
 
+from mpscheck.checks.machine import wheel_arch
 from mpscheck.judgement.model import Cause, Evidence, evidence_of
 from mpscheck.judgement.ops import OpCoverage
 from mpscheck.knowledge import errors as table
-from mpscheck.knowledge.versions import at_least, last_intel_mac_torch, macos_floor, parse_version, torch_pin_for_macos
+from mpscheck.knowledge.versions import (
+    PRE_TABLE_FLOOR,
+    at_least,
+    last_intel_mac_torch,
+    macos_floor,
+    parse_version,
+    torch_pin_for_macos,
+)
 from mpscheck.model import Finding, Remediation
 from mpscheck.probes.paste.model import Paste
 
@@ -79,10 +87,12 @@ class Reader:
             # 2.2-2.5 print "12.3+", but 2.5's real floor is 13.0 (pytorch/pytorch#139425): below 13 is too old.
             floor = (13, 0) if floor_text == "12.3" else tuple(int(p) for p in floor_text.split("."))
         else:
-            floor = (12, 3)
+            floor = PRE_TABLE_FLOOR  # the oldest floor of any torch with MPS (knowledge/versions.py cites it)
         if at_least(macos, floor):
             return None
-        pin = torch_pin_for_macos(macos)
+        info = self.facts.target.interpreter
+        python = info.version if info and info.version else None
+        pin = torch_pin_for_macos(macos, python, wheel_arch(info))  # as the doctor's macos-version check does
         commands = ["softwareupdate --list"] + ([f"{self.python} -m pip install '{pin}'"] if pin else [])
         also = f", or install the newest torch whose MPS runs on it ({pin})" if pin else ""
         return Cause(

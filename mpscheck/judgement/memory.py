@@ -9,8 +9,8 @@ from dataclasses import replace
 
 from mpscheck.judgement.base import HIGH, Reader
 from mpscheck.judgement.model import Cause, Evidence
-from mpscheck.judgement.sizes import gib, size_bytes
 from mpscheck.knowledge import errors as table
+from mpscheck.knowledge.sizes import gib, size_bytes
 from mpscheck.model import Remediation
 
 

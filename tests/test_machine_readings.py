@@ -1,0 +1,38 @@
+"""The readings of a machine that every rule shares (checks/machine.py): one home for Intel, VM and
+x86_64-Python detection, asked by the doctor's checks and by the rules over a paste's facts alike."""
+
+from __future__ import annotations
+
+from mpscheck.checks.machine import PARAVIRTUAL_DEVICE, intel_mac, virtual_machine, wheel_arch, x86_python
+from mpscheck.facts import Facts, HostFacts, InterpreterFacts, TorchFacts
+
+
+def test_intel_needs_evidence_and_unknown_is_not_intel() -> None:
+    assert intel_mac(HostFacts(arm64_hardware=False))
+    assert intel_mac(HostFacts(cpu_brand="Intel(R) Core(TM) i9-9880H CPU @ 2.30GHz"))
+    assert not intel_mac(HostFacts())  # unknown hardware is not "Intel"
+    assert not intel_mac(HostFacts(cpu_brand="Apple M1", arm64_hardware=True))
+
+
+def test_a_vm_from_any_of_its_four_signs() -> None:
+    assert not virtual_machine(Facts())
+    for host in (
+        HostFacts(hypervisor=True),
+        HostFacts(model="VirtualMac2,1"),
+        HostFacts(cpu_brand="Apple M1 (Virtual)"),
+    ):
+        facts = Facts()
+        facts.host = host
+        assert virtual_machine(facts)
+    paravirtual = Facts()
+    paravirtual.target.torch = TorchFacts(mps_device_name=PARAVIRTUAL_DEVICE)
+    assert virtual_machine(paravirtual)
+
+
+def test_an_x86_python_and_the_wheels_it_installs() -> None:
+    assert wheel_arch(None) == "arm64" and not x86_python(InterpreterFacts())
+    for signs in ({"proc_translated": 1}, {"machine": "x86_64"}, {"processor": "i386"}, {"conda_subdir": "osx-64"}):
+        info = InterpreterFacts(**signs)
+        assert x86_python(info) and wheel_arch(info) == "x86_64", signs
+    assert x86_python(InterpreterFacts(binary_archs=["x86_64"]))
+    assert not x86_python(InterpreterFacts(binary_archs=["x86_64", "arm64"], machine="arm64"))
