@@ -251,7 +251,7 @@ def _explain_paste(
     strict: bool,
     only: list[str],
 ) -> None:
-    from mpscheck.judgement import explain_text
+    from mpscheck.checks.causes import explain_text
     from mpscheck.probes.paste import ACCEPTED
     from mpscheck.redact import redact
     from mpscheck.render.deliver import append_step_summary

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mpscheck.checks.causes import explain_text, judge
+from mpscheck.checks.causes.ops import op_names
 from mpscheck.checks.signatures import recognise
-from mpscheck.judgement import explain_text, judge
-from mpscheck.judgement.ops import op_names
 from mpscheck.knowledge.sizes import size_bytes
 from mpscheck.model import ExitCode
 from mpscheck.probes import paste as paste_package
@@ -326,7 +326,7 @@ def test_the_knowledge_module_is_used_when_present(monkeypatch) -> None:
     import sys
     import types
 
-    from mpscheck.judgement.ops import knowledge_ops
+    from mpscheck.checks.causes.ops import knowledge_ops
 
     fake = types.ModuleType("mpscheck.knowledge.ops")
     kinds = {("aten::foo", "2.1"): "mps", ("aten::foo", "2.0"): "none", ("aten::sp", "2.1"): "sparse-mps"}
@@ -400,7 +400,7 @@ def test_every_cause_id_has_a_docs_section() -> None:
     import re
     from pathlib import Path
 
-    from mpscheck.judgement.setup import SETUP_ORDER
+    from mpscheck.checks.causes.setup import SETUP_ORDER
     from mpscheck.knowledge.errors import TABLE
 
     documented = set(
@@ -659,7 +659,7 @@ def test_install_commands_fit_a_uv_environment() -> None:
 
 def test_the_op_table_read_from_torchs_wheels_backs_the_advice() -> None:
     # F5-TTS#443's error (aten::unfold_backward) on its torch 2.4.1; the table is mpscheck/knowledge/op_coverage.json.
-    from mpscheck.judgement.ops import knowledge_ops
+    from mpscheck.checks.causes.ops import knowledge_ops
 
     ops = knowledge_ops()
     assert ops is not None and ops.first_mps_release("aten::unfold_backward") == "2.6.0"

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from mpscheck.checks.causes.model import Cause, Diagnosis
 from mpscheck.facts import to_dict
-from mpscheck.judgement.model import Cause, Diagnosis
 from mpscheck.model import Status
 
 KIND = "mpscheck-paste-diagnosis"

@@ -14,13 +14,13 @@ import re
 import shlex
 from dataclasses import replace
 
+from mpscheck.checks.causes.errors import ErrorRules
+from mpscheck.checks.causes.findings import CHECK_INPUTS, DOCTOR_CAUSES, FINDING_CAUSES, relevant_findings
+from mpscheck.checks.causes.model import Cause, Diagnosis, Evidence, evidence_of
+from mpscheck.checks.causes.ops import OpCoverage, knowledge_ops
+from mpscheck.checks.causes.setup import SetupRules
 from mpscheck.checks.policy import decide_text
 from mpscheck.facts import Facts
-from mpscheck.judgement.errors import ErrorRules
-from mpscheck.judgement.findings import CHECK_INPUTS, DOCTOR_CAUSES, FINDING_CAUSES, relevant_findings
-from mpscheck.judgement.model import Cause, Diagnosis, Evidence, evidence_of
-from mpscheck.judgement.ops import OpCoverage, knowledge_ops
-from mpscheck.judgement.setup import SetupRules
 from mpscheck.knowledge import errors as table
 from mpscheck.model import Remediation, Requirement, Status
 from mpscheck.probes.paste import read
@@ -40,12 +40,11 @@ def explain_text(
 def judge(
     paste: Paste, ops: OpCoverage | None = None, *, require: Requirement = Requirement.MPS, strict: bool = False
 ) -> Diagnosis:
-    lines = paste.text.split("\n")
-    hits = list(table.find(lines))
+    facts = paste.facts
+    hits = seen_hits(facts)
     if not paste.observations and not hits:
         unread = Cause("unreadable", "nothing in the input could be read", None)
         return Diagnosis([], unread, exit_code=decide_text(None, require=require, strict=strict), status=None)
-    facts = paste.facts
     findings = relevant_findings(paste)
     judge_ = _Judge(paste, hits, ops or knowledge_ops(), findings)
     causes = judge_.causes()
@@ -57,7 +56,8 @@ def judge(
     unsure = top.id in AMBIGUOUS or (not ok and not shows_setup)
     top, others = fit_installs(top, facts, judge_.python), [fit_installs(c, facts, judge_.python) for c in others]
     return Diagnosis(
-        kinds=paste.kinds + (["error text"] if hits and "traceback" not in paste.kinds else []),
+        kinds=[k for k in paste.kinds if k != "error text"]
+        + (["error text"] if hits and "traceback" not in paste.kinds else []),
         cause=top,
         others=others,
         findings=findings,
@@ -66,6 +66,15 @@ def judge(
         status=status,
         next_step=DOCTOR_HINT if unsure else None,
     )
+
+
+def seen_hits(facts: Facts) -> list[table.Hit]:
+    """The rows of the table of known errors that the errors the input showed match, in line order."""
+    hits = []
+    for seen in facts.errors:
+        for hit in table.find([seen.text]):
+            hits.append(table.Hit(hit.row, seen.line or 0, seen.text, hit.groups))
+    return hits
 
 
 # ---- the judge: setup rules and error rules, and what comes when there is no error ----------------

@@ -8,9 +8,9 @@ from __future__ import annotations
 import shlex
 from dataclasses import replace
 
+from mpscheck.checks.causes.model import Cause, Evidence, evidence_of
+from mpscheck.checks.causes.ops import OpCoverage
 from mpscheck.checks.machine import wheel_arch
-from mpscheck.judgement.model import Cause, Evidence, evidence_of
-from mpscheck.judgement.ops import OpCoverage
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.versions import (
     PRE_TABLE_FLOOR,

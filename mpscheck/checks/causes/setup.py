@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from mpscheck.checks.causes.base import Reader
+from mpscheck.checks.causes.model import Cause, Evidence, evidence_of
 from mpscheck.checks.machine import intel_mac, virtual_machine, x86_python
-from mpscheck.judgement.base import Reader
-from mpscheck.judgement.model import Cause, Evidence, evidence_of
 from mpscheck.knowledge.versions import at_least, parse_version
 from mpscheck.probes.paste.model import Observation
 

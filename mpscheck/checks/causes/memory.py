@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from mpscheck.judgement.base import HIGH, Reader
-from mpscheck.judgement.model import Cause, Evidence
+from mpscheck.checks.causes.base import HIGH, Reader
+from mpscheck.checks.causes.model import Cause, Evidence
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.sizes import gib, size_bytes
 from mpscheck.model import Remediation

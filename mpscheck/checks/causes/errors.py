@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from mpscheck.judgement.memory import MemoryRules
-from mpscheck.judgement.model import Cause, Evidence
+from mpscheck.checks.causes.memory import MemoryRules
+from mpscheck.checks.causes.model import Cause, Evidence
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.versions import at_least, last_intel_mac_torch, parse_version
 from mpscheck.model import Remediation
