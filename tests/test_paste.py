@@ -567,7 +567,8 @@ def test_an_invalid_low_watermark_points_at_the_high_one() -> None:
 def test_every_cause_of_the_corpus_vocabulary_has_a_fix_in_the_tables() -> None:
     import re
 
-    from mpscheck.knowledge.errors import CAUSES, TABLE
+    from mpscheck.knowledge.causes import CAUSES
+    from mpscheck.knowledge.errors import TABLE
 
     readme = (CORPUS / "README.md").read_text()
     section = readme.split("## Causes", 1)[1].split("\n## ", 1)[0]

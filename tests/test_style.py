@@ -74,3 +74,17 @@ def test_ci_runs_the_readmes_test_command() -> None:
     assert "pytest" in command and "-e '.[test,torch]'" in command
     ci = (ROOT / ".ci" / "run").read_text()
     assert "<!-- ci: the test command" in ci and "torch==2.13.0" in ci
+
+
+# Modules still over the limit, owned by another branch's work; this list may only shrink.
+OVER_THE_LIMIT = {"probes/agent/bench.py"}
+
+
+def test_no_module_is_over_400_lines() -> None:
+    package = Path(__file__).resolve().parent.parent / "mpscheck"
+    over = {
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if len(path.read_text(encoding="utf-8").splitlines()) > 400
+    }
+    assert over <= OVER_THE_LIMIT, over - OVER_THE_LIMIT

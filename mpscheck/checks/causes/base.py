@@ -12,6 +12,7 @@ from mpscheck.checks.causes.model import Cause, Evidence, evidence_of
 from mpscheck.checks.causes.ops import OpCoverage
 from mpscheck.checks.machine import wheel_arch
 from mpscheck.knowledge import errors as table
+from mpscheck.knowledge.causes import CAUSES
 from mpscheck.knowledge.versions import (
     PRE_TABLE_FLOOR,
     at_least,
@@ -53,7 +54,7 @@ class Reader:
 
     def general(self, cause_id: str, evidence: tuple[Evidence, ...], **values: str | None) -> Cause:
         """A cause of the table of causes read from facts, its templates filled with what the paste shows."""
-        entry = table.CAUSES[cause_id]
+        entry = CAUSES[cause_id]
         known = {"python": self.python, "last_intel": last_intel_mac_torch(), "macos": self.facts.host.macos_version}
         known |= values
         remedy = (

@@ -22,6 +22,7 @@ from mpscheck.checks.causes.setup import SetupRules
 from mpscheck.checks.policy import decide_text
 from mpscheck.facts import Facts
 from mpscheck.knowledge import errors as table
+from mpscheck.knowledge.causes import CAUSES
 from mpscheck.model import Remediation, Requirement, Status
 from mpscheck.probes.paste import read
 from mpscheck.probes.paste.model import Observation, Paste
@@ -147,7 +148,7 @@ class _Judge(SetupRules, ErrorRules):
             cause_id = DOCTOR_CAUSES.get(check_id) or (hit.row.cause if hit else "doctor-check-failed")
             fix_summary = self.value(f"paste.doctor_fix.{check_id}")
             commands = tuple(str(o.value) for o in self.paste.all(f"paste.doctor_command.{check_id}"))
-            general = table.CAUSES.get(cause_id)
+            general = CAUSES.get(cause_id)
             if fix_summary:
                 remedy: Remediation | None = Remediation(str(fix_summary), commands)
             elif general:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from mpscheck.checks.c_readers import strtod
 from mpscheck.checks.causes.base import HIGH, Reader
 from mpscheck.checks.causes.model import Cause, Evidence
 from mpscheck.knowledge import errors as table
@@ -41,7 +42,7 @@ class MemoryRules(Reader):
         lift = "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0"
         set_to = (self.facts.target.interpreter.env or {}).get(HIGH) if self.facts.target.interpreter else None
         unified = bool(self.facts.host.cpu_brand and self.facts.host.cpu_brand.startswith("Apple"))
-        if cap is not None and set_to is not None and table.strtod_zero(set_to):
+        if cap is not None and set_to is not None and strtod(set_to).value == 0.0:
             variant = "watermark-not-applied"
             kind = (
                 f"a watermark setting that never reached torch: the paste sets {HIGH}={set_to}, yet the message "

@@ -1,0 +1,94 @@
+"""The errors a run raised, judged: a workload step that raised or a process that died. A raised error
+is matched against the one table of known errors (checks/signatures.py over knowledge/errors.py), so the
+doctor's smoke test, smoke-test's steps and a paste name the same cause with the same fix.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from mpscheck.checks.environment import FALLBACK
+from mpscheck.checks.registry import Context, Outcome, failed, fix, passed, skipped
+from mpscheck.checks.signatures import recognise
+from mpscheck.checks.wording import first_line
+from mpscheck.facts import SmokeStep
+from mpscheck.model import Remediation
+
+
+def step(ctx: Context, name: str) -> SmokeStep | None:
+    smoke = ctx.smoke
+    return next((s for s in smoke.steps if s.name == name), None) if smoke else None
+
+
+def died_during(ctx: Context) -> str | None:
+    """The step the workload process was in when it hung or died, if it did."""
+    run = ctx.facts.target.run
+    if run.status != "ok" and run.running_stage and run.running_stage.startswith("step:"):
+        return run.running_stage.split(":", 1)[1]
+    return None
+
+
+def report_fix(ctx: Context) -> Remediation:
+    return fix(
+        "Update torch (and macOS); if it persists, report it to PyTorch with this report attached.",
+        ctx.install("torch", upgrade=True),
+        "mpscheck smoke-test --format markdown --output mpscheck-smoke.md",
+    )
+
+
+def death_outcome(ctx: Context, name: str, device: str) -> Outcome:
+    run = ctx.facts.target.run
+    inside = " (an abort inside Metal)" if device == "mps" and run.status == "crashed" else ""
+    tail = run.stderr_tail.strip().splitlines()
+    return failed(
+        f"the {name} step on {device} did not finish: {run.message}{inside}",
+        report_fix(ctx),
+        *([f"last line on stderr: {first_line(tail[-1])}"] if tail else []),
+    )
+
+
+# How a step that raised says what the table's row means, where the smoke test words it its own way (by
+# row: several rows share a cause); any other known row is said in the row's own summary. The fix is the row's.
+RAISED = {
+    "oom-zero": "cannot allocate on {device} ('MPS allocated: 0 bytes'): a paravirtual GPU in a macOS VM, such "
+    "as a hosted CI runner, where is_available() is True and nothing works",
+    "oom": "ran out of MPS memory ({detail})",
+    "op-not-implemented": "hit an op with no MPS kernel while " + FALLBACK + " is off",
+    "watermark": "was refused by torch's MPS memory limits: {detail}",
+}
+
+
+def raised_outcome(ctx: Context, result: SmokeStep, device: str) -> Outcome:
+    """A step that raised, explained by its error's known signature where there is one.
+
+    The fix comes from the signature table (mpscheck/knowledge/errors.py), the one home of what each known
+    error means and how to fix it; an unknown error gets the report-it fix.
+    """
+    error = result.error or "raised"
+    signature = recognise(error)
+    evidence = (f"{result.error_type or 'error'}: {first_line(error, 400)}",)
+    remedy = signature.remedy(ctx.python) if signature else None
+    if signature and remedy and signature.kind in RAISED:
+        what = RAISED[signature.kind].format(device=device, detail=signature.detail)
+        return failed(f"the {result.name} step {what}", remedy, *evidence)
+    if signature and remedy:
+        said = f"{signature.summary(ctx.python)} ({signature.cause})"
+        return failed(f"the {result.name} step raised on {device}: {said}", remedy, *evidence)
+    return failed(f"the {result.name} step raised on {device}: {first_line(error)}", report_fix(ctx), *evidence)
+
+
+Rule = Callable[[dict[str, Any]], tuple[str | None, str]]
+
+
+def judged(ctx: Context, entry: SmokeStep, device: str, rule: Rule) -> Outcome:
+    """One step's outcome: raised, or its observations judged by *rule*."""
+    if entry.outcome == "raised":
+        return raised_outcome(ctx, entry, device)
+    if entry.outcome == "skipped":
+        return skipped(entry.note or "not applicable")
+    problem, description = rule(entry.values)
+    took = f"{entry.seconds:.2f} s" if entry.seconds is not None else "untimed"
+    if problem:
+        return failed(f"the {entry.name} step on {device}: {problem}", report_fix(ctx))
+    said = description.replace("{device}", device)  # not format(): saved values may hold braces
+    return passed(f"{said} ({took})")
