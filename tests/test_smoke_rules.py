@@ -858,3 +858,13 @@ def test_the_doctors_smoke_is_not_a_death_after_a_clean_exit() -> None:
         Status.PASS,
         "float32 work on mps matches the CPU (allocate, elementwise; 0.20 s)",
     )
+
+
+def test_the_macos_a_dtype_needs_is_read_from_the_op_limits_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One home for "bfloat16 needs macOS 14": knowledge/op_limits.py; a table saying 15 says 15 here."""
+    import mpscheck.checks.smoke as smoke_rules
+
+    monkeypatch.setattr(smoke_rules, "dtype_macos_floors", lambda: {"bfloat16": (15, 0)})
+    rows = {"bfloat16": raised(rec.BF16_MACOS13_ERROR)}
+    found = steps(dtypes(**rows), sw_vers=rec.SW_VERS_14_5, mac_ver="14.5")["smoke-dtypes"]
+    assert "bfloat16 need macOS 15 (this is 14.5)" in found.summary

@@ -9,6 +9,7 @@ from __future__ import annotations
 from mpscheck.checks.machine import wheel_arch
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.wording import torch_named
+from mpscheck.knowledge.op_limits import dtype_macos_floor
 from mpscheck.knowledge.versions import (
     InstallAdvice,
     at_least,
@@ -75,12 +76,14 @@ def macos_version(ctx: Context) -> Outcome:
             f"torch {torch.version} on {shown} gives silently wrong results on MPS (pytorch/pytorch#122016)",
             fix("Upgrade torch to 2.3 or later.", ctx.install("torch>=2.3", *_numpy(advice), upgrade=True)),
         )
-    if not at_least(macos, (14, 0)) and _gates_dtypes_on_macos_14(floor.release):
+    bf16 = dtype_macos_floor("bfloat16") or (14, 0)  # knowledge/op_limits.py (PR pytorch/pytorch#119641)
+    if not at_least(macos, bf16) and _gates_dtypes_on_macos_14(floor.release):
         return warned(
             f"{shown} meets {torch_named(torch.version)}'s floor of macOS {show(floor.macos)}, but bfloat16 and "
-            "complex dtypes on MPS need macOS 14",
+            f"complex dtypes on MPS need macOS {show(bf16).removesuffix('.0')}",
             fix(
-                "Upgrade macOS to 14 or later for bfloat16 and complex; until then use float16/float32.",
+                f"Upgrade macOS to {show(bf16).removesuffix('.0')} or later for bfloat16 and complex; until then use "
+                "float16/float32.",
                 "softwareupdate --list",
             ),
             *notes,

@@ -17,7 +17,8 @@ from mpscheck.checks.registry import SMOKE, Context, Outcome, check, failed, fix
 from mpscheck.checks.system import cuda_usable
 from mpscheck.checks.wording import first_line, plural, size
 from mpscheck.facts import SmokeStep
-from mpscheck.knowledge.versions import at_least, parse_version
+from mpscheck.knowledge.op_limits import dtype_macos_floors
+from mpscheck.knowledge.versions import at_least, parse_version, show
 from mpscheck.model import Remediation, Status
 
 MPS_PREREQUISITES = ("platform", "chip", "macos-version", "python-arch", "torch-import", "mps-built", "mps-available")
@@ -29,7 +30,6 @@ MATMUL_TOLERANCE = {"float32": 1e-3, "float16": 1e-2}
 TRAIN_FIRST_LOSS_TOLERANCE = 2e-3  # relative to max(1, |CPU loss|)
 # Raised on mps by design (../shared/mps-facts.md 4): "MPS framework doesn't support float64".
 UNSUPPORTED_ON_MPS = ("float64",)
-NEED_MACOS_14_ON_MPS = ("bfloat16", "complex64")  # mps-facts 2.2: PR pytorch/pytorch#119641, #115512
 
 
 # ---- the rules for each step's observations: (problem or None, one-line description) ------------
@@ -296,9 +296,11 @@ def _dtype_outcome(ctx: Context, entry: SmokeStep, device: str) -> Outcome:
     wrong = [n for n, r in rows.items() if r.get("result") == "ran" and r.get("mismatches") != 0]
     raised = [n for n, r in rows.items() if r.get("result") != "ran"]
     macos = parse_version(ctx.host.macos_version)
-    old_macos = device == "mps" and macos is not None and not at_least(macos, (14, 0))
+    floors = dtype_macos_floors()  # knowledge/op_limits.py: bfloat16 and complex need macOS 14 on MPS
     expected = [n for n in raised if device == "mps" and n in UNSUPPORTED_ON_MPS]
-    explained = [n for n in raised if old_macos and n in NEED_MACOS_14_ON_MPS]
+    explained = [
+        n for n in raised if device == "mps" and macos is not None and n in floors and not at_least(macos, floors[n])
+    ]
     unexplained = [n for n in raised if n not in expected and n not in explained]
     details = [f"{n}: {first_line(str(rows[n].get('error')))}" for n in raised]
     if wrong or "float32" not in works:
@@ -307,8 +309,9 @@ def _dtype_outcome(ctx: Context, entry: SmokeStep, device: str) -> Outcome:
     parts = [f"works on {device}: {', '.join(works)}"]
     if expected:
         parts.append(f"{', '.join(expected)} unsupported as expected on mps (use float32)")
+    needed = show(max((floors[n] for n in explained), default=(0,))).removesuffix(".0")
     if explained:
-        parts.append(f"{', '.join(explained)} need macOS 14 (this is {ctx.host.macos_version})")
+        parts.append(f"{', '.join(explained)} need macOS {needed} (this is {ctx.host.macos_version})")
     if unexplained:
         return warned(
             "; ".join([*parts, f"unsupported: {', '.join(unexplained)}"]),
@@ -317,7 +320,9 @@ def _dtype_outcome(ctx: Context, entry: SmokeStep, device: str) -> Outcome:
         )
     if explained:
         return warned(
-            "; ".join(parts), fix("Upgrade macOS to 14 for bfloat16 and complex.", "softwareupdate --list"), *details
+            "; ".join(parts),
+            fix(f"Upgrade macOS to {needed} for bfloat16 and complex.", "softwareupdate --list"),
+            *details,
         )
     return passed("; ".join(parts), *details)
 
