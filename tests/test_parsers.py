@@ -223,3 +223,12 @@ def test_sysctl_output_is_read_by_name_and_unknown_keys_are_absent() -> None:
         "hw.optional.arm64": "1",
     }
     assert parse_sysctl("sysctl: unknown oid 'hw.perflevel0.physicalcpu'\n") == {}
+
+
+def test_one_version_reader_for_the_tables_and_the_rules() -> None:
+    from mpscheck.knowledge import releases
+    from mpscheck.knowledge.versions import parse_version
+
+    for text in ("2.5.1+cpu", "v2.6", "14.4.1", "2.10.0.dev20251008", "", None, "nightly"):
+        assert releases.parse(text) == parse_version(text)
+    assert parse_version("v2.6") == (2, 6)

@@ -86,7 +86,7 @@ class Reader:
             floor = macos_floor(version)
         elif floor_text:
             # 2.2-2.5 print "12.3+", but 2.5's real floor is 13.0 (pytorch/pytorch#139425): below 13 is too old.
-            floor = (13, 0) if floor_text == "12.3" else tuple(int(p) for p in floor_text.split("."))
+            floor = (13, 0) if floor_text == "12.3" else parse_version(floor_text) or PRE_TABLE_FLOOR
         else:
             floor = PRE_TABLE_FLOOR  # the oldest floor of any torch with MPS (knowledge/versions.py cites it)
         if at_least(macos, floor):
