@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from mpscheck.checks.environment import FALLBACK
+from mpscheck.checks.memory import read_oom
 from mpscheck.checks.registry import Context, Outcome, failed, fix, passed, skipped
-from mpscheck.checks.signatures import recognise
+from mpscheck.checks.signatures import Signature, recognise
 from mpscheck.checks.wording import first_line
 from mpscheck.facts import SmokeStep
 from mpscheck.model import Remediation
@@ -52,7 +53,6 @@ def death_outcome(ctx: Context, name: str, device: str) -> Outcome:
 RAISED = {
     "oom-zero": "cannot allocate on {device} ('MPS allocated: 0 bytes'): a paravirtual GPU in a macOS VM, such "
     "as a hosted CI runner, where is_available() is True and nothing works",
-    "oom": "ran out of MPS memory ({detail})",
     "op-not-implemented": "hit an op with no MPS kernel while " + FALLBACK + " is off",
     "watermark": "was refused by torch's MPS memory limits: {detail}",
 }
@@ -68,6 +68,8 @@ def raised_outcome(ctx: Context, result: SmokeStep, device: str) -> Outcome:
     signature = recognise(error)
     evidence = (f"{result.error_type or 'error'}: {first_line(error, 400)}",)
     remedy = signature.remedy(ctx.python) if signature else None
+    if signature and signature.kind == "oom":
+        return _out_of_memory(ctx, result, device, signature, evidence)
     if signature and remedy and signature.kind in RAISED:
         what = RAISED[signature.kind].format(device=device, detail=signature.detail)
         return failed(f"the {result.name} step {what}", remedy, *evidence)
@@ -75,6 +77,22 @@ def raised_outcome(ctx: Context, result: SmokeStep, device: str) -> Outcome:
         said = f"{signature.summary(ctx.python)} ({signature.cause})"
         return failed(f"the {result.name} step raised on {device}: {said}", remedy, *evidence)
     return failed(f"the {result.name} step raised on {device}: {first_line(error)}", report_fix(ctx), *evidence)
+
+
+def _out_of_memory(
+    ctx: Context, result: SmokeStep, device: str, signature: Signature, evidence: tuple[str, ...]
+) -> Outcome:
+    """An out-of-memory error read by its numbers (checks/memory.py), as a paste's is."""
+    reading = read_oom(dict(signature.groups), ctx.facts)
+    if reading.variant == "vm-cap":
+        vm = recognise("MPS backend out of memory (MPS allocated: 0 bytes, other allocations: 0 bytes")
+        what = RAISED["oom-zero"].format(device=device)
+        remedy = vm.remedy(ctx.python) if vm else None
+        return failed(f"the {result.name} step {what} ({reading.kind})", remedy or report_fix(ctx), *evidence)
+    remedy = reading.remedy or signature.remedy(ctx.python) or report_fix(ctx)
+    return failed(
+        f"the {result.name} step ran out of MPS memory: {reading.kind} ({reading.numbers})", remedy, *evidence
+    )
 
 
 Rule = Callable[[dict[str, Any]], tuple[str | None, str]]
