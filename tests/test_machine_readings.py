@@ -36,3 +36,15 @@ def test_an_x86_python_and_the_wheels_it_installs() -> None:
         assert x86_python(info) and wheel_arch(info) == "x86_64", signs
     assert x86_python(InterpreterFacts(binary_archs=["x86_64"]))
     assert not x86_python(InterpreterFacts(binary_archs=["x86_64", "arm64"], machine="arm64"))
+
+
+def test_rosetta_is_decided_by_proc_translated_where_it_was_read() -> None:
+    from mpscheck.checks.machine import rosetta
+
+    apple = HostFacts(cpu_brand="Apple M2", arm64_hardware=True)
+    assert rosetta(apple, InterpreterFacts(proc_translated=1))
+    assert not rosetta(apple, InterpreterFacts(proc_translated=0, machine="x86_64"))  # the sysctl is decisive
+    assert rosetta(apple, InterpreterFacts(processor="i386"))  # not read: an x86_64 Python on Apple silicon
+    assert rosetta(HostFacts(cpu_brand="Apple M1"), InterpreterFacts(conda_subdir="osx-64"))
+    assert not rosetta(HostFacts(arm64_hardware=False), InterpreterFacts(machine="x86_64"))  # an Intel Mac
+    assert not rosetta(HostFacts(), InterpreterFacts(machine="x86_64"))  # unknown hardware: not concluded

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import shlex
 
-from mpscheck.checks.machine import intel_mac
+from mpscheck.checks.machine import intel_mac, rosetta
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.wording import first_line, seconds_or_limit
 from mpscheck.facts import InterpreterFacts
@@ -54,9 +54,7 @@ def _shown(value: str) -> str:
 
 
 def is_rosetta(ctx: Context, info: InterpreterFacts) -> bool:
-    if info.proc_translated is not None:
-        return info.proc_translated == 1
-    return info.machine == "x86_64" and bool(ctx.host.arm64_hardware)
+    return rosetta(ctx.host, info)  # checks/machine.py: the one reading, shared with the paste rules
 
 
 @check("python-arch", "Python architecture", where="macos", needs=("interpreter",))

@@ -42,3 +42,16 @@ def wheel_arch(info: InterpreterFacts | None) -> str:
     """The architecture whose wheels this interpreter installs: x86_64 for an x86_64 Python (under
     Rosetta or on an Intel Mac), else arm64."""
     return "x86_64" if info is not None and x86_python(info) else "arm64"
+
+
+def apple_silicon(host: HostFacts) -> bool:
+    """hw.optional.arm64 = 1, or an Apple M-series brand string."""
+    return host.arm64_hardware is True or (host.cpu_brand or "").startswith("Apple M")
+
+
+def rosetta(host: HostFacts, info: InterpreterFacts) -> bool:
+    """An x86_64 Python translated by Rosetta 2: sysctl.proc_translated where it was read (decisive), else an
+    x86_64 Python on Apple silicon."""
+    if info.proc_translated is not None:
+        return info.proc_translated == 1
+    return x86_python(info) and apple_silicon(host) and not intel_mac(host)
