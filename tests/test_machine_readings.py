@@ -48,3 +48,14 @@ def test_rosetta_is_decided_by_proc_translated_where_it_was_read() -> None:
     assert rosetta(HostFacts(cpu_brand="Apple M1"), InterpreterFacts(conda_subdir="osx-64"))
     assert not rosetta(HostFacts(arm64_hardware=False), InterpreterFacts(machine="x86_64"))  # an Intel Mac
     assert not rosetta(HostFacts(), InterpreterFacts(machine="x86_64"))  # unknown hardware: not concluded
+
+
+def test_the_vm_check_reads_every_sign_of_a_vm_not_only_the_sysctl() -> None:
+    from mpscheck.checks.diagnose import diagnose
+
+    facts = Facts()
+    facts.host = HostFacts(system="Darwin", model="VirtualMac2,1")  # kern.hv_vmm_present not read
+    found = {f.id: f for f in diagnose(facts).findings}["virtual-machine"]
+    assert found.status.value == "warn" and "kern.hv_vmm_present = unknown" in found.summary
+    facts.host = HostFacts(system="Darwin")
+    assert {f.id: f for f in diagnose(facts).findings}["virtual-machine"].status.value == "skip"
