@@ -684,3 +684,14 @@ def test_a_quoted_reply_is_read_like_the_original() -> None:
         "14.0",
         True,
     )
+
+
+def test_a_pasted_doctor_rows_general_fix_has_every_placeholder_filled() -> None:
+    """The table of causes' templates are filled the same way whichever rule reaches the cause."""
+    pasted = (
+        "mpscheck doctor · probed /usr/local/bin/python3\n"
+        "[✗] chip                Intel Mac (Intel(R) Core(TM) i7-9750H): torch has no macOS x86_64 wheels after 2.2.2\n"
+    )
+    cause = explain_text(pasted).cause
+    assert cause.id == "intel-mac" and cause.fix is not None
+    assert "{" not in cause.fix.summary and not any("{" in c for c in cause.fix.commands)

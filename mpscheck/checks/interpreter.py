@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shlex
 
+from mpscheck.checks.installing import NATIVE_VENV, conda_arm64_create
 from mpscheck.checks.machine import intel_mac, rosetta
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.wording import first_line, seconds_or_limit
@@ -12,7 +13,6 @@ from mpscheck.facts import InterpreterFacts
 from mpscheck.knowledge.versions import last_intel_mac_torch, parse_version
 from mpscheck.model import Remediation
 
-NATIVE_VENV = "/opt/homebrew/bin/python3.12 -m venv ~/.venvs/torch && ~/.venvs/torch/bin/python -m pip install torch"
 MINIFORGE_ARM64 = "https://github.com/conda-forge/miniforge/releases/latest/download/Miniforge3-MacOSX-arm64.sh"
 
 
@@ -162,7 +162,7 @@ def _conda_cause(ctx: Context, info: InterpreterFacts) -> tuple[str, Remediation
         Remediation(
             "Recreate the env with arm64 packages and pin its subdir so it stays arm64.",
             (
-                f"CONDA_SUBDIR=osx-arm64 conda create -n {new_env} python={version}",
+                conda_arm64_create(new_env, version),
                 f"conda activate {new_env} && conda config --env --set subdir osx-arm64",
                 "python -m pip install torch",
             ),

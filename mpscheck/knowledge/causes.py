@@ -50,7 +50,7 @@ CAUSES: dict[str, CauseFix] = {
             (
                 "sysctl -n machdep.cpu.brand_string",
                 "{python} -c 'import platform; print(platform.machine())'",
-                "CONDA_SUBDIR=osx-arm64 conda create -n torch-arm64 python=3.12",
+                "{conda_arm64}",  # checks/installing.py conda_arm64_create: one spelling
             ),
             "https://github.com/pytorch/pytorch/issues/114602 (no x86_64 macOS wheels after 2.2.2)",
         ),

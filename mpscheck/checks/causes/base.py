@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from mpscheck.checks.causes.model import Cause, Evidence, evidence_of
 from mpscheck.checks.causes.ops import OpCoverage
+from mpscheck.checks.installing import conda_arm64_create
 from mpscheck.checks.machine import wheel_arch
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.causes import CAUSES
@@ -52,11 +53,19 @@ class Reader:
         commands = tuple(table.fill(c, values) for c in row.commands)
         return table.fill(row.summary, values), Remediation(table.fill(row.fix, values), commands)
 
+    def known(self) -> dict[str, str | None]:
+        """The values every template of the table of causes may name."""
+        return {
+            "python": self.python,
+            "last_intel": last_intel_mac_torch(),
+            "macos": self.facts.host.macos_version,
+            "conda_arm64": conda_arm64_create(),
+        }
+
     def general(self, cause_id: str, evidence: tuple[Evidence, ...], **values: str | None) -> Cause:
         """A cause of the table of causes read from facts, its templates filled with what the paste shows."""
         entry = CAUSES[cause_id]
-        known = {"python": self.python, "last_intel": last_intel_mac_torch(), "macos": self.facts.host.macos_version}
-        known |= values
+        known = {**self.known(), **values}
         remedy = (
             Remediation(table.fill(entry.fix, known), tuple(table.fill(c, known) for c in entry.commands))
             if entry.fix

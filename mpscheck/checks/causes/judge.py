@@ -153,7 +153,7 @@ class _Judge(SetupRules, ErrorRules):
                 remedy: Remediation | None = Remediation(str(fix_summary), commands)
             elif general:
                 remedy = Remediation(
-                    general.fix, tuple(table.fill(c, {"python": self.python}) for c in general.commands)
+                    table.fill(general.fix, self.known()), tuple(table.fill(c, self.known()) for c in general.commands)
                 )
             else:
                 remedy = None
