@@ -113,3 +113,22 @@ def test_the_same_require_strict_and_check_as_every_command() -> None:
     assert explain("-", "--require", "none", stdin="hello world\nlorem ipsum").exit_code == 2
     shown = explain("-", "--check", "platform", "--format", "json", stdin=problem)
     assert shown.exit_code == 1 and {f["id"] for f in json.loads(shown.output)["findings"]} <= {"platform"}
+
+
+def test_the_errors_a_paste_shows_are_observed_facts_in_the_json() -> None:
+    import jsonschema
+
+    from mpscheck.render.paste import SCHEMA_PATH
+
+    result = explain("-", "--format", "json", stdin=paste("comfyui-8984-oom-model-too-large.txt"))
+    document = json.loads(result.output)
+    jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text())).validate(document)
+    assert document["cause"]["id"] == "out-of-memory" and document["cause"]["evidence"]
+    (seen,) = document["facts"]["errors"]
+    assert seen["line"] and "MPS backend out of memory" in seen["text"] and seen["severity"] == "error"
+    assert seen["values"] == {
+        "allocated": "15.72 GiB",
+        "other": "2.41 MiB",
+        "max": "18.13 GiB",
+        "requested": "5.81 GiB",
+    }

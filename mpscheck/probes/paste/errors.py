@@ -11,6 +11,7 @@ from __future__ import annotations
 from mpscheck.probes.paste.model import Observation, observe
 
 KIND = "error text"
+TEMPLATE_ONLY = ("macos_or", "which_upper")  # defaults the table adds for its templates: not in the text
 
 
 def parse(lines: list[str]) -> list[Observation]:
@@ -22,6 +23,7 @@ def parse(lines: list[str]) -> list[Observation]:
         if hit.line in seen:  # one record per line: the checks read every known text on it
             continue
         seen.add(hit.line)
-        record = {"severity": hit.row.severity, "values": dict(hit.groups)}
+        values = {k: v for k, v in hit.groups.items() if k not in TEMPLATE_ONLY}
+        record = {"severity": hit.row.severity, "values": values}
         out.append(observe(KIND, lines, hit.line, "error", record))
     return out
