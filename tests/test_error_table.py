@@ -98,3 +98,17 @@ def test_the_same_text_pasted_is_matched_by_a_row_of_the_same_cause(row: table.R
 
 def test_the_awaiting_list_only_names_rows_of_the_table() -> None:
     assert set(AWAITING_A_CASE) <= {row.id for row in table.TABLE}
+
+
+@pytest.mark.parametrize("row", table.TABLE, ids=lambda r: r.id)
+def test_every_row_seen_in_an_input_is_judged_by_the_error_text_check(row: table.Row) -> None:
+    """The same row, seen in a paste or a saved report's facts.errors, is the error-text check's cause."""
+    from mpscheck.checks.diagnose import diagnose
+    from mpscheck.facts import SeenError
+
+    facts = m1_facts(full_smoke())
+    facts.errors = [SeenError(example(row), 3, row.severity)]
+    found = {f.id: f for f in diagnose(facts).findings}["error-text"]
+    assert f"({row.cause})" in found.summary and found.summary.startswith("line 3: ")
+    assert found.status.value == ("warn" if row.severity == table.WARNING else "fail")
+    assert found.fix is not None

@@ -59,3 +59,27 @@ def test_the_vm_check_reads_every_sign_of_a_vm_not_only_the_sysctl() -> None:
     assert found.status.value == "warn" and "kern.hv_vmm_present = unknown" in found.summary
     facts.host = HostFacts(system="Darwin")
     assert {f.id: f for f in diagnose(facts).findings}["virtual-machine"].status.value == "skip"
+
+
+def test_a_saved_reports_errors_are_judged_and_survive_the_json() -> None:
+    """facts.errors is carried by a saved report and judged by the error-text check on re-reading."""
+    import json
+
+    from mpscheck.checks.diagnose import diagnose
+    from mpscheck.facts import SeenError, from_dict
+    from mpscheck.model import ExitCode
+    from mpscheck.render.json_report import report_to_dict
+    from tests import recorded as rec
+    from tests.test_smoke_checks import full_smoke, m1_facts
+
+    facts = m1_facts(full_smoke())
+    assert "error-text" not in {f.id for f in diagnose(facts).findings}  # a live run shows no error text
+    facts.errors = [SeenError(rec.FALLBACK_OFF_ERROR, 12, "error", {"op": "aten::foo"})]
+    report = diagnose(facts)
+    found = {f.id: f for f in report.findings}["error-text"]
+    assert found.status.value == "fail" and "(op-not-implemented)" in found.summary
+    assert report.verdict.exit_code is ExitCode.PROBLEMS and "error-text" in report.verdict.blocking
+    saved = json.loads(json.dumps(report_to_dict(report)))
+    again = from_dict(Facts, saved["facts"])
+    assert again.errors == facts.errors
+    assert {f.id: f for f in diagnose(again).findings}["error-text"] == found

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from mpscheck.checks import DOCTOR, ORDER
+from mpscheck.checks import DOCTOR, INPUT, ORDER
 from mpscheck.checks.causes.findings import CHECK_INPUTS, relevant_findings
 from mpscheck.model import Status
 from mpscheck.probes.paste.model import Observation, Paste
@@ -32,7 +32,10 @@ FAILING: dict[str, dict[str, Any]] = {
     "mps-available": {**MAC, "torch.version": "2.5.1", "torch.mps_built": True, "torch.mps_available": False},
     "mps-fallback-env": {**MAC, "interpreter.env.PYTORCH_ENABLE_MPS_FALLBACK": "yes please"},
     "mps-watermark-env": {**MAC, "interpreter.env.PYTORCH_MPS_HIGH_WATERMARK_RATIO": "5"},
+    # an error line as the errors reader records it: its text is the line itself
+    "error-text": {**MAC, "error": {"severity": "error", "values": {}}},
 }
+ERROR_LINE = "RuntimeError: invalid high watermark ratio 2.5"  # MPSAllocator.mm's TORCH_CHECK text
 # Doctor checks that text cannot settle, and why.
 NOT_FROM_TEXT = {
     "interpreter": "whether the target interpreter answered a probe",
@@ -45,7 +48,7 @@ NOT_FROM_TEXT = {
 
 
 def paste_of(facts: dict[str, Any]) -> Paste:
-    lines = [f"{name}: {value}" for name, value in facts.items()]
+    lines = [ERROR_LINE if name == "error" else f"{name}: {value}" for name, value in facts.items()]
     observations = [
         Observation(name, value, n, lines[n - 1], "test") for n, (name, value) in enumerate(facts.items(), 1)
     ]
@@ -53,7 +56,7 @@ def paste_of(facts: dict[str, Any]) -> Paste:
 
 
 def test_every_doctor_check_is_judged_from_text_or_says_why_not() -> None:
-    for check_id in ORDER[DOCTOR]:
+    for check_id in ORDER[DOCTOR] + ORDER[INPUT]:
         assert (check_id in CHECK_INPUTS) != (check_id in NOT_FROM_TEXT), check_id
     assert set(FAILING) == set(CHECK_INPUTS)
 

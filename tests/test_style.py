@@ -8,14 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mpscheck.checks import DOCTOR, ORDER, REGISTRY, SMOKE, checks_for
+from mpscheck.checks import DOCTOR, INPUT, ORDER, REGISTRY, SMOKE, checks_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_every_check_id_has_a_docs_section_and_no_section_is_stale() -> None:
     documented = re.findall(r"^## `([a-z0-9-]+)`$", (ROOT / "docs" / "checks.md").read_text(), re.MULTILINE)
-    ids = [c.id for c in checks_for(DOCTOR)] + [c.id for c in checks_for(SMOKE)]
+    ids = [c.id for c in checks_for(DOCTOR)] + [c.id for c in checks_for(SMOKE)] + [c.id for c in checks_for(INPUT)]
     assert documented == ids
 
 

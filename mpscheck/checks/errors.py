@@ -9,10 +9,11 @@ from typing import Any, Callable
 
 from mpscheck.checks.environment import FALLBACK
 from mpscheck.checks.memory import read_oom
-from mpscheck.checks.registry import Context, Outcome, failed, fix, passed, skipped
+from mpscheck.checks.registry import INPUT, Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.signatures import Signature, recognise
-from mpscheck.checks.wording import first_line
+from mpscheck.checks.wording import first_line, plural
 from mpscheck.facts import SmokeStep
+from mpscheck.knowledge.errors import ERROR, TABLE
 from mpscheck.model import Remediation
 
 
@@ -110,3 +111,38 @@ def judged(ctx: Context, entry: SmokeStep, device: str, rule: Rule) -> Outcome:
         return failed(f"the {entry.name} step on {device}: {problem}", report_fix(ctx))
     said = description.replace("{device}", device)  # not format(): saved values may hold braces
     return passed(f"{said} ({took})")
+
+
+# ---- the errors an input's text shows (a paste, kept in facts.errors) ------------------------------
+
+
+@check("error-text", "Errors the input shows", suite=INPUT)
+def error_text(ctx: Context) -> Outcome:
+    """The first known error among the texts the input showed, by the one table, with the row's fix."""
+    known = [(seen, sig) for seen in ctx.facts.errors if (sig := recognise(seen.text)) is not None and sig.row]
+    if not known:
+        return skipped(f"{plural(len(ctx.facts.errors), 'error line')} shown, none of them a known error")
+    known.sort(key=lambda pair: TABLE.index(pair[1].row) if pair[1].row else 0)
+    errors = [(seen, sig) for seen, sig in known if sig.row and sig.row.severity == ERROR]
+    seen, sig = (errors or known)[0]
+    others = [f"line {s.line}: {_meaning(ctx, g)} ({g.cause})" for s, g in known if s is not seen]
+    said = f"line {seen.line}: {_meaning(ctx, sig)} ({sig.cause})"
+    remedy = _text_remedy(ctx, sig)
+    if not errors:  # a warning only, such as an op that falls back to the CPU: slower, not broken
+        return warned(said, remedy, *others)
+    return failed(said, remedy, *others)
+
+
+def _meaning(ctx: Context, sig: Signature) -> str:
+    if sig.kind == "oom":  # read by its numbers, as the smoke test reads it
+        reading = read_oom(dict(sig.groups), ctx.facts)
+        return f"MPS ran out of memory: {reading.kind} ({reading.numbers})"
+    return sig.summary(ctx.python)
+
+
+def _text_remedy(ctx: Context, sig: Signature) -> Remediation:
+    if sig.kind == "oom":
+        reading = read_oom(dict(sig.groups), ctx.facts)  # the same reading as the smoke test's
+        if reading.remedy is not None:
+            return reading.remedy
+    return sig.remedy(ctx.python) or report_fix(ctx)

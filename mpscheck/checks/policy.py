@@ -39,6 +39,7 @@ MPS_ONLY = (
     "mps-env-vars",
     "frameworks",
     "smoke-fallback",
+    "error-text",
 )
 
 
