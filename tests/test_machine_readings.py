@@ -70,6 +70,7 @@ def test_a_saved_reports_errors_are_judged_and_survive_the_json() -> None:
     from mpscheck.model import ExitCode
     from mpscheck.render.json_report import report_to_dict
     from tests import recorded as rec
+    from tests.test_renderers import validate
     from tests.test_smoke_checks import full_smoke, m1_facts
 
     facts = m1_facts(full_smoke())
@@ -80,6 +81,7 @@ def test_a_saved_reports_errors_are_judged_and_survive_the_json() -> None:
     assert found.status.value == "fail" and "(op-not-implemented)" in found.summary
     assert report.verdict.exit_code is ExitCode.PROBLEMS and "error-text" in report.verdict.blocking
     saved = json.loads(json.dumps(report_to_dict(report)))
+    validate(saved)  # mpscheck/report.schema.json: facts.errors is part of the versioned facts
     again = from_dict(Facts, saved["facts"])
     assert again.errors == facts.errors
     assert {f.id: f for f in diagnose(again).findings}["error-text"] == found
