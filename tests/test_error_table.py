@@ -112,3 +112,12 @@ def test_every_row_seen_in_an_input_is_judged_by_the_error_text_check(row: table
     assert f"({row.cause})" in found.summary and found.summary.startswith("line 3: ")
     assert found.status.value == ("warn" if row.severity == table.WARNING else "fail")
     assert found.fix is not None
+
+
+def test_the_tables_default_macos_for_int64_ops_is_the_op_limits_one() -> None:
+    from mpscheck.knowledge import error_rows
+    from mpscheck.knowledge.op_limits import OP_LIMITS
+    from mpscheck.knowledge.versions import parse_version
+
+    (limit,) = [limit for limit in OP_LIMITS if limit.id == "cumsum-int64-macos13.3"]
+    assert parse_version(error_rows._INT64_CUMSUM_MACOS) == limit.macos_below

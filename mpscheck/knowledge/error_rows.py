@@ -52,6 +52,11 @@ def fill(template: str, values: Mapping[str, str | None]) -> str:
         return template
 
 
+# int64 cumsum on MPS before macOS 13.3 (knowledge/op_limits.py "cumsum-int64-macos13.3", cited there): what a
+# message that names no macOS says.
+_INT64_CUMSUM_MACOS = "13.3"
+
+
 def groups_of(match: re.Match[str]) -> dict[str, str]:
     """Named groups, with the alternatives' numbered twins (op2, package3...) folded into one name."""
     out: dict[str, str] = {}
@@ -61,5 +66,5 @@ def groups_of(match: re.Match[str]) -> dict[str, str]:
         out.setdefault(name.rstrip("0123456789"), value)
     if "which" in out:
         out["which_upper"] = out["which"].upper()
-    out.setdefault("macos_or", out.get("macos", "13.3"))
+    out.setdefault("macos_or", out.get("macos", _INT64_CUMSUM_MACOS))
     return out

@@ -10,7 +10,7 @@ from dataclasses import replace
 from mpscheck.checks.causes.base import Reader
 from mpscheck.checks.causes.model import Cause, Evidence, evidence_of
 from mpscheck.checks.machine import intel_mac, virtual_machine, x86_python
-from mpscheck.knowledge.versions import at_least, parse_version
+from mpscheck.knowledge.versions import FIRST_MPS_TORCH, at_least, parse_version
 from mpscheck.probes.paste.model import Observation
 
 SETUP_ORDER = (
@@ -79,7 +79,7 @@ class SetupRules(Reader):
         if (old := self.macos_too_old(None)) is not None:
             found["macos-too-old"] = old
         version = parse_version(torch.version) if torch else None
-        if version and not at_least(version, (1, 12)):
+        if version and not at_least(version, FIRST_MPS_TORCH):
             found["torch-too-old"] = self.torch_too_old(self.ev("torch.version"))
         if torch and torch.mps_built is False and "not-macos" not in found:
             found["torch-not-built-with-mps"] = self.from_row("not-built", self.ev("torch.mps_built"))
