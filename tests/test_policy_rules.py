@@ -203,3 +203,9 @@ def test_a_paste_is_judged_by_the_same_requirement_and_strictness() -> None:
     assert decide_text(Status.WARN, require=Requirement.MPS, strict=False) is ExitCode.READY
     assert decide_text(Status.WARN, require=Requirement.MPS, strict=True) is ExitCode.PROBLEMS
     assert decide_text(Status.SKIP, require=Requirement.MPS, strict=False) is ExitCode.PROBLEMS
+
+
+def test_ops_is_judged_by_the_policy_too() -> None:
+    from mpscheck.checks.policy import decide_ops
+
+    assert decide_ops(True) is ExitCode.READY and decide_ops(False) is ExitCode.PROBLEMS

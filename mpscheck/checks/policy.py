@@ -189,3 +189,9 @@ def decide_text(status: Status | None, *, require: Requirement, strict: bool) ->
         return ExitCode.READY
     bad = {Status.FAIL, Status.WARN, Status.SKIP} if strict else {Status.FAIL, Status.SKIP}
     return ExitCode.PROBLEMS if status in bad else ExitCode.READY
+
+
+def decide_ops(ready: bool) -> ExitCode:
+    """mpscheck ops: ready when every recorded op would run on MPS (ops/prediction.py says so only when at
+    least one op was recorded: nothing recorded proves nothing)."""
+    return ExitCode.READY if ready else ExitCode.PROBLEMS
