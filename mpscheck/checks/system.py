@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from mpscheck.checks.machine import intel_mac
 from mpscheck.checks.machine import virtual_machine as in_a_vm
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.wording import plural, size, torch_named
@@ -64,7 +65,7 @@ def chip(ctx: Context) -> Outcome:
     if brand and APPLE_CHIP.match(brand):
         hazard = _large_k_matmul_hazard(ctx, brand)
         return passed(_describe_apple_chip(ctx, brand), f"hw.model: {host.model or 'unknown'}", *hazard)
-    if (brand and "Intel" in brand) or (not brand and host.arm64_hardware is False):
+    if intel_mac(host) and (not brand or "Intel" in brand):  # checks/machine.py; another brand: unrecognised
         return _intel_mac(ctx, brand or "model unknown; hw.optional.arm64 = 0")
     if not brand:
         why = host.errors.get("machdep.cpu.brand_string", "no brand string")
