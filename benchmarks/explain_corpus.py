@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mpscheck.judgement import explain_text
+from mpscheck.checks.causes import explain_text
 from tests.corpus_cases import CORPUS, HELDOUT, cases, fix_matches
 
 

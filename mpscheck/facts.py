@@ -206,12 +206,27 @@ class TargetFacts:
 
 
 @dataclass
+class SeenError:
+    """An error or warning the input shows (a pasted traceback line, a warning): the text as written,
+    its line, and what the reader pulled out of it (op, dtype, sizes, numbers). Observed, not judged:
+    which known error it is, and what it means, is the checks' (checks/signatures.py)."""
+
+    text: str
+    line: Optional[int] = None  # 1-based line in the paste; None when it came from elsewhere
+    severity: str = "error"  # error | warning
+    values: Dict[str, str] = field(default_factory=dict)  # op, dtype, allocated, requested, macos...
+
+
+@dataclass
 class Facts:
     schema_version: int = FACTS_SCHEMA_VERSION
     mpscheck_version: str = ""
     collected_at: str = ""
     host: HostFacts = field(default_factory=HostFacts)
     target: TargetFacts = field(default_factory=TargetFacts)
+    # The errors and warnings the input shows (a paste, a saved paste diagnosis); optional in schema 2:
+    # a report without it reads back as "none seen", which no check takes for a pass.
+    errors: List[SeenError] = field(default_factory=list)
 
 
 def to_dict(facts: Any) -> Any:

@@ -7,10 +7,13 @@ here touches the machine, so a saved report can be rebuilt and judged anywhere.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from mpscheck.facts import Facts
+
+if TYPE_CHECKING:
+    from mpscheck.checks.bench import BenchSummary
 
 SCHEMA_VERSION = 2  # 2: smoke steps hold observations only (v1 held their own verdicts)
 REPORT_KIND = "mpscheck-report"
@@ -31,6 +34,19 @@ class Status(str, enum.Enum):
     FAIL = "fail"
     SKIP = "skip"
     CRASH = "crash"  # the check itself raised: an mpscheck bug
+
+
+class Mark(str, enum.Enum):
+    """How every format shows a finding under this verdict: its status, except that a problem on a path
+    the requirement does not take is ``not-counted``, and a finding that blocks readiness (a required
+    check that did not pass, a warning under --strict) is ``fail``. One rule, so every format agrees."""
+
+    PASS = "pass"
+    WARN = "warn"
+    FAIL = "fail"
+    SKIP = "skip"
+    CRASH = "crash"
+    NOT_COUNTED = "not-counted"
 
 
 class Requirement(str, enum.Enum):
@@ -86,6 +102,8 @@ class Verdict:
     blocking: tuple[str, ...]
     headline: str
     not_counted: tuple[str, ...] = ()  # problems on a path this requirement does not take (cuda for mps)
+    # Command lines that repeat this run: no fix shown advises them. Not part of what was decided.
+    this_run: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass
@@ -98,9 +116,33 @@ class Report:
     verdict: Verdict
     require: Requirement
     strict: bool
+    bench: BenchSummary | None = None  # mpscheck bench: the figures its checks decided, for the renderers
+
+    def mark(self, finding: Finding) -> Mark:
+        """How *finding* is shown in every format (text, json, markdown, github, junit, step summary)."""
+        if finding.status is Status.CRASH:
+            return Mark.CRASH
+        if finding.id in self.verdict.not_counted:
+            return Mark.NOT_COUNTED
+        if finding.id in self.verdict.blocking:
+            return Mark.FAIL
+        return Mark(finding.status.value)
 
     def counts(self) -> dict[str, int]:
-        out = {s.value: 0 for s in Status}
+        """The findings shown, per mark: the same figures in every format."""
+        out = {m.value: 0 for m in Mark}
         for finding in self.findings:
-            out[finding.status.value] += 1
+            out[self.mark(finding).value] += 1
         return out
+
+    def advice(self, finding: Finding) -> Remediation | None:
+        """The fix every format shows for *finding*: its own, less any command that repeats this run."""
+        fix = finding.fix
+        if fix is None or not set(fix.commands) & set(self.verdict.this_run):
+            return fix
+        return Remediation(fix.summary, tuple(c for c in fix.commands if c not in self.verdict.this_run))
+
+    def fixes(self) -> list[Finding]:
+        """The findings whose fix every format prints: the problems that count under this verdict."""
+        shown = (Mark.WARN, Mark.FAIL, Mark.CRASH)
+        return [f for f in self.findings if f.fix and self.mark(f) in shown]

@@ -395,3 +395,16 @@ def test_device_results_reach_float64_only_on_the_cpu() -> None:
     """MPS has no float64 (torch's text: tests/recorded.py FLOAT64_ERROR): move results to the CPU first."""
     source = (ROOT / "mpscheck" / "probes" / "agent" / "bench.py").read_text()
     assert ".double().cpu()" not in source and ".cpu().double()" in source
+
+
+def test_renderers_print_the_figures_the_checks_decided_and_recompute_nothing() -> None:
+    """render/bench reads report.bench (what checks/bench decided); a stand-in summary is printed as is."""
+    import dataclasses
+
+    report, _ = judged(bench_facts(observed()))
+    assert report.bench is not None and report.bench.rows == tuple(summarise(report.facts))
+    rows = tuple(dataclasses.replace(r, speedup=123.0) if r.name == "vgg16" else r for r in report.bench.rows)
+    report.bench = dataclasses.replace(report.bench, rows=rows, chip="stand-in chip")
+    document = json.loads(renderer("json")(report, False))
+    assert document["bench"]["models"]["vgg16"]["speedup"] == 123.0 and document["bench"]["chip"] == "stand-in chip"
+    assert "(123.0×)" in markdown_row(report) and "123.0×" in renderer("text")(report, False)

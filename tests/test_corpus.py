@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from mpscheck.judgement import explain_text
+from mpscheck.checks.causes import explain_text
 from tests.corpus_cases import HELDOUT, Case, cases, fix_matches
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).

@@ -98,3 +98,37 @@ def test_system_profiler_json_is_read_as_a_paste(tmp_path) -> None:
     result = explain(str(path), "--format", "json")
     assert result.exit_code == 1 and json.loads(result.output)["facts"]["host"]["gpu_name"] == "Apple M1"
     assert json.loads(result.output)["cause"]["id"] == "not-enough-evidence"  # a GPU name alone proves nothing
+
+
+def test_the_same_require_strict_and_check_as_every_command() -> None:
+    """One verdict rule (checks/policy.py decide_text): --require none reports only; an unknown --check id
+    is a usage error; unreadable input stays exit 2 whatever the requirement."""
+    problem = paste("lightning-14634-rosetta-misconfig.txt")
+    assert explain("-", stdin=problem).exit_code == 1
+    report_only = explain("-", "--require", "none", stdin=problem)
+    assert report_only.exit_code == 0 and "root cause: rosetta-python" in report_only.output
+    assert explain("-", "--require", "none", "--strict", stdin=problem).exit_code == 0
+    unknown = explain("-", "--check", "no-such-id", stdin=problem)
+    assert unknown.exit_code == 2 and "unknown check id no-such-id" in unknown.output
+    assert explain("-", "--require", "none", stdin="hello world\nlorem ipsum").exit_code == 2
+    shown = explain("-", "--check", "platform", "--format", "json", stdin=problem)
+    assert shown.exit_code == 1 and {f["id"] for f in json.loads(shown.output)["findings"]} <= {"platform"}
+
+
+def test_the_errors_a_paste_shows_are_observed_facts_in_the_json() -> None:
+    import jsonschema
+
+    from mpscheck.render.paste import SCHEMA_PATH
+
+    result = explain("-", "--format", "json", stdin=paste("comfyui-8984-oom-model-too-large.txt"))
+    document = json.loads(result.output)
+    jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text())).validate(document)
+    assert document["cause"]["id"] == "out-of-memory" and document["cause"]["evidence"]
+    (seen,) = document["facts"]["errors"]
+    assert seen["line"] and "MPS backend out of memory" in seen["text"] and seen["severity"] == "error"
+    assert seen["values"] == {
+        "allocated": "15.72 GiB",
+        "other": "2.41 MiB",
+        "max": "18.13 GiB",
+        "requested": "5.81 GiB",
+    }

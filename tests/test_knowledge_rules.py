@@ -89,7 +89,7 @@ def test_each_releases_availability_texts_are_recognised(version: str) -> None:
     for text in facts.availability_texts:
         found = recognise("RuntimeError: " + text + "Current OS version can be queried using `sw_vers`")
         assert found is not None, text
-        expected = "no-unified-memory" if "unified memory" in text else "no-metal-device"
+        expected = "intel-mac" if "unified memory" in text else "no-metal-device"
         assert found.cause == expected
 
 

@@ -134,15 +134,15 @@ def test_torch_pin_for_old_macos() -> None:
         (rec.MPS_TOO_LOW_12_3, "no-metal-device"),
         (rec.MPS_TOO_LOW_13_0, "no-metal-device"),
         (rec.MPS_TOO_LOW_14_0, "no-metal-device"),
-        (rec.VM_ALLOCATION_ERROR, "virtual-gpu"),
+        (rec.VM_ALLOCATION_ERROR, "virtual-machine"),
         (rec.REAL_OOM, "out-of-memory"),
-        (rec.WRONG_ARCH_IMPORT, "wrong-arch"),
-        (rec.FALLBACK_OFF_ERROR, "fallback-off"),
-        (rec.FLOAT64_ERROR, "no-float64"),
-        (rec.BF16_MACOS13_ERROR, "needs-macos14"),
-        (rec.LINUX_NOT_BUILT, "not-built"),
-        ("PyTorch is not linked with support for mps devices", "not-built"),
-        ("invalid high watermark ratio 2.5", "watermark"),
+        (rec.WRONG_ARCH_IMPORT, "wrong-arch-wheel"),
+        (rec.FALLBACK_OFF_ERROR, "op-not-implemented"),
+        (rec.FLOAT64_ERROR, "float64-unsupported"),
+        (rec.BF16_MACOS13_ERROR, "dtype-needs-macos14"),
+        (rec.LINUX_NOT_BUILT, "torch-not-built-with-mps"),
+        ("PyTorch is not linked with support for mps devices", "torch-not-built-with-mps"),
+        ("invalid high watermark ratio 2.5", "watermark-invalid"),
         ("something new and unknown", None),
     ],
 )
@@ -223,3 +223,12 @@ def test_sysctl_output_is_read_by_name_and_unknown_keys_are_absent() -> None:
         "hw.optional.arm64": "1",
     }
     assert parse_sysctl("sysctl: unknown oid 'hw.perflevel0.physicalcpu'\n") == {}
+
+
+def test_one_version_reader_for_the_tables_and_the_rules() -> None:
+    from mpscheck.knowledge import releases
+    from mpscheck.knowledge.versions import parse_version
+
+    for text in ("2.5.1+cpu", "v2.6", "14.4.1", "2.10.0.dev20251008", "", None, "nightly"):
+        assert releases.parse(text) == parse_version(text)
+    assert parse_version("v2.6") == (2, 6)

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mpscheck.checks.causes import explain_text, judge
+from mpscheck.checks.causes.ops import op_names
 from mpscheck.checks.signatures import recognise
-from mpscheck.judgement import explain_text, judge
-from mpscheck.judgement.ops import op_names
-from mpscheck.judgement.sizes import size_bytes
+from mpscheck.knowledge.sizes import size_bytes
 from mpscheck.model import ExitCode
 from mpscheck.probes import paste as paste_package
 from mpscheck.probes.paste import PARSERS, parser, read
@@ -195,10 +195,11 @@ def test_environment_set_after_import() -> None:
 # ---- the signature table -----------------------------------------------------------------------------
 
 
-def test_the_checks_view_keeps_its_cause_keys() -> None:
-    assert recognise(rec.VM_ALLOCATION_ERROR).cause == "virtual-gpu"
-    assert recognise(rec.FALLBACK_OFF_ERROR).cause == "fallback-off"
-    assert recognise("Could not run 'aten::add' with arguments from the 'SparseMPS' backend") is None
+def test_the_checks_view_uses_the_one_cause_vocabulary_and_every_row() -> None:
+    assert recognise(rec.VM_ALLOCATION_ERROR).cause == "virtual-machine"
+    assert recognise(rec.FALLBACK_OFF_ERROR).cause == "op-not-implemented"
+    sparse = recognise("Could not run 'aten::add' with arguments from the 'SparseMPS' backend")
+    assert sparse is not None and sparse.cause == "sparse-unsupported"  # a row of the paste table: the checks know it
 
 
 def test_every_row_cites_a_source() -> None:
@@ -325,7 +326,7 @@ def test_the_knowledge_module_is_used_when_present(monkeypatch) -> None:
     import sys
     import types
 
-    from mpscheck.judgement.ops import knowledge_ops
+    from mpscheck.checks.causes.ops import knowledge_ops
 
     fake = types.ModuleType("mpscheck.knowledge.ops")
     kinds = {("aten::foo", "2.1"): "mps", ("aten::foo", "2.0"): "none", ("aten::sp", "2.1"): "sparse-mps"}
@@ -399,7 +400,7 @@ def test_every_cause_id_has_a_docs_section() -> None:
     import re
     from pathlib import Path
 
-    from mpscheck.judgement.setup import SETUP_ORDER
+    from mpscheck.checks.causes.setup import SETUP_ORDER
     from mpscheck.knowledge.errors import TABLE
 
     documented = set(
@@ -566,7 +567,8 @@ def test_an_invalid_low_watermark_points_at_the_high_one() -> None:
 def test_every_cause_of_the_corpus_vocabulary_has_a_fix_in_the_tables() -> None:
     import re
 
-    from mpscheck.knowledge.errors import CAUSES, TABLE
+    from mpscheck.knowledge.causes import CAUSES
+    from mpscheck.knowledge.errors import TABLE
 
     readme = (CORPUS / "README.md").read_text()
     section = readme.split("## Causes", 1)[1].split("\n## ", 1)[0]
@@ -658,7 +660,7 @@ def test_install_commands_fit_a_uv_environment() -> None:
 
 def test_the_op_table_read_from_torchs_wheels_backs_the_advice() -> None:
     # F5-TTS#443's error (aten::unfold_backward) on its torch 2.4.1; the table is mpscheck/knowledge/op_coverage.json.
-    from mpscheck.judgement.ops import knowledge_ops
+    from mpscheck.checks.causes.ops import knowledge_ops
 
     ops = knowledge_ops()
     assert ops is not None and ops.first_mps_release("aten::unfold_backward") == "2.6.0"
@@ -682,3 +684,14 @@ def test_a_quoted_reply_is_read_like_the_original() -> None:
         "14.0",
         True,
     )
+
+
+def test_a_pasted_doctor_rows_general_fix_has_every_placeholder_filled() -> None:
+    """The table of causes' templates are filled the same way whichever rule reaches the cause."""
+    pasted = (
+        "mpscheck doctor · probed /usr/local/bin/python3\n"
+        "[✗] chip                Intel Mac (Intel(R) Core(TM) i7-9750H): torch has no macOS x86_64 wheels after 2.2.2\n"
+    )
+    cause = explain_text(pasted).cause
+    assert cause.id == "intel-mac" and cause.fix is not None
+    assert "{" not in cause.fix.summary and not any("{" in c for c in cause.fix.commands)

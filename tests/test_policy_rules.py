@@ -190,3 +190,22 @@ def test_the_doctor_judges_any_other_requirement_as_mps() -> None:
     )
     verdict = doctor(findings(*MPS_RESTS_ON, mps_built="skip"), mac(), Requirement.DEVICE)
     assert verdict.headline == "Not ready: MPS not confirmed: mps-built did not pass"
+
+
+def test_a_paste_is_judged_by_the_same_requirement_and_strictness() -> None:
+    from mpscheck.checks.policy import decide_text
+
+    for require in (Requirement.MPS, Requirement.GPU, Requirement.NONE):
+        assert decide_text(None, require=require, strict=True) is ExitCode.USAGE  # unreadable: never ready
+        assert decide_text(Status.PASS, require=require, strict=True) is ExitCode.READY
+    assert decide_text(Status.FAIL, require=Requirement.MPS, strict=False) is ExitCode.PROBLEMS
+    assert decide_text(Status.FAIL, require=Requirement.NONE, strict=True) is ExitCode.READY
+    assert decide_text(Status.WARN, require=Requirement.MPS, strict=False) is ExitCode.READY
+    assert decide_text(Status.WARN, require=Requirement.MPS, strict=True) is ExitCode.PROBLEMS
+    assert decide_text(Status.SKIP, require=Requirement.MPS, strict=False) is ExitCode.PROBLEMS
+
+
+def test_ops_is_judged_by_the_policy_too() -> None:
+    from mpscheck.checks.policy import decide_ops
+
+    assert decide_ops(True) is ExitCode.READY and decide_ops(False) is ExitCode.PROBLEMS

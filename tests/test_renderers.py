@@ -12,7 +12,7 @@ import pytest
 
 from mpscheck.checks.diagnose import diagnose
 from mpscheck.facts import Facts, from_dict, to_dict
-from mpscheck.model import Report, Requirement
+from mpscheck.model import Mark, Remediation, Report, Requirement
 from mpscheck.render import FORMATS, renderer
 from mpscheck.render.github import escape_data, escape_property, workflow_commands
 from mpscheck.render.json_report import report_to_dict
@@ -136,13 +136,8 @@ def test_junit_strict_turns_warnings_into_failures() -> None:
 
 
 def commands_counted(report: Report) -> list[str]:
-    """Fix commands the text report prints: problems that count for this --require."""
-    return [
-        c
-        for f in report.findings
-        if f.fix and f.status.value in ("warn", "fail") and f.id not in report.verdict.not_counted
-        for c in f.fix.commands
-    ]
+    """Fix commands every format prints: problems that count for this --require (report.fixes())."""
+    return [c for f in report.fixes() for c in (report.advice(f) or Remediation("")).commands]
 
 
 def _content_of(name: str, report: Report) -> None:
@@ -165,28 +160,23 @@ def _content_of(name: str, report: Report) -> None:
         suite = ET.fromstring(out).find("testsuite")
         cases = {c.get("name"): c for c in suite.findall("testcase")}
         assert list(cases) == [f.id for f in report.findings]
-        blocking = set(report.verdict.blocking)
         for finding in report.findings:
             failed = cases[finding.id].find("failure") is not None
-            assert failed is (finding.id in blocking), finding.id
+            assert failed is (report.mark(finding) is Mark.FAIL), finding.id
         properties = {p.get("name"): p.get("value") for p in suite.find("properties")}
         assert properties["verdict"] == report.verdict.headline
         texts = " ".join(node.text or "" for node in suite.iter())
-        for command in commands:
+        for command in commands_counted(report):
             assert command in texts
     else:
         assert report.verdict.headline in out
         for finding in report.findings:
             assert finding.id in out
-        for command in commands if name not in ("text", "github") else commands_counted(report):
+        for command in commands_counted(report):
             assert (home_to_tilde(command, report.facts) if name == "markdown" else command) in out
         if name == "github":
             annotations = [line for line in out.splitlines() if line.startswith(("::error", "::warning"))]
-            expected = [
-                f
-                for f in report.findings
-                if f.status.value in ("fail", "warn", "crash") and f.id not in report.verdict.not_counted
-            ]
+            expected = [f for f in report.findings if report.mark(f) in (Mark.FAIL, Mark.WARN, Mark.CRASH)]
             assert len(annotations) == len(expected)
 
 

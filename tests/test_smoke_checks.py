@@ -121,13 +121,18 @@ def test_vm_signature_fails_allocate_and_skips_nothing_silently() -> None:
     assert found["smoke-allocate"].fix.commands == ("mpscheck doctor --require none",)
 
 
-def test_real_out_of_memory_names_the_sizes_and_the_tables_fix() -> None:
+def test_real_out_of_memory_is_read_by_its_numbers_as_a_paste_is() -> None:
+    """The smoke test reads an out-of-memory error with the paste's rule (checks/memory.py): here torch's
+    own tensors fill the cap (17.36 GB of 18.13 GB), so the model or batch is too large."""
     failing = SmokeStep("train", "raised", 3.0, {}, rec.REAL_OOM, "RuntimeError")
     _, found = smoke_findings(m1_facts(full_smoke(failing)))
     train = found["smoke-train"]
-    assert train.status is Status.FAIL and "MPS allocated 17.36 GB" in train.summary
-    # The signature table's fix (mpscheck/knowledge/errors.py, row "oom"): find what holds the memory.
-    assert train.fix.commands == ("top -l 1 -o mem -n 10",)
+    assert train.status is Status.FAIL and "torch holds 17.36 GB" in train.summary and "too large" in train.summary
+    assert train.fix.commands == ("export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0",)
+    from mpscheck.checks.causes import explain_text
+
+    pasted = explain_text(rec.REAL_OOM).cause
+    assert pasted.id == "out-of-memory" and pasted.variant == "too-large" and pasted.fix == train.fix
 
 
 def test_missing_kernel_with_fallback_off_says_to_enable_it() -> None:

@@ -500,8 +500,9 @@ def test_fallback_in_the_workload(value: Any, status: str, summary: str) -> None
     [
         (
             rec.REAL_OOM,
-            "the train step ran out of MPS memory (MPS allocated 17.36 GB, other allocations 613.56 MB)",
-            ("top -l 1 -o mem -n 10",),  # the signature table's fix
+            "the train step ran out of MPS memory: a model or batch too large for this Mac: torch's own tensors "
+            "fill the cap (torch holds 17.36 GB, other allocations 613.56 MB, cap 18.13 GB, asked for 192.00 MB)",
+            ("export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0",),  # the one reading of the numbers (checks/memory.py)
         ),
         (
             rec.VM_ALLOCATION_ERROR,
@@ -793,10 +794,15 @@ def test_device_choice_on_linux() -> None:
     assert refused.summary == "MPS was requested: not macOS (Linux)"
 
 
-def test_a_known_signature_that_has_no_smoke_remedy_is_reported_as_raised() -> None:
+def test_a_known_signature_without_smoke_wording_is_said_and_fixed_by_its_table_row() -> None:
+    """Every row of the one table of known errors is recognised in a smoke step, with the row's cause and fix
+    (it used to fall back to "raised" and the report-it fix unless the row carried a second name)."""
     train = steps(SmokeStep("train", "raised", 1.0, {}, rec.FLOAT64_ERROR, "TypeError"))["smoke-train"]
-    assert train.summary == f"the train step raised on mps: {rec.FLOAT64_ERROR}"
-    assert train.fix is not None and train.fix.commands == REPORT_FIX
+    assert train.summary == (
+        "the train step raised on mps: a float64 (double) tensor reached MPS, which has no float64 "
+        "(float64-unsupported)"
+    )
+    assert train.fix is not None and train.fix.summary.startswith("Use float32") and train.fix.commands != REPORT_FIX
     watermark = steps(SmokeStep("train", "raised", 1.0, {}, HIGH_WATERMARK_ERROR, "RuntimeError"))["smoke-train"]
     assert watermark.fix is not None and watermark.fix.summary.startswith("Unset both watermark variables")
 
@@ -853,3 +859,13 @@ def test_the_doctors_smoke_is_not_a_death_after_a_clean_exit() -> None:
         Status.PASS,
         "float32 work on mps matches the CPU (allocate, elementwise; 0.20 s)",
     )
+
+
+def test_the_macos_a_dtype_needs_is_read_from_the_op_limits_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One home for "bfloat16 needs macOS 14": knowledge/op_limits.py; a table saying 15 says 15 here."""
+    import mpscheck.checks.smoke as smoke_rules
+
+    monkeypatch.setattr(smoke_rules, "dtype_macos_floors", lambda: {"bfloat16": (15, 0)})
+    rows = {"bfloat16": raised(rec.BF16_MACOS13_ERROR)}
+    found = steps(dtypes(**rows), sw_vers=rec.SW_VERS_14_5, mac_ver="14.5")["smoke-dtypes"]
+    assert "bfloat16 need macOS 15 (this is 14.5)" in found.summary

@@ -8,14 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mpscheck.checks import DOCTOR, ORDER, REGISTRY, SMOKE, checks_for
+from mpscheck.checks import DOCTOR, INPUT, ORDER, REGISTRY, SMOKE, checks_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_every_check_id_has_a_docs_section_and_no_section_is_stale() -> None:
     documented = re.findall(r"^## `([a-z0-9-]+)`$", (ROOT / "docs" / "checks.md").read_text(), re.MULTILINE)
-    ids = [c.id for c in checks_for(DOCTOR)] + [c.id for c in checks_for(SMOKE)]
+    ids = [c.id for c in checks_for(DOCTOR)] + [c.id for c in checks_for(SMOKE)] + [c.id for c in checks_for(INPUT)]
     assert documented == ids
 
 
@@ -74,3 +74,28 @@ def test_ci_runs_the_readmes_test_command() -> None:
     assert "pytest" in command and "-e '.[test,torch]'" in command
     ci = (ROOT / ".ci" / "run").read_text()
     assert "<!-- ci: the test command" in ci and "torch==2.13.0" in ci
+
+
+# Modules still over the limit, owned by another branch's work; this list may only shrink.
+OVER_THE_LIMIT = {"probes/agent/bench.py"}
+
+
+def test_no_module_is_over_400_lines() -> None:
+    package = Path(__file__).resolve().parent.parent / "mpscheck"
+    over = {
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if len(path.read_text(encoding="utf-8").splitlines()) > 400
+    }
+    assert over <= OVER_THE_LIMIT, over - OVER_THE_LIMIT
+
+
+def test_checks_stay_small_functions() -> None:
+    """A registered check is a small function (decorator included): its rule, guard clauses first; helpers
+    carry the wording. 45 lines is today's longest (mps-watermark-env); the limit may only go down."""
+    import inspect
+
+    from mpscheck.checks import REGISTRY
+
+    long = {i: n for i, c in REGISTRY.items() if (n := len(inspect.getsource(c.run).splitlines())) > 45}
+    assert not long, long

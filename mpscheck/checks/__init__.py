@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import importlib
 
-from mpscheck.checks.registry import BENCH, DOCTOR, REGISTRY, SMOKE, Check, Context
+from mpscheck.checks.registry import BENCH, DOCTOR, INPUT, REGISTRY, SMOKE, Check, Context
 
-AREAS = ("system", "interpreter", "macos", "torch_backend", "environment", "smoke", "frameworks", "bench")
+AREAS = ("system", "interpreter", "macos", "torch_backend", "environment", "smoke", "frameworks", "bench", "errors")
 for _area in AREAS:
     importlib.import_module(f"mpscheck.checks.{_area}")
 
@@ -46,9 +46,10 @@ ORDER: dict[str, tuple[str, ...]] = {
         "smoke-exit",
     ),
     BENCH: ("bench-device", "bench-matmul", "bench-copy", "bench-resnet50", "bench-bert-base", "bench-vgg16"),
+    INPUT: ("error-text",),
 }
 
-__all__ = ["BENCH", "DOCTOR", "ORDER", "REGISTRY", "SMOKE", "Check", "Context", "checks_for"]
+__all__ = ["BENCH", "DOCTOR", "INPUT", "ORDER", "REGISTRY", "SMOKE", "Check", "Context", "checks_for"]
 
 
 def checks_for(suite: str) -> list[Check]:

@@ -128,6 +128,24 @@ def summarise(facts: Facts) -> list[BenchRow]:
     return rows
 
 
+@dataclass(frozen=True)
+class BenchSummary:
+    """What the bench checks decided, carried by the report so that every renderer prints it as is."""
+
+    rows: tuple[BenchRow, ...]
+    peak: ChipPeak | None
+    chip: str | None
+    cores: int | None
+
+    def by_name(self) -> dict[str, BenchRow]:
+        return {row.name: row for row in self.rows}
+
+
+def bench_summary(facts: Facts) -> BenchSummary:
+    name, cores = chip_of(facts)
+    return BenchSummary(tuple(summarise(facts)), peak_of(facts), name, cores)
+
+
 def _row(bench: BenchFacts, name: str, label: str, peak: float | None, tolerances: dict[str, float]) -> BenchRow:
     timing = timing_of(bench, name, bench.device or "")
     baseline = timing_of(bench, name, "cpu") if bench.device != "cpu" and name in MODELS else None

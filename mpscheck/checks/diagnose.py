@@ -11,7 +11,7 @@ from __future__ import annotations
 import traceback
 from typing import Iterable
 
-from mpscheck.checks import DOCTOR, Check, Context, checks_for
+from mpscheck.checks import BENCH, DOCTOR, INPUT, Check, Context, checks_for
 from mpscheck.checks.policy import decide
 from mpscheck.checks.registry import Outcome, skipped
 from mpscheck.facts import Facts
@@ -70,8 +70,15 @@ def diagnose(
     """Judge *facts*. smoke-test and bench report their own suites; the doctor's findings explain them."""
     ctx = Context(facts=facts)
     doctor_findings = run_checks(checks_for(DOCTOR), ctx)
+    if facts.errors:  # an input that showed error text (a paste): its errors are judged too
+        doctor_findings += run_checks(checks_for(INPUT), ctx)
     findings = run_checks(checks_for(command), ctx) if command != DOCTOR else doctor_findings
     verdict = decide(findings, facts, require=require, strict=strict, command=command)
     selected = set(only)
     shown = [f for f in findings if f.id in selected] if selected else findings
-    return Report(command=command, facts=facts, findings=shown, verdict=verdict, require=require, strict=strict)
+    report = Report(command=command, facts=facts, findings=shown, verdict=verdict, require=require, strict=strict)
+    if command == BENCH:
+        from mpscheck.checks.bench import bench_summary
+
+        report.bench = bench_summary(facts)
+    return report

@@ -9,7 +9,7 @@ is_built() (accelerate also torch >= 1.12).
 from __future__ import annotations
 
 from mpscheck.checks.registry import Context, Outcome, check, fix, passed, skipped, warned
-from mpscheck.knowledge.versions import at_least, parse_version
+from mpscheck.knowledge.versions import FIRST_MPS_TORCH, at_least, parse_version
 
 LIGHTNING_PROCESSORS = ("arm", "arm64")
 # Lightning's MPSAccelerator.is_available() (src/lightning/fabric/accelerators/mps.py, current
@@ -34,7 +34,7 @@ def verdicts(ctx: Context) -> dict[str, bool]:
         "lightning": lightning,
         "pytorch-lightning": lightning,
         "transformers": torch_says,
-        "accelerate": torch_says and at_least(version, (1, 12)),
+        "accelerate": torch_says and at_least(version, FIRST_MPS_TORCH),
     }
     return {name: rules[name] for name, installed in (info.packages or {}).items() if installed and name in rules}
 

@@ -12,6 +12,14 @@ import shlex
 from mpscheck.facts import InterpreterFacts
 
 FRESH_VENV = "~/.venvs/torch"
+# A native arm64 Python's venv (the arm64 Homebrew lives in /opt/homebrew) and a conda env pinned to arm64
+# packages: the one spelling of each, for the doctor's checks and the paste rules.
+NATIVE_VENV = f"/opt/homebrew/bin/python3.12 -m venv {FRESH_VENV} && {FRESH_VENV}/bin/python -m pip install torch"
+
+
+def conda_arm64_create(env: str = "torch-arm64", python: str = "3.12") -> str:
+    """Create a conda env with arm64 packages even from an Intel-default conda (env already shell-quoted)."""
+    return f"CONDA_SUBDIR=osx-arm64 conda create -n {env} python={python}"
 
 
 def install_command(

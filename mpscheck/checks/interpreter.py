@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 import shlex
 
+from mpscheck.checks.installing import NATIVE_VENV, conda_arm64_create
+from mpscheck.checks.machine import intel_mac, rosetta
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.wording import first_line, seconds_or_limit
 from mpscheck.facts import InterpreterFacts
 from mpscheck.knowledge.versions import last_intel_mac_torch, parse_version
 from mpscheck.model import Remediation
 
-NATIVE_VENV = "/opt/homebrew/bin/python3.12 -m venv ~/.venvs/torch && ~/.venvs/torch/bin/python -m pip install torch"
 MINIFORGE_ARM64 = "https://github.com/conda-forge/miniforge/releases/latest/download/Miniforge3-MacOSX-arm64.sh"
 
 
@@ -53,9 +54,7 @@ def _shown(value: str) -> str:
 
 
 def is_rosetta(ctx: Context, info: InterpreterFacts) -> bool:
-    if info.proc_translated is not None:
-        return info.proc_translated == 1
-    return info.machine == "x86_64" and bool(ctx.host.arm64_hardware)
+    return rosetta(ctx.host, info)  # checks/machine.py: the one reading, shared with the paste rules
 
 
 @check("python-arch", "Python architecture", where="macos", needs=("interpreter",))
@@ -78,8 +77,7 @@ def python_arch(ctx: Context) -> Outcome:
         )
     if info.machine == "arm64":
         return passed("arm64, native (not translated by Rosetta)", *evidence)
-    intel = ctx.host.arm64_hardware is False or "Intel" in (ctx.host.cpu_brand or "")
-    if intel and info.machine == "x86_64":
+    if intel_mac(ctx.host) and info.machine == "x86_64":
         return passed("x86_64, native on an Intel Mac", *evidence)
     return skipped(
         f"architecture not determined (machine {info.machine or 'unknown'}, Apple silicon "
@@ -164,7 +162,7 @@ def _conda_cause(ctx: Context, info: InterpreterFacts) -> tuple[str, Remediation
         Remediation(
             "Recreate the env with arm64 packages and pin its subdir so it stays arm64.",
             (
-                f"CONDA_SUBDIR=osx-arm64 conda create -n {new_env} python={version}",
+                conda_arm64_create(new_env, version),
                 f"conda activate {new_env} && conda config --env --set subdir osx-arm64",
                 "python -m pip install torch",
             ),

@@ -6,9 +6,13 @@ under Rosetta the cure for an old torch is a native Python, not an upgrade.
 
 from __future__ import annotations
 
+from mpscheck.checks.machine import wheel_arch
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.wording import torch_named
+from mpscheck.knowledge.op_limits import dtype_macos_floor
 from mpscheck.knowledge.versions import (
+    FIRST_MPS_TORCH,
+    Floor,
     InstallAdvice,
     at_least,
     floor_for,
@@ -33,7 +37,7 @@ def macos_version(ctx: Context) -> Outcome:
     if torch_version is None:
         return skipped(f"{shown}; the installed torch's version is unknown, so its floor is too")
     advice = install_advice(macos, _python(ctx), _arch(ctx))
-    if not at_least(torch_version, (1, 12)):
+    if not at_least(torch_version, FIRST_MPS_TORCH):
         return failed(
             f"torch {torch.version} predates MPS (it first shipped in torch 1.12): no MPS on any macOS",
             fix(
@@ -45,46 +49,71 @@ def macos_version(ctx: Context) -> Outcome:
     assert floor is not None  # torch >= 1.12
     notes = tuple(n for n in (floor.note(torch.version or ""),) if n)
     if not at_least(macos, floor.macos):
-        if not floor.enforced and torch.mps_available:
-            return warned(
-                f"{shown} is older than macOS {show(floor.macos)}, the floor torch {torch.version} states for MPS; "
-                "its device check does not enforce it, so MPS reports available, unsupported",
-                _floor_fix(ctx, floor.macos, advice),
-                *notes,
-            )
-        return failed(
-            f"{shown} is older than macOS {show(floor.macos)}, which torch {torch.version} needs for MPS"
-            " (torch then finds no MPS device)",
+        return _below_floor(ctx, shown, floor, advice, notes)
+    if torch_version[:2] == (2, 2) and at_least(macos, (14, 4)):
+        return _wrong_results_on_2_2(ctx, shown, advice)
+    if (gated := _dtypes_gated(ctx, macos, shown, floor, notes)) is not None:
+        return gated
+    return passed(f"{shown} meets torch {torch.version}'s floor of macOS {show(floor.macos)}", *notes)
+
+
+def _below_floor(ctx: Context, shown: str, floor: Floor, advice: InstallAdvice, notes: tuple[str, ...]) -> Outcome:
+    """macOS under the floor of the installed torch: failed, or a warning where torch does not enforce it."""
+    torch = ctx.torch
+    assert torch is not None
+    if not floor.enforced and torch.mps_available:
+        return warned(
+            f"{shown} is older than macOS {show(floor.macos)}, the floor torch {torch.version} states for MPS; "
+            "its device check does not enforce it, so MPS reports available, unsupported",
             _floor_fix(ctx, floor.macos, advice),
             *notes,
         )
-    if torch_version[:2] == (2, 2) and at_least(macos, (14, 4)):
-        if upstream := ctx.upstream_problem("python-arch"):
-            return ctx.blocked(upstream)  # x86_64 wheels end at 2.2.2: the cure is a native Python
-        if _arch(ctx) == "x86_64":
-            return failed(
-                f"torch {torch.version} on {shown} gives silently wrong results on MPS (pytorch/pytorch#122016), "
-                f"and torch {last_intel_mac_torch()} is the last release for an x86_64 Mac",
-                fix(
-                    "Run on the CPU device on this Mac (or use a Mac with Apple silicon, where torch 2.3+ installs).",
-                    "mpscheck doctor --require none",
-                ),
-            )
+    return failed(
+        f"{shown} is older than macOS {show(floor.macos)}, which torch {torch.version} needs for MPS"
+        " (torch then finds no MPS device)",
+        _floor_fix(ctx, floor.macos, advice),
+        *notes,
+    )
+
+
+def _wrong_results_on_2_2(ctx: Context, shown: str, advice: InstallAdvice) -> Outcome:
+    """torch 2.2 on macOS 14.4+: silently wrong results on MPS (pytorch/pytorch#122016)."""
+    version = ctx.torch.version if ctx.torch else None
+    if upstream := ctx.upstream_problem("python-arch"):
+        return ctx.blocked(upstream)  # x86_64 wheels end at 2.2.2: the cure is a native Python
+    if _arch(ctx) == "x86_64":
         return failed(
-            f"torch {torch.version} on {shown} gives silently wrong results on MPS (pytorch/pytorch#122016)",
-            fix("Upgrade torch to 2.3 or later.", ctx.install("torch>=2.3", *_numpy(advice), upgrade=True)),
-        )
-    if not at_least(macos, (14, 0)) and _gates_dtypes_on_macos_14(floor.release):
-        return warned(
-            f"{shown} meets {torch_named(torch.version)}'s floor of macOS {show(floor.macos)}, but bfloat16 and "
-            "complex dtypes on MPS need macOS 14",
+            f"torch {version} on {shown} gives silently wrong results on MPS (pytorch/pytorch#122016), "
+            f"and torch {last_intel_mac_torch()} is the last release for an x86_64 Mac",
             fix(
-                "Upgrade macOS to 14 or later for bfloat16 and complex; until then use float16/float32.",
-                "softwareupdate --list",
+                "Run on the CPU device on this Mac (or use a Mac with Apple silicon, where torch 2.3+ installs).",
+                "mpscheck doctor --require none",
             ),
-            *notes,
         )
-    return passed(f"{shown} meets torch {torch.version}'s floor of macOS {show(floor.macos)}", *notes)
+    return failed(
+        f"torch {version} on {shown} gives silently wrong results on MPS (pytorch/pytorch#122016)",
+        fix("Upgrade torch to 2.3 or later.", ctx.install("torch>=2.3", *_numpy(advice), upgrade=True)),
+    )
+
+
+def _dtypes_gated(
+    ctx: Context, macos: tuple[int, ...], shown: str, floor: Floor, notes: tuple[str, ...]
+) -> Outcome | None:
+    """A release that refuses bfloat16 and complex on MPS below macOS 14 (knowledge/op_limits.py), on such a macOS."""
+    bf16 = dtype_macos_floor("bfloat16") or (14, 0)  # knowledge/op_limits.py (PR pytorch/pytorch#119641)
+    if at_least(macos, bf16) or not _gates_dtypes_on_macos_14(floor.release):
+        return None
+    version = ctx.torch.version if ctx.torch else None
+    needed = show(bf16).removesuffix(".0")
+    return warned(
+        f"{shown} meets {torch_named(version)}'s floor of macOS {show(floor.macos)}, but bfloat16 and "
+        f"complex dtypes on MPS need macOS {needed}",
+        fix(
+            f"Upgrade macOS to {needed} or later for bfloat16 and complex; until then use float16/float32.",
+            "softwareupdate --list",
+        ),
+        *notes,
+    )
 
 
 BFLOAT16_MACOS_14 = "MPS bfloat16 type is supported on MacOS 14.0 or newer."  # torch 2.3 - 2.8's own text
@@ -103,7 +132,7 @@ def _python(ctx: Context) -> str | None:
 
 def _arch(ctx: Context) -> str:
     """The architecture whose wheels this interpreter installs: x86_64 under Rosetta or on an Intel Mac."""
-    return "x86_64" if ctx.interpreter and ctx.interpreter.machine == "x86_64" else "arm64"
+    return wheel_arch(ctx.interpreter)
 
 
 def _numpy(advice: InstallAdvice) -> tuple[str, ...]:

@@ -15,7 +15,7 @@ same findings and another exit code. Renderers only print the Verdict made here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from mpscheck.checks import BENCH, ORDER, SMOKE
@@ -39,6 +39,7 @@ MPS_ONLY = (
     "mps-env-vars",
     "frameworks",
     "smoke-fallback",
+    "error-text",
 )
 
 
@@ -94,23 +95,44 @@ def _judge(path: Path, findings: Sequence[Finding], facts: Facts, strict: bool, 
         unconfirmed.append("smoke-device")
     # A required check skipped because of a failure already listed is that failure's consequence;
     # off macOS (platform failed) every MPS-only check is skipped for that one reason.
+    # Once something on the path failed, a required check that was skipped (not run after the failure,
+    # or blocked by it) blocks nothing more: one root cause shows one failure, in every format.
     caused = {i for i in unconfirmed if i in by_id and by_id[i].blocked_by in failed}
-    if "platform" in failed:
-        caused |= set(MPS_ONLY) & set(unconfirmed)
+    if failed:
+        caused |= {i for i in unconfirmed if i in by_id and by_id[i].status is Status.SKIP}
+    if "platform" in failed:  # nor can a workload run on MPS there
+        caused |= (set(MPS_ONLY) | ({"smoke"} if "mps" in path.devices else set())) & set(unconfirmed)
     return _Judgement(path, failed, tuple(i for i in unconfirmed if i not in failed and i not in caused))
 
 
 def _headline(judgement: _Judgement, facts: Facts) -> str:
+    """Names every blocking id, so the headline and every format's failure count agree."""
     path = judgement.path
-    if judgement.failed:
-        return f"Not ready: {path.name} failed: {', '.join(judgement.failed)}"
     smoke = facts.target.smoke
-    if smoke and smoke.device and smoke.device not in path.devices:
+    wrong_device = smoke is not None and smoke.device is not None and smoke.device not in path.devices
+    if judgement.failed:
+        also = f"; not confirmed: {', '.join(judgement.unconfirmed)}" if judgement.unconfirmed else ""
+        return f"Not ready: {path.name} failed: {', '.join(judgement.failed)}{also}"
+    if wrong_device and smoke is not None:
         return f"Not ready: {path.name} is required and the workload ran on {smoke.device}"
     return f"Not ready: {path.name} not confirmed: {', '.join(judgement.unconfirmed)} did not pass"
 
 
+DEFAULT_REQUIRE = {"doctor": Requirement.MPS, "smoke-test": Requirement.DEVICE, "bench": Requirement.DEVICE}
+
+
+def this_run(command: str, require: Requirement) -> tuple[str, ...]:
+    """The command lines that repeat this very run: no fix advises them (``--require none`` run with it)."""
+    spelled = (f"mpscheck {command} --require {require.value}",)
+    return spelled + ((f"mpscheck {command}",) if DEFAULT_REQUIRE.get(command) is require else ())
+
+
 def decide(findings: Sequence[Finding], facts: Facts, *, require: Requirement, strict: bool, command: str) -> Verdict:
+    verdict = _decide(findings, facts, require=require, strict=strict, command=command)
+    return replace(verdict, this_run=this_run(command, require))
+
+
+def _decide(findings: Sequence[Finding], facts: Facts, *, require: Requirement, strict: bool, command: str) -> Verdict:
     crashed = tuple(f.id for f in findings if f.status is Status.CRASH)
     if crashed:
         return Verdict(
@@ -152,3 +174,24 @@ def decide(findings: Sequence[Finding], facts: Facts, *, require: Requirement, s
 def _not_counted(path: Path, findings: Sequence[Finding]) -> tuple[str, ...]:
     """Problems on the path not taken: shown, but they neither block nor count as warnings here."""
     return tuple(f.id for f in findings if f.id in path.ignores and f.status in (Status.FAIL, Status.WARN))
+
+
+def decide_text(status: Status | None, *, require: Requirement, strict: bool) -> ExitCode:
+    """The verdict on what a paste shows, by the rule above: *status* is its root cause's (pass: positive
+    evidence that MPS works; warn: a performance note such as a CPU fallback; fail: a problem, or not
+    enough evidence; None: nothing could be read). Unreadable input is a usage error whatever the
+    requirement; with ``none`` any readable paste exits 0; a warning fails only with --strict."""
+    if status is None:
+        return ExitCode.USAGE
+    if status is Status.CRASH:
+        return ExitCode.INTERNAL
+    if require is Requirement.NONE:
+        return ExitCode.READY
+    bad = {Status.FAIL, Status.WARN, Status.SKIP} if strict else {Status.FAIL, Status.SKIP}
+    return ExitCode.PROBLEMS if status in bad else ExitCode.READY
+
+
+def decide_ops(ready: bool) -> ExitCode:
+    """mpscheck ops: ready when every recorded op would run on MPS (ops/prediction.py says so only when at
+    least one op was recorded: nothing recorded proves nothing)."""
+    return ExitCode.READY if ready else ExitCode.PROBLEMS

@@ -20,6 +20,7 @@ from mpscheck.model import Finding, Remediation, Status
 DOCTOR = "doctor"
 SMOKE = "smoke-test"
 BENCH = "bench"
+INPUT = "input"  # checks of what an input's text shows (a paste's errors): run when the facts hold such text
 
 
 @dataclass(frozen=True)

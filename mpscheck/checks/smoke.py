@@ -12,12 +12,13 @@ import math
 from typing import Any, Callable
 
 from mpscheck.checks.environment import FALLBACK, export_fix, read_fallback
+from mpscheck.checks.errors import death_outcome, died_during, judged, raised_outcome, report_fix, step
 from mpscheck.checks.registry import SMOKE, Context, Outcome, check, failed, fix, passed, skipped, warned
-from mpscheck.checks.signatures import recognise
 from mpscheck.checks.system import cuda_usable
 from mpscheck.checks.wording import first_line, plural, size
 from mpscheck.facts import SmokeStep
-from mpscheck.knowledge.versions import at_least, parse_version
+from mpscheck.knowledge.op_limits import dtype_macos_floors
+from mpscheck.knowledge.versions import at_least, parse_version, show
 from mpscheck.model import Remediation, Status
 
 MPS_PREREQUISITES = ("platform", "chip", "macos-version", "python-arch", "torch-import", "mps-built", "mps-available")
@@ -29,7 +30,6 @@ MATMUL_TOLERANCE = {"float32": 1e-3, "float16": 1e-2}
 TRAIN_FIRST_LOSS_TOLERANCE = 2e-3  # relative to max(1, |CPU loss|)
 # Raised on mps by design (../shared/mps-facts.md 4): "MPS framework doesn't support float64".
 UNSUPPORTED_ON_MPS = ("float64",)
-NEED_MACOS_14_ON_MPS = ("bfloat16", "complex64")  # mps-facts 2.2: PR pytorch/pytorch#119641, #115512
 
 
 # ---- the rules for each step's observations: (problem or None, one-line description) ------------
@@ -131,84 +131,6 @@ JUDGES: dict[str, Callable[[dict[str, Any]], tuple[str | None, str]]] = {
 }
 
 
-# ---- failures: death of the workload process, and raised errors with known signatures -----------
-
-
-def step(ctx: Context, name: str) -> SmokeStep | None:
-    smoke = ctx.smoke
-    return next((s for s in smoke.steps if s.name == name), None) if smoke else None
-
-
-def died_during(ctx: Context) -> str | None:
-    """The step the workload process was in when it hung or died, if it did."""
-    run = ctx.facts.target.run
-    if run.status != "ok" and run.running_stage and run.running_stage.startswith("step:"):
-        return run.running_stage.split(":", 1)[1]
-    return None
-
-
-def report_fix(ctx: Context) -> Remediation:
-    return fix(
-        "Update torch (and macOS); if it persists, report it to PyTorch with this report attached.",
-        ctx.install("torch", upgrade=True),
-        "mpscheck smoke-test --format markdown --output mpscheck-smoke.md",
-    )
-
-
-def death_outcome(ctx: Context, name: str, device: str) -> Outcome:
-    run = ctx.facts.target.run
-    inside = " (an abort inside Metal)" if device == "mps" and run.status == "crashed" else ""
-    tail = run.stderr_tail.strip().splitlines()
-    return failed(
-        f"the {name} step on {device} did not finish: {run.message}{inside}",
-        report_fix(ctx),
-        *([f"last line on stderr: {first_line(tail[-1])}"] if tail else []),
-    )
-
-
-# What a step that raised means, by the cause the signature table recognised; the fix is the table's.
-RAISED = {
-    "virtual-gpu": "cannot allocate on {device} ('MPS allocated: 0 bytes'): a paravirtual GPU in a macOS VM, such "
-    "as a hosted CI runner, where is_available() is True and nothing works",
-    "out-of-memory": "ran out of MPS memory ({detail})",
-    "fallback-off": "hit an op with no MPS kernel while " + FALLBACK + " is off",
-    "watermark": "was refused by torch's MPS memory limits: {detail}",
-}
-
-
-def raised_outcome(ctx: Context, result: SmokeStep, device: str) -> Outcome:
-    """A step that raised, explained by its error's known signature where there is one.
-
-    The fix comes from the signature table (mpscheck/knowledge/errors.py), the one home of what each known
-    error means and how to fix it; an unknown error gets the report-it fix.
-    """
-    error = result.error or "raised"
-    signature = recognise(error)
-    evidence = (f"{result.error_type or 'error'}: {first_line(error, 400)}",)
-    remedy = signature.remedy(ctx.python) if signature else None
-    if signature and remedy and signature.cause in RAISED:
-        what = RAISED[signature.cause].format(device=device, detail=signature.detail)
-        return failed(f"the {result.name} step {what}", remedy, *evidence)
-    return failed(f"the {result.name} step raised on {device}: {first_line(error)}", report_fix(ctx), *evidence)
-
-
-Rule = Callable[[dict[str, Any]], tuple[str | None, str]]
-
-
-def _judged(ctx: Context, entry: SmokeStep, device: str, rule: Rule) -> Outcome:
-    """One step's outcome: raised, or its observations judged by *rule*."""
-    if entry.outcome == "raised":
-        return raised_outcome(ctx, entry, device)
-    if entry.outcome == "skipped":
-        return skipped(entry.note or "not applicable")
-    problem, description = rule(entry.values)
-    took = f"{entry.seconds:.2f} s" if entry.seconds is not None else "untimed"
-    if problem:
-        return failed(f"the {entry.name} step on {device}: {problem}", report_fix(ctx))
-    said = description.replace("{device}", device)  # not format(): saved values may hold braces
-    return passed(f"{said} ({took})")
-
-
 # ---- the doctor's quick smoke -------------------------------------------------------------------
 
 
@@ -225,7 +147,7 @@ def smoke(ctx: Context) -> Outcome:
     if (dead := died_during(ctx)) is not None:
         return death_outcome(ctx, dead, result.device)
     for entry in result.steps:
-        outcome = _judged(ctx, entry, result.device, JUDGES.get(entry.name, lambda v: (None, "ran on {device}")))
+        outcome = judged(ctx, entry, result.device, JUDGES.get(entry.name, lambda v: (None, "ran on {device}")))
         if outcome.status.value != "pass":
             return outcome
     if not result.steps:
@@ -337,7 +259,7 @@ def judge_step(ctx: Context, name: str, rule: Callable[[SmokeStep, str], Outcome
 
 def _step_check(name: str) -> Callable[[Context], Outcome]:
     def run(ctx: Context) -> Outcome:
-        return judge_step(ctx, name, lambda entry, device: _judged(ctx, entry, device, JUDGES[name]))
+        return judge_step(ctx, name, lambda entry, device: judged(ctx, entry, device, JUDGES[name]))
 
     return run
 
@@ -350,7 +272,7 @@ check("smoke-matmul", "Matrix multiply", suite=SMOKE)(_step_check("matmul"))
 @check("smoke-train", "Training step", suite=SMOKE)
 def smoke_train(ctx: Context) -> Outcome:
     def rule(entry: SmokeStep, device: str) -> Outcome:
-        outcome = _judged(ctx, entry, device, judge_train)
+        outcome = judged(ctx, entry, device, judge_train)
         setup = _number(entry.values.get("optimizer_setup_seconds")) or 0.0
         if outcome.status.value == "pass" and setup >= 0.1:
             optimizer = entry.values.get("optimizer") or "torch.optim.Adam"
@@ -374,9 +296,11 @@ def _dtype_outcome(ctx: Context, entry: SmokeStep, device: str) -> Outcome:
     wrong = [n for n, r in rows.items() if r.get("result") == "ran" and r.get("mismatches") != 0]
     raised = [n for n, r in rows.items() if r.get("result") != "ran"]
     macos = parse_version(ctx.host.macos_version)
-    old_macos = device == "mps" and macos is not None and not at_least(macos, (14, 0))
+    floors = dtype_macos_floors()  # knowledge/op_limits.py: bfloat16 and complex need macOS 14 on MPS
     expected = [n for n in raised if device == "mps" and n in UNSUPPORTED_ON_MPS]
-    explained = [n for n in raised if old_macos and n in NEED_MACOS_14_ON_MPS]
+    explained = [
+        n for n in raised if device == "mps" and macos is not None and n in floors and not at_least(macos, floors[n])
+    ]
     unexplained = [n for n in raised if n not in expected and n not in explained]
     details = [f"{n}: {first_line(str(rows[n].get('error')))}" for n in raised]
     if wrong or "float32" not in works:
@@ -385,8 +309,9 @@ def _dtype_outcome(ctx: Context, entry: SmokeStep, device: str) -> Outcome:
     parts = [f"works on {device}: {', '.join(works)}"]
     if expected:
         parts.append(f"{', '.join(expected)} unsupported as expected on mps (use float32)")
+    needed = show(max((floors[n] for n in explained), default=(0,))).removesuffix(".0")
     if explained:
-        parts.append(f"{', '.join(explained)} need macOS 14 (this is {ctx.host.macos_version})")
+        parts.append(f"{', '.join(explained)} need macOS {needed} (this is {ctx.host.macos_version})")
     if unexplained:
         return warned(
             "; ".join([*parts, f"unsupported: {', '.join(unexplained)}"]),
@@ -395,7 +320,9 @@ def _dtype_outcome(ctx: Context, entry: SmokeStep, device: str) -> Outcome:
         )
     if explained:
         return warned(
-            "; ".join(parts), fix("Upgrade macOS to 14 for bfloat16 and complex.", "softwareupdate --list"), *details
+            "; ".join(parts),
+            fix(f"Upgrade macOS to {needed} for bfloat16 and complex.", "softwareupdate --list"),
+            *details,
         )
     return passed("; ".join(parts), *details)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from mpscheck.checks.machine import intel_mac
+from mpscheck.checks.machine import virtual_machine as in_a_vm
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.wording import plural, size, torch_named
 from mpscheck.knowledge.versions import (
@@ -63,7 +65,7 @@ def chip(ctx: Context) -> Outcome:
     if brand and APPLE_CHIP.match(brand):
         hazard = _large_k_matmul_hazard(ctx, brand)
         return passed(_describe_apple_chip(ctx, brand), f"hw.model: {host.model or 'unknown'}", *hazard)
-    if (brand and "Intel" in brand) or (not brand and host.arm64_hardware is False):
+    if intel_mac(host) and (not brand or "Intel" in brand):  # checks/machine.py; another brand: unrecognised
         return _intel_mac(ctx, brand or "model unknown; hw.optional.arm64 = 0")
     if not brand:
         why = host.errors.get("machdep.cpu.brand_string", "no brand string")
@@ -146,12 +148,14 @@ def _intel_mac(ctx: Context, brand: str) -> Outcome:
 @check("virtual-machine", "Virtualisation", where="macos")
 def virtual_machine(ctx: Context) -> Outcome:
     host = ctx.host
-    if host.hypervisor is None:
+    vm = in_a_vm(ctx.facts)  # checks/machine.py: any of the four signs, as for a paste
+    if not vm and host.hypervisor is None:
         return skipped(f"not determined: {host.errors.get('kern.hv_vmm_present', 'kern.hv_vmm_present unreadable')}")
-    if not host.hypervisor:
+    if not vm:
         return passed(f"physical Mac ({host.model or 'model unknown'}; kern.hv_vmm_present = 0)")
+    flag = {True: "1", False: "0", None: "unknown"}[host.hypervisor]
     return warned(
-        f"macOS virtual machine ({host.model or 'model unknown'}; kern.hv_vmm_present = 1): its GPU is a "
+        f"macOS virtual machine ({host.model or 'model unknown'}; kern.hv_vmm_present = {flag}): its GPU is a "
         "paravirtual device, and Apple's Virtualization framework does not support MPS",
         fix(
             "For MPS work use a physical Mac (a self-hosted runner in CI); in a hosted macOS VM, "

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from mpscheck.checks.environment import FALLBACK, read_fallback
+from mpscheck.checks.machine import PARAVIRTUAL_DEVICE
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.signatures import recognise
 from mpscheck.checks.wording import first_line, seconds_or_limit, torch_named
 from mpscheck.knowledge.versions import install_advice, parse_version, pythons_with_mps
 from mpscheck.model import Remediation, Status
-
-PARAVIRTUAL_DEVICE = "Apple Paravirtual device"  # the Metal device of macOS VMs (ggml-org/llama.cpp#6628)
-
 
 CPU_WHEELS = "https://download.pytorch.org/whl/cpu"  # PyTorch's own index of CPU-only Linux builds
 
@@ -102,7 +100,7 @@ def _import_failed(ctx: Context, error: str) -> Outcome:
     reinstall = ctx.install("torch", reinstall=True)
     signature = recognise(error)
     remedy = signature.remedy(ctx.python) if signature else None
-    if signature and remedy and signature.cause == "wrong-arch":
+    if signature and remedy and signature.kind == "wrong-arch-dylib":
         return failed(  # the table's fix sentence; the command fits this interpreter's setup (pip, uv, ...)
             f"import torch failed: torch's libraries do not match this Python ({signature.detail}): "
             "the wheel was installed by a Python of the other architecture",

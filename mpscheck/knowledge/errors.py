@@ -5,42 +5,18 @@ message degrades to "unrecognised", never to a wrong diagnosis. Rows are tried i
 specific pattern comes first (a 0-byte out-of-memory before the general one). Fix commands are
 templates: ``{python}`` is the interpreter the facts or the paste name (shell-quoted), ``{op}`` the
 operator an error names; a template whose placeholder has no value keeps its ``{name}`` visible
-rather than inventing one. ``legacy`` is the older cause key that ``checks/signatures.py`` exposes.
+rather than inventing one. ``cause`` is the one cause vocabulary: a check id or a cause id documented in
+docs/explain.md, the same whether the text was pasted, saved in a report or raised in the doctor's smoke test.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 
-ERROR = "error"
-WARNING = "warning"  # a performance note, never a failure on its own
+from mpscheck.knowledge.error_rows import ERROR, WARNING, Hit, Row, fill, groups_of
 
-
-@dataclass(frozen=True)
-class Row:
-    """One known message: what it looks like, what it means, what to type, and who says so."""
-
-    id: str
-    pattern: re.Pattern[str]
-    cause: str  # stable cause id (the corpus vocabulary)
-    summary: str  # one line; may use the pattern's named groups
-    fix: str  # one imperative sentence
-    commands: tuple[str, ...] = ()  # templates with {python}, {op}, ...
-    source: str = ""  # issue URL or torch source path
-    legacy: str | None = None  # cause key of mpscheck.checks.signatures.recognise
-    severity: str = ERROR
-
-
-@dataclass(frozen=True)
-class Hit:
-    """A row found in a text: where, the line itself, and the pattern's named groups."""
-
-    row: Row
-    line: int  # 1-based line number of the match's start in the text given
-    text: str  # that whole line
-    groups: Mapping[str, str] = field(default_factory=dict)
+__all__ = ["BY_ID", "ERROR", "TABLE", "WARNING", "Hit", "Row", "fill", "find", "first", "groups_of"]
 
 
 def _re(pattern: str) -> re.Pattern[str]:
@@ -77,7 +53,6 @@ TABLE: tuple[Row, ...] = (
         "Run MPS work on a physical Mac (a self-hosted runner in CI); in a hosted macOS VM, test on the CPU.",
         ("mpscheck doctor --require none",),
         "https://github.com/actions/runner-images/issues/9918",
-        legacy="virtual-gpu",
     ),
     Row(
         "oom",
@@ -92,7 +67,6 @@ TABLE: tuple[Row, ...] = (
         "processes hold it.",
         ("top -l 1 -o mem -n 10",),  # macOS top: one sample, sorted by memory, ten processes
         "aten/src/ATen/mps/MPSAllocator.mm (format of the message); mps-facts.md 3.3",
-        legacy="out-of-memory",
     ),
     Row(
         "buffer-too-large",
@@ -115,7 +89,6 @@ TABLE: tuple[Row, ...] = (
             "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 PYTORCH_MPS_LOW_WATERMARK_RATIO=0.0",
         ),
         "aten/src/ATen/mps/MPSAllocator.mm (TORCH_CHECK on the watermark ratios)",
-        legacy="watermark",
     ),
     Row(
         "sparse",
@@ -139,7 +112,6 @@ TABLE: tuple[Row, ...] = (
         "is too late), or upgrade torch if a newer release has the kernel.",
         ("export PYTORCH_ENABLE_MPS_FALLBACK=1",),
         "aten/src/ATen/mps/MPSFallback.mm; " + TORCH_ISSUE + "77764",
-        legacy="fallback-off",
     ),
     Row(
         "library-op-missing",
@@ -197,7 +169,6 @@ TABLE: tuple[Row, ...] = (
         ".float() or torch.from_numpy(a).float() before .to('mps')).",
         (),
         "aten/src/ATen/mps/EmptyTensor.cpp; aten/src/ATen/native/mps/OperationUtils.mm (getMPSDataType)",
-        legacy="no-float64",
     ),
     Row(
         "needs-macos14",
@@ -211,7 +182,6 @@ TABLE: tuple[Row, ...] = (
         "Upgrade macOS to 14 or later (and torch to 2.3+), or use float16/float32 meanwhile.",
         ("softwareupdate --list", "{python} -m pip install --upgrade torch"),
         TORCH_ISSUE + "104191; PR pytorch/pytorch#119641 (aten/src/ATen/mps/EmptyTensor.cpp)",
-        legacy="needs-macos14",
     ),
     Row(
         "bf16-old-torch",
@@ -224,7 +194,6 @@ TABLE: tuple[Row, ...] = (
         "Load the model in float16 (or float32) on MPS; or upgrade to torch 2.3+ on macOS 14+ for bfloat16.",
         ("{python} -m pip install --upgrade 'torch>=2.3'",),
         TORCH_ISSUE + "104191; PR pytorch/pytorch#119641 (bfloat16 on MPS, torch 2.3, macOS 14)",
-        legacy="needs-macos14",
     ),
     Row(
         "dtype-unsupported",
@@ -234,7 +203,6 @@ TABLE: tuple[Row, ...] = (
         "Use a dtype MPS has (float32, float16, bfloat16 on macOS 14) for tensors on mps.",
         (),
         "aten/src/ATen/native/mps/OperationUtils.mm (getMPSDataType)",
-        legacy="needs-macos14",
     ),
     Row(
         "device-mismatch",
@@ -277,7 +245,6 @@ TABLE: tuple[Row, ...] = (
         "Use a Mac with Apple silicon for MPS; on this Mac run on the CPU.",
         ("sysctl -n machdep.cpu.brand_string",),
         "mpscheck/knowledge/torch_releases.json (torch 2.13+ binaries); aten/src/ATen/mps/MPSDevice.mm",
-        legacy="no-unified-memory",
     ),
     Row(
         "no-metal-device",
@@ -288,7 +255,6 @@ TABLE: tuple[Row, ...] = (
         "Check the macOS version, the Python's architecture and whether a sandbox or VM hides the GPU.",
         ("sw_vers", "{python} -c 'import platform; print(platform.machine(), platform.processor())'"),
         "aten/src/ATen/mps/EmptyTensor.cpp (MPS_ERROR_RUNTIME_TOO_LOW); " + TORCH_ISSUE + "139425",
-        legacy="no-metal-device",
     ),
     Row(
         "doc-hint-macos",
@@ -311,7 +277,6 @@ TABLE: tuple[Row, ...] = (
         "Install PyPI's macOS arm64 wheel, which is built with MPS, into a native arm64 Python on the Mac.",
         ("{python} -m pip install --force-reinstall --no-cache-dir torch",),
         "aten/src/ATen/mps/EmptyTensor.cpp (MPS_ERROR_NOT_COMPILED); docs/source/notes/mps.rst",
-        legacy="not-built",
     ),
     Row(
         "lightning-mps",
@@ -332,11 +297,13 @@ TABLE: tuple[Row, ...] = (
         "Reinstall {package} with this very interpreter, bypassing pip's cache of the wrong build.",
         ("{python} -m pip install --force-reinstall --no-cache-dir {package}",),
         "https://github.com/invoke-ai/InvokeAI/issues/2152",
-        legacy="wrong-arch",
     ),
     Row(
         "wrong-arch-wheel",
-        _re(r"(?P<wheel>torch-[\w.+]+-macosx_\w+?_(?P<arch>x86_64|arm64)\.whl) is not a supported wheel on this"),
+        # A wheel's name holds dashes (torch-2.2.2-cp311-none-macosx_11_0_arm64.whl); bounded, so linear-time.
+        _re(
+            r"(?P<wheel>torch-[\w.+-]{1,120}?-macosx_\w{1,40}?_(?P<arch>x86_64|arm64)\.whl) is not a supported wheel on"
+        ),
         "wrong-arch-wheel",
         "{wheel} is built for {arch}, which this Python is not",
         "Install the wheel pip picks for this interpreter instead of a downloaded file.",
@@ -379,42 +346,6 @@ TABLE: tuple[Row, ...] = (
 BY_ID: dict[str, Row] = {row.id: row for row in TABLE}
 
 
-class _Keep(dict[str, str]):
-    """format_map that leaves an unknown {placeholder} as it is, so nothing is invented."""
-
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
-
-
-def fill(template: str, values: Mapping[str, str | None]) -> str:
-    """The template with the values it names; unknown placeholders stay visible."""
-    known = _Keep({k: v for k, v in values.items() if v is not None})
-    try:
-        return template.format_map(known)
-    except (ValueError, IndexError, AttributeError):
-        return template
-
-
-def strtod_zero(text: str) -> bool:
-    """Whether C's strtod reads *text* as 0 (how torch reads the watermark ratios)."""
-    from mpscheck.checks.c_readers import strtod
-
-    return strtod(text).value == 0.0
-
-
-def groups_of(match: re.Match[str]) -> dict[str, str]:
-    """Named groups, with the alternatives' numbered twins (op2, package3...) folded into one name."""
-    out: dict[str, str] = {}
-    for name, value in match.groupdict().items():
-        if value is None:
-            continue
-        out.setdefault(name.rstrip("0123456789"), value)
-    if "which" in out:
-        out["which_upper"] = out["which"].upper()
-    out.setdefault("macos_or", out.get("macos", "13.3"))
-    return out
-
-
 def find(lines: list[str]) -> Iterator[Hit]:
     """Every row's matches in the *lines* of a text, in line order; one hit per row per line."""
     for number, line in enumerate(lines, start=1):
@@ -435,121 +366,3 @@ def first(text: str | None) -> Hit | None:
             line = text.splitlines()[number - 1] if text.splitlines() else text
             return Hit(row, number, line, groups_of(match))
     return None
-
-
-# ---- causes read from facts rather than from one error text ---------------------------------------------
-
-
-@dataclass(frozen=True)
-class CauseFix:
-    """A cause the judgement reaches from what a paste shows (no single error text), with its general fix."""
-
-    id: str
-    summary: str  # may use {python}, {system}, {macos}, {last_intel}
-    fix: str
-    commands: tuple[str, ...] = ()
-    source: str = ""
-
-
-CAUSES: dict[str, CauseFix] = {
-    cause.id: cause
-    for cause in (
-        CauseFix(
-            "not-macos",
-            "this runs on {system}, where there is no MPS: MPS exists only on macOS (a Docker container on a Mac is "
-            "a Linux VM)",
-            "Run PyTorch natively on macOS with Apple silicon for MPS; on this machine use CUDA or the CPU.",
-            ("mpscheck doctor --require gpu",),
-            "docs/source/notes/mps.rst (MPS is a macOS backend); https://github.com/jankais3r/LLaMA_MPS/issues/6",
-        ),
-        CauseFix(
-            "rosetta-python",
-            "x86_64 Python under Rosetta 2 on Apple silicon ({why}): x86_64 torch stops at {last_intel}, its MPS "
-            "checks misread the macOS version under Rosetta (no bfloat16, often no MPS at all), and Lightning sees "
-            "processor 'i386'",
-            "Run the terminal natively: untick 'Open using Rosetta' in its Get Info (and use the arm64 Homebrew in "
-            "/opt/homebrew), then recreate the environment; check with:",
-            ("arch", "sysctl -n sysctl.proc_translated", "ls /opt/homebrew/bin/brew"),
-            "https://github.com/pytorch/pytorch/issues/146236; "
-            "https://github.com/Lightning-AI/pytorch-lightning/issues/14634",
-        ),
-        CauseFix(
-            "x86_64-python",
-            "this Python is x86_64: on Apple silicon it runs under Rosetta (no torch after {last_intel}, no MPS); on "
-            "an Intel Mac MPS is not supported by current torch. The paste does not show which Mac this is",
-            "Tell which: an 'Apple M…' chip means Rosetta, so install a native arm64 Python (Homebrew in "
-            "/opt/homebrew, python.org, or an arm64 Miniforge) and recreate the environment.",
-            (
-                "sysctl -n machdep.cpu.brand_string",
-                "{python} -c 'import platform; print(platform.machine())'",
-                "CONDA_SUBDIR=osx-arm64 conda create -n torch-arm64 python=3.12",
-            ),
-            "https://github.com/pytorch/pytorch/issues/114602 (no x86_64 macOS wheels after 2.2.2)",
-        ),
-        CauseFix(
-            "intel-mac",
-            "an Intel Mac: current torch has no MPS for it (the last macOS x86_64 torch is {last_intel}, and MPS on "
-            "AMD GPUs is not supported), so MPS features such as bfloat16 are out of reach",
-            "Use a Mac with Apple silicon for MPS; on this Mac run on the CPU (torch {last_intel} is the last "
-            "release). Confirm the chip, and that conda is not an Intel install on Apple silicon:",
-            (
-                "sysctl -n machdep.cpu.brand_string",
-                "conda info | grep platform",
-                "{python} -m pip install torch=={last_intel}",
-            ),
-            "https://github.com/pytorch/pytorch/issues/114602; https://github.com/pytorch/pytorch/issues/141864",
-        ),
-        CauseFix(
-            "virtual-machine",
-            "a macOS virtual machine (such as a GitHub-hosted runner): its paravirtual GPU reports MPS available but "
-            "refuses allocations",
-            "Run MPS work on a physical Mac (a self-hosted runner in CI); on hosted runners, test on the CPU. Some "
-            "projects lift the cap in CI with the watermark variable, which does not always help.",
-            ("mpscheck doctor --require none", "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0"),
-            "https://github.com/actions/runner-images/issues/9918; https://github.com/pytorch/pytorch/issues/125197",
-        ),
-        CauseFix(
-            "macos-too-old",
-            "macOS {macos} is older than what this torch needs for MPS",
-            "Upgrade macOS; or run on the CPU.",
-            ("softwareupdate --list",),
-            "https://github.com/pytorch/pytorch/issues/139425; mpscheck/knowledge/versions.py (MAC_FLOOR_BY_TORCH)",
-        ),
-        CauseFix(
-            "no-metal-device",
-            "torch finds no Metal device although macOS {macos} is new enough (and nothing in the paste shows Rosetta "
-            "or a VM): typically a sandbox, such as an AI agent's tool runner or the App Sandbox, or a remote "
-            "session, hides the GPU from this process",
-            "Run the same command from a normal Terminal window, outside the sandbox, and compare; if only the "
-            "sandboxed run fails, allow Metal in its policy or run the work outside it.",
-            ("{python} -c 'import torch; print(torch.backends.mps.is_available())'",),
-            "https://github.com/openai/codex/issues/10199; https://github.com/openai/codex/issues/9007",
-        ),
-        CauseFix(
-            "mps-not-requested",
-            "the run used the CPU on a Mac: the script or framework never asked for the MPS device (Ultralytics "
-            "device=None and Lightning accelerator defaults may pick the CPU)",
-            "Ask for the GPU explicitly: device='mps' (Ultralytics device=mps, Lightning Trainer(accelerator='mps'), "
-            "torch: model.to('mps') and every input .to('mps')).",
-            ("{python} -c 'import torch; print(torch.backends.mps.is_available())'",),
-            "https://docs.ultralytics.com/modes/train/#apple-silicon-mps-training; "
-            "https://github.com/ultralytics/ultralytics/issues/2599",
-        ),
-        CauseFix(
-            "fallback-env-too-late",
-            "PYTORCH_ENABLE_MPS_FALLBACK is set in the script after `import torch`: torch reads it when it loads, so "
-            "{op} still raises",
-            "Set it before Python starts (in the shell, or at the very top of the script before any import).",
-            ("export PYTORCH_ENABLE_MPS_FALLBACK=1",),
-            "aten/src/ATen/mps/MPSFallback.mm (read once at load)",
-        ),
-        CauseFix(
-            "not-enough-evidence",
-            "the paste shows no error and not enough to say whether MPS works",
-            "Run mpscheck on the Mac and paste its report; it probes the interpreter, torch and MPS.",
-            ("mpscheck doctor --format markdown",),
-            "",
-        ),
-        CauseFix("healthy", "the paste shows MPS working: {how}", "", (), ""),
-    )
-}

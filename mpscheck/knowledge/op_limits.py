@@ -155,3 +155,18 @@ def limits_for(name: str, dtypes: tuple[str, ...] | frozenset[str], torch: Versi
         if _within(torch, limit.torch_from, limit.torch_below):
             found.append(limit)
     return found
+
+
+def dtype_macos_floors() -> dict[str, Version]:
+    """dtype -> the macOS below which MPS refuses it in some release (bfloat16, complex: 14.0), read from
+    OP_LIMITS above (cited there): the one home of "bfloat16 needs macOS 14" for every rule."""
+    floors: dict[str, Version] = {}
+    for limit in OP_LIMITS:
+        if limit.ops is None and limit.dtypes and limit.macos_below:
+            for dtype in limit.dtypes:
+                floors[dtype] = limit.macos_below
+    return floors
+
+
+def dtype_macos_floor(dtype: str) -> Version | None:
+    return dtype_macos_floors().get(dtype)

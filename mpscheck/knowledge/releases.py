@@ -61,11 +61,10 @@ class ReleaseFacts:
 
 
 def parse(text: Optional[str]) -> Optional[Version]:
-    """'2.5.1+cpu' -> (2, 5, 1); '14.4' -> (14, 4); None for what has no leading number."""
-    if not text:
-        return None
-    match = re.match(r"\s*v?(\d+(?:\.\d+)*)", str(text))
-    return tuple(int(p) for p in match.group(1).split(".")) if match else None
+    """'2.5.1+cpu' -> (2, 5, 1); '14.4' -> (14, 4); None for what has no leading number (versions.py reads it)."""
+    from mpscheck.knowledge.versions import parse_version
+
+    return parse_version(text)
 
 
 def _pad(version: Version, width: int = 3) -> Version:

@@ -18,10 +18,11 @@ PRE_TABLE_FLOOR: Version = (12, 3)  # torch 1.12 - 1.13: "macOS 12.3 or later" (
 
 
 def parse_version(text: str | None) -> Version | None:
-    """'2.5.1+cpu' -> (2, 5, 1); '2.10.0.dev20251008' -> (2, 10, 0); '14.4.1' -> (14, 4, 1)."""
+    """'2.5.1+cpu' -> (2, 5, 1); '2.10.0.dev20251008' -> (2, 10, 0); '14.4.1' -> (14, 4, 1); 'v2.6' -> (2, 6).
+    The one version reader: knowledge/releases.py and every rule read versions through it."""
     if not text:
         return None
-    match = re.match(r"\s*(\d+(?:\.\d+)*)", text)
+    match = re.match(r"\s*v?(\d+(?:\.\d+)*)", str(text))
     if not match:
         return None
     return tuple(int(part) for part in match.group(1).split("."))

@@ -30,7 +30,9 @@ class OpsReport:
 
     @property
     def exit_code(self) -> int:
-        return 0 if self.prediction.ready else 1
+        from mpscheck.checks.policy import decide_ops  # the one verdict rule; renderers only print it
+
+        return int(decide_ops(self.prediction.ready))
 
     @property
     def headline(self) -> str:

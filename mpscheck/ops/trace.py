@@ -41,7 +41,6 @@ TABLE_ROW = re.compile(
     r"(?P<size>\d+(?:\.\d+)? ?(?:bytes|[KMG]i?B))\s+(?P<op>\S+)\s*$"
 )
 NO_FALLBACKS = "There are no CPU Fallbacks logged for profiling"
-_UNITS = {"bytes": 1, "KB": 1024, "KiB": 1024, "MB": 1024**2, "MiB": 1024**2, "GB": 1024**3, "GiB": 1024**3}
 
 
 def profile_value(existing: str | None) -> str:
@@ -56,11 +55,10 @@ def profile_value(existing: str | None) -> str:
 
 
 def parse_size(text: str) -> int | None:
-    """'1.00 MB' -> 1048576; '24 bytes' -> 24 (MPSAllocator format_size: bytes, KB, MB, GB)."""
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?) ?([A-Za-z]+)\s*", text)
-    if not match or match.group(2) not in _UNITS:
-        return None
-    return round(float(match.group(1)) * _UNITS[match.group(2)])
+    """'1.00 MB' -> 1048576; '24 bytes' -> 24 (MPSAllocator format_size): knowledge/sizes.py reads it."""
+    from mpscheck.knowledge.sizes import size_bytes
+
+    return size_bytes(text)
 
 
 @dataclass

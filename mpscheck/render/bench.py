@@ -1,7 +1,8 @@
 """mpscheck bench's figures in every format: a rich table and a bar chart of the speedups, a JSON
 summary beside the raw facts, and one Markdown table row for a community results thread.
 
-The figures and their judgement come from checks/bench.py (``summarise``); nothing is decided here.
+The figures and their judgement come from checks/bench.py, carried by the report (``report.bench``);
+nothing is computed or decided here.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from mpscheck.checks.bench import MODELS, BenchRow, chip_of, peak_of, summarise
+from mpscheck.checks.bench import MODELS, BenchRow, BenchSummary
 from mpscheck.checks.wording import size
 from mpscheck.model import Report
 
@@ -31,6 +32,10 @@ def _answer(row: BenchRow) -> Text:
     return Text("right", style="green") if row.right else Text("WRONG", style="bold red")
 
 
+def _summary(report: Report) -> BenchSummary:
+    return report.bench or BenchSummary((), None, None, None)
+
+
 def figures_table(report: Report) -> Table:
     bench = report.facts.target.bench
     device = bench.device if bench else "?"
@@ -41,7 +46,7 @@ def figures_table(report: Report) -> Table:
         columns += [("cpu", "right"), ("speedup", "right"), ("memory", "right")]
     for column, justify in columns:
         table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
-    for row in summarise(report.facts):
+    for row in _summary(report).rows:
         batch = f" @{row.batch}" if row.batch else ""
         cpu_batch = f" @{row.cpu_batch}" if row.cpu_batch else ""
         cells: list[Text | str] = [
@@ -62,7 +67,7 @@ def figures_table(report: Report) -> Table:
 
 def speedup_chart(report: Report) -> Table | None:
     """Horizontal bars of the device's training speedup over the CPU, scaled to the largest."""
-    rows = [r for r in summarise(report.facts) if r.name in MODELS and r.speedup is not None]
+    rows = [r for r in _summary(report).rows if r.name in MODELS and r.speedup is not None]
     if not rows:
         return None
     largest = max(r.speedup or 0.0 for r in rows) or 1.0
@@ -77,7 +82,8 @@ def speedup_chart(report: Report) -> Table | None:
 
 
 def print_bench(report: Report, console: Console) -> None:
-    if not summarise(report.facts):
+    summary = _summary(report)
+    if not summary.rows:
         return
     console.print()
     console.print(figures_table(report))
@@ -86,13 +92,12 @@ def print_bench(report: Report, console: Console) -> None:
         console.print()
         console.print(Text("Training speedup over the CPU (samples/s ÷ samples/s)", style="bold"))
         console.print(chart)
-    peak = peak_of(report.facts)
+    peak = summary.peak
     console.print()
     if peak:
         console.print(Text(f"Peaks: {peak.chip}, from {', '.join(peak.sources)}", style="dim"), soft_wrap=True)
     else:
-        name, _ = chip_of(report.facts)
-        console.print(Text(f"No published peak for {name or 'this device'}: no % of peak.", style="dim"))
+        console.print(Text(f"No published peak for {summary.chip or 'this device'}: no % of peak.", style="dim"))
     console.print(Text("Copy GB/s counts each byte read and each byte written.", style="dim"))
 
 
@@ -102,9 +107,8 @@ def print_bench(report: Report, console: Console) -> None:
 def json_summary(report: Report) -> dict[str, Any]:
     """The derived figures; the raw measurements stay in facts.target.bench."""
     bench = report.facts.target.bench
-    peak = peak_of(report.facts)
-    name, cores = chip_of(report.facts)
-    rows = {row.name: row for row in summarise(report.facts)}
+    summary = _summary(report)
+    peak, name, cores, rows = summary.peak, summary.chip, summary.cores, summary.by_name()
 
     def figures(row: BenchRow) -> dict[str, Any]:
         out: dict[str, Any] = {"value": row.value, "unit": row.unit, "matches_cpu": row.right}
@@ -157,8 +161,8 @@ def markdown_row(report: Report) -> str:
     """A header, its rule and one row: paste the last line under an existing thread's table."""
     facts = report.facts
     bench = facts.target.bench
-    rows = {row.name: row for row in summarise(facts)}
-    name, cores = chip_of(facts)
+    summary = _summary(report)
+    rows, name, cores = summary.by_name(), summary.chip, summary.cores
 
     def throughput(key: str) -> str:
         row = rows.get(key)

@@ -10,10 +10,10 @@ render/markdown.py; the CLI appends it.
 
 from __future__ import annotations
 
-from mpscheck.model import Report, Status
+from mpscheck.model import Mark, Report
 from mpscheck.render import text
 
-COMMANDS = {Status.FAIL: "error", Status.CRASH: "error", Status.WARN: "warning"}
+COMMANDS = {Mark.FAIL: "error", Mark.CRASH: "error", Mark.WARN: "warning"}
 
 
 def escape_data(value: str) -> str:
@@ -27,14 +27,13 @@ def escape_property(value: str) -> str:
 def workflow_commands(report: Report) -> list[str]:
     lines = []
     for finding in report.findings:
-        command = COMMANDS.get(finding.status)
-        if command is None or finding.id in report.verdict.not_counted:
+        command = COMMANDS.get(report.mark(finding))  # --strict makes a warning that blocks an error
+        if command is None:
             continue
-        if finding.status is Status.WARN and finding.id in report.verdict.blocking:
-            command = "error"  # --strict made this warning fail the job
         message = finding.summary
-        if finding.fix:
-            message += "\nFix: " + finding.fix.summary + "".join("\n  " + c for c in finding.fix.commands)
+        advice = report.advice(finding)
+        if advice:
+            message += "\nFix: " + advice.summary + "".join("\n  " + c for c in advice.commands)
         title = escape_property(f"mpscheck {finding.id}")
         lines.append(f"::{command} title={title}::{escape_data(message)}")
     return lines

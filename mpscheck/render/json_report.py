@@ -33,7 +33,7 @@ def report_to_dict(report: Report) -> dict[str, Any]:
             "python": report.facts.target.requested,
             "chosen_because": report.facts.target.chosen_because,
         },
-        "findings": [finding.to_dict() for finding in report.findings],
+        "findings": [{**finding.to_dict(), "mark": report.mark(finding).value} for finding in report.findings],
         "facts": to_dict(report.facts),
     }
     if report.command == "bench":  # the derived figures; the raw ones are in facts.target.bench

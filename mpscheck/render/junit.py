@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from mpscheck.model import Report, Status
+from mpscheck.model import Mark, Report
+from mpscheck.render.text import NOT_COUNTED
 
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
@@ -32,7 +33,6 @@ def _clean(root: ET.Element) -> None:
 
 
 def render(report: Report, verbose: bool = False) -> str:
-    blocking = set(report.verdict.blocking)
     counts = {"failures": 0, "errors": 0, "skipped": 0}
     suite = ET.Element("testsuite", name=f"mpscheck {report.command}")
     properties = ET.SubElement(suite, "properties")
@@ -45,17 +45,22 @@ def render(report: Report, verbose: bool = False) -> str:
     for finding in report.findings:
         case = ET.SubElement(suite, "testcase", classname=f"mpscheck.{report.command}", name=finding.id, time="0")
         body = finding.summary
-        if finding.fix:
-            body += "\nFix: " + finding.fix.summary + "".join("\n  " + c for c in finding.fix.commands)
-        if finding.status is Status.CRASH:
+        mark = report.mark(finding)
+        advice = report.advice(finding)
+        if finding in report.fixes() and advice:
+            body += "\nFix: " + advice.summary + "".join("\n  " + c for c in advice.commands)
+        if mark is Mark.CRASH:
             ET.SubElement(case, "error", message=finding.summary, type="crash").text = body
             counts["errors"] += 1
-        elif finding.id in blocking:  # a failure, or a required check that did not confirm anything
+        elif mark is Mark.FAIL:  # a failure, or a required check that did not confirm anything
             ET.SubElement(case, "failure", message=finding.summary, type=finding.status.value).text = body
             counts["failures"] += 1
-        elif finding.status is Status.SKIP:
+        elif mark is Mark.SKIP:
             ET.SubElement(case, "skipped", message=finding.summary)
             counts["skipped"] += 1
+        elif mark is Mark.NOT_COUNTED:
+            said = f"{finding.status.value}: {body} {NOT_COUNTED.format(report.require.value)}"
+            ET.SubElement(case, "system-out").text = said
         else:
             ET.SubElement(case, "system-out").text = f"{finding.status.value}: {body}"
     suite.set("tests", str(len(report.findings)))

@@ -6,10 +6,17 @@ Paths under the home directory are shown as ~.
 from __future__ import annotations
 
 from mpscheck.facts import Facts
-from mpscheck.model import Report, Status
-from mpscheck.render.text import header
+from mpscheck.model import Mark, Report
+from mpscheck.render.text import NOT_COUNTED, header
 
-ICONS = {Status.PASS: "✅", Status.WARN: "⚠️", Status.FAIL: "❌", Status.SKIP: "➖", Status.CRASH: "💥"}
+ICONS = {
+    Mark.PASS: "✅",
+    Mark.WARN: "⚠️",
+    Mark.FAIL: "❌",
+    Mark.SKIP: "➖",
+    Mark.CRASH: "💥",
+    Mark.NOT_COUNTED: "·",
+}
 
 
 def home_to_tilde(text: str, facts: Facts) -> str:
@@ -69,15 +76,19 @@ def render(report: Report, verbose: bool = False) -> str:
 
         out += [markdown_row(report), ""]
     out += ["| | Check | Result |", "|---|---|---|"]
-    out += [f"| {ICONS[f.status]} | `{f.id}` | {_cell(f.summary)} |" for f in report.findings]
-    fixes = [f for f in report.findings if f.fix and f.status in (Status.FAIL, Status.WARN, Status.CRASH)]
+    for finding in report.findings:
+        mark = report.mark(finding)
+        said = f" {NOT_COUNTED.format(report.require.value)}" if mark is Mark.NOT_COUNTED else ""
+        out.append(f"| {ICONS[mark]} | `{finding.id}` | {_cell(finding.summary + said)} |")
+    fixes = report.fixes()
     if fixes:
         out += ["", "### How to fix"]
         for finding in fixes:
-            assert finding.fix is not None
-            out += ["", f"**{finding.id}**: {finding.fix.summary}"]
-            if finding.fix.commands:
-                out += ["", "```sh", *finding.fix.commands, "```"]
+            advice = report.advice(finding)
+            assert advice is not None
+            out += ["", f"**{finding.id}**: {advice.summary}"]
+            if advice.commands:
+                out += ["", "```sh", *advice.commands, "```"]
     out += [
         "",
         "<details><summary>Environment (collect_env fields and mpscheck facts)</summary>",

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from mpscheck.checks.causes.model import Cause, Diagnosis
 from mpscheck.facts import to_dict
-from mpscheck.judgement.model import Cause, Diagnosis
-from mpscheck.model import ExitCode, Status
+from mpscheck.model import Status
 
 KIND = "mpscheck-paste-diagnosis"
 SCHEMA_VERSION = 1
@@ -40,7 +40,7 @@ def quoted(cause: Cause) -> list[tuple[int, str]]:
 
 def headline(diagnosis: Diagnosis) -> str:
     cause = diagnosis.cause
-    if diagnosis.exit_code is ExitCode.READY:
+    if diagnosis.status is not Status.FAIL:
         return f"no problem in the paste ({cause.id})"
     return f"root cause: {cause.id}"
 
@@ -102,7 +102,7 @@ def _fix_lines(cause: Cause, indent: str) -> list[str]:
 
 def markdown(diagnosis: Diagnosis, verbose: bool = False) -> str:
     cause = diagnosis.cause
-    ok = diagnosis.exit_code is ExitCode.READY
+    ok = diagnosis.status is not Status.FAIL
     out = [f"**{'No problem found' if ok else 'Root cause'}: `{cause.id}`**: {cause.summary}"]
     if cause.evidence:
         out += ["", "From your paste:", "", "```"] + [line for _, line in quoted(cause)] + ["```"]
@@ -121,7 +121,7 @@ def markdown(diagnosis: Diagnosis, verbose: bool = False) -> str:
 
 def github(diagnosis: Diagnosis, verbose: bool = False) -> str:
     cause = diagnosis.cause
-    level = "notice" if diagnosis.exit_code is ExitCode.READY else "error"
+    level = "notice" if diagnosis.status is not Status.FAIL else "error"
     message = cause.summary + (f" Fix: {cause.fix.summary} " + " ; ".join(cause.fix.commands) if cause.fix else "")
     line = f"::{level} title=mpscheck explain {cause.id}::{_escape_command(tilde(message))}\n"
     return line + text(diagnosis, verbose)
@@ -133,7 +133,7 @@ def _escape_command(value: str) -> str:
 
 def junit(diagnosis: Diagnosis, verbose: bool = False) -> str:
     cause = diagnosis.cause
-    failed = diagnosis.exit_code is not ExitCode.READY
+    failed = diagnosis.status is Status.FAIL
     body = (
         f"<failure message={quoteattr(tilde(cause.summary))} type={quoteattr(cause.id)}>"
         f"{escape(text(diagnosis, verbose))}</failure>"

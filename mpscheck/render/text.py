@@ -14,15 +14,17 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from mpscheck.model import Finding, Report, Status
+from mpscheck.model import Finding, Mark, Report
 
 MARKS = {
-    Status.PASS: ("[✓]", "green"),
-    Status.WARN: ("[!]", "yellow"),
-    Status.FAIL: ("[✗]", "red"),
-    Status.SKIP: ("[-]", "dim"),
-    Status.CRASH: ("[✗]", "bold red"),
+    Mark.PASS: ("[✓]", "green"),
+    Mark.WARN: ("[!]", "yellow"),
+    Mark.FAIL: ("[✗]", "red"),
+    Mark.SKIP: ("[-]", "dim"),
+    Mark.CRASH: ("[✗]", "bold red"),
+    Mark.NOT_COUNTED: ("[·]", "dim"),
 }
+NOT_COUNTED = "(not counted for --require {})"  # every format says it in these words
 
 
 def header(report: Report) -> str:
@@ -36,9 +38,8 @@ def print_report(report: Report, console: Console, verbose: bool = False) -> Non
     console.print(Text(header(report), style="bold"), soft_wrap=True)
     console.print()
     width = max((len(f.id) for f in report.findings), default=10)
-    quiet = set(report.verdict.not_counted)
-    for group in _groups(report.findings, verbose):
-        _print_group(console, group, width, verbose, report.require.value if group[0].id in quiet else None)
+    for group in _groups(report, verbose):
+        _print_group(console, group, width, verbose, report)
     if report.command == "bench":
         from mpscheck.render.bench import print_bench
 
@@ -50,31 +51,29 @@ def print_report(report: Report, console: Console, verbose: bool = False) -> Non
     console.print(Text(f"{mark} {report.verdict.headline}", style=f"bold {style}"), soft_wrap=True)
 
 
-def _groups(findings: list[Finding], verbose: bool) -> list[list[Finding]]:
+def _groups(report: Report, verbose: bool) -> list[list[Finding]]:
     """Each finding alone, except skips sharing one summary, which go together unless verbose."""
     if verbose:
-        return [[f] for f in findings]
+        return [[f] for f in report.findings]
     groups: OrderedDict[str, list[Finding]] = OrderedDict()
-    for index, finding in enumerate(findings):
-        key = f"skip:{finding.summary}" if finding.status is Status.SKIP else f"{index}"
+    for index, finding in enumerate(report.findings):
+        key = f"skip:{finding.summary}" if report.mark(finding) is Mark.SKIP else f"{index}"
         groups.setdefault(key, []).append(finding)
     return list(groups.values())
 
 
-def _print_group(
-    console: Console, group: list[Finding], width: int, verbose: bool, not_counted_for: str | None = None
-) -> None:
+def _print_group(console: Console, group: list[Finding], width: int, verbose: bool, report: Report) -> None:
     """One line (or a collapsed group of skips), its evidence and its fix; a problem on a path the
     requirement does not take is shown dim, with no fix, and says so."""
     first = group[0]
-    mark, style = MARKS[first.status]
-    if not_counted_for:
-        mark, style = "[·]", "dim"
+    shown = report.mark(first)
+    mark, style = MARKS[shown]
+    if shown is Mark.NOT_COUNTED:
         first = Finding(
             first.id,
             first.title,
             first.status,
-            f"{first.summary} (not counted for --require {not_counted_for})",
+            f"{first.summary} {NOT_COUNTED.format(report.require.value)}",
             first.details,
             None,
             first.blocked_by,
@@ -89,12 +88,13 @@ def _print_group(
         row.add_column(ratio=1)
         row.add_row(Text(mark, style=style), Text(f"{', '.join(f.id for f in group)}: {first.summary}", style="dim"))
     console.print(row)
-    if verbose or first.status in (Status.FAIL, Status.CRASH):
+    if verbose or shown in (Mark.FAIL, Mark.CRASH):
         for detail in first.details:
             console.print(Padding(Text(f"• {detail}", style="dim"), (0, 0, 0, 6)))
-    if first.fix and first.status in (Status.WARN, Status.FAIL, Status.CRASH):
-        console.print(Padding(Text(f"→ {first.fix.summary}", style=style), (0, 0, 0, 6)))
-        for command in first.fix.commands:  # never wrapped: a command must copy-paste whole
+    advice = report.advice(first)
+    if advice and first in report.fixes():
+        console.print(Padding(Text(f"→ {advice.summary}", style=style), (0, 0, 0, 6)))
+        for command in advice.commands:  # never wrapped: a command must copy-paste whole
             console.print(Text(f"          {command}", style="cyan"), soft_wrap=True)
 
 

@@ -27,6 +27,7 @@ PARSERS = (
     "traceback",
     "environment",
     "prose",
+    "errors",
 )
 ACCEPTED = (
     "a saved report (mpscheck doctor --format json), or mpscheck's text or markdown report",

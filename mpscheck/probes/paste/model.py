@@ -14,7 +14,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from mpscheck.facts import Facts, HostFacts, InterpreterFacts, TorchFacts
+from mpscheck.facts import Facts, HostFacts, InterpreterFacts, SeenError, TorchFacts
 
 
 @dataclass(frozen=True)
@@ -95,8 +95,15 @@ def to_facts(observations: list[Observation]) -> Facts:
         facts.target.interpreter = InterpreterFacts(**values["interpreter"], packages=packages or None, env=env or None)
     if values["torch"]:
         facts.target.torch = TorchFacts(installed=True, **values["torch"])
+    facts.errors = [_seen_error(obs) for obs in observations if obs.fact == "error"]
     facts.target.run.message = "read from a paste, not probed"
     return facts
+
+
+def _seen_error(obs: Observation) -> SeenError:
+    record = obs.value if isinstance(obs.value, dict) else {}
+    values = {str(k): str(v) for k, v in (record.get("values") or {}).items()}
+    return SeenError(obs.text, obs.line, str(record.get("severity", "error")), values)
 
 
 def each_line(kind: str, lines: list[str], rule: Callable[[Seen, str], list[Observation]]) -> list[Observation]:

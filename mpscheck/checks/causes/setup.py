@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from mpscheck.judgement.base import Reader
-from mpscheck.judgement.model import Cause, Evidence, evidence_of
-from mpscheck.knowledge.versions import at_least, parse_version
+from mpscheck.checks.causes.base import Reader
+from mpscheck.checks.causes.model import Cause, Evidence, evidence_of
+from mpscheck.checks.machine import intel_mac, virtual_machine, x86_python
+from mpscheck.knowledge.versions import FIRST_MPS_TORCH, at_least, parse_version
 from mpscheck.probes.paste.model import Observation
 
 SETUP_ORDER = (
@@ -66,24 +67,19 @@ class SetupRules(Reader):
         if host.system in ("Linux", "Windows"):
             found["not-macos"] = self.general("not-macos", self.ev("host.system"), system=host.system)
         x86, arm = self.x86_python(), self.arm64_hardware()
-        intel = host.arm64_hardware is False or bool(host.cpu_brand and "Intel" in host.cpu_brand)
+        intel = intel_mac(host)
         if x86 and arm and not intel:
             found["rosetta-python"] = self.rosetta(x86 + arm)
         elif intel and "not-macos" not in found:
             found["intel-mac"] = self.intel_mac()
         elif x86 and "not-macos" not in found:
             found["x86_64-python"] = self.general("x86_64-python", x86)
-        if (
-            host.hypervisor
-            or (host.model or "").startswith("VirtualMac")
-            or "Virtual" in (host.cpu_brand or "")
-            or (torch and torch.mps_device_name == "Apple Paravirtual device")
-        ):
+        if virtual_machine(self.facts):
             found["virtual-machine"] = self.virtual_machine(self.ev("host.hypervisor", "host.model", "host.cpu_brand"))
         if (old := self.macos_too_old(None)) is not None:
             found["macos-too-old"] = old
         version = parse_version(torch.version) if torch else None
-        if version and not at_least(version, (1, 12)):
+        if version and not at_least(version, FIRST_MPS_TORCH):
             found["torch-too-old"] = self.torch_too_old(self.ev("torch.version"))
         if torch and torch.mps_built is False and "not-macos" not in found:
             found["torch-not-built-with-mps"] = self.from_row("not-built", self.ev("torch.mps_built"))
@@ -123,13 +119,7 @@ class SetupRules(Reader):
         from mpscheck.checks.registry import Context
 
         info, ctx = self.facts.target.interpreter, Context(self.facts)
-        x86 = info is not None and (
-            info.proc_translated == 1
-            or info.machine == "x86_64"
-            or info.processor == "i386"
-            or info.conda_subdir == "osx-64"
-            or bool(info.binary_archs and not any(a.startswith("arm64") for a in info.binary_archs))
-        )
+        x86 = info is not None and x86_python(info)
         if info is not None and (
             info.conda_prefix or info.conda_subdir == "osx-64" or self.value("paste.conda_python")
         ):

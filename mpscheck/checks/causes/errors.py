@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from mpscheck.judgement.memory import MemoryRules
-from mpscheck.judgement.model import Cause, Evidence
+from mpscheck.checks.causes.memory import MemoryRules
+from mpscheck.checks.causes.model import Cause, Evidence
+from mpscheck.checks.installing import NATIVE_VENV
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.versions import at_least, last_intel_mac_torch, parse_version
 from mpscheck.model import Remediation
@@ -201,8 +202,7 @@ class ErrorRules(MemoryRules):
                 (
                     *again,
                     "/opt/homebrew/bin/brew install python@3.12",
-                    "/opt/homebrew/bin/python3.12 -m venv ~/.venvs/torch && ~/.venvs/torch/bin/python -m pip install "
-                    "torch",
+                    NATIVE_VENV,
                 ),
             )
         return Cause("no-matching-distribution", summary, remedy, ev, hit.row.source)

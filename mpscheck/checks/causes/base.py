@@ -8,10 +8,20 @@ from __future__ import annotations
 import shlex
 from dataclasses import replace
 
-from mpscheck.judgement.model import Cause, Evidence, evidence_of
-from mpscheck.judgement.ops import OpCoverage
+from mpscheck.checks.causes.model import Cause, Evidence, evidence_of
+from mpscheck.checks.causes.ops import OpCoverage
+from mpscheck.checks.installing import conda_arm64_create
+from mpscheck.checks.machine import wheel_arch
 from mpscheck.knowledge import errors as table
-from mpscheck.knowledge.versions import at_least, last_intel_mac_torch, macos_floor, parse_version, torch_pin_for_macos
+from mpscheck.knowledge.causes import CAUSES
+from mpscheck.knowledge.versions import (
+    PRE_TABLE_FLOOR,
+    at_least,
+    last_intel_mac_torch,
+    macos_floor,
+    parse_version,
+    torch_pin_for_macos,
+)
 from mpscheck.model import Finding, Remediation
 from mpscheck.probes.paste.model import Paste
 
@@ -43,11 +53,19 @@ class Reader:
         commands = tuple(table.fill(c, values) for c in row.commands)
         return table.fill(row.summary, values), Remediation(table.fill(row.fix, values), commands)
 
+    def known(self) -> dict[str, str | None]:
+        """The values every template of the table of causes may name."""
+        return {
+            "python": self.python,
+            "last_intel": last_intel_mac_torch(),
+            "macos": self.facts.host.macos_version,
+            "conda_arm64": conda_arm64_create(),
+        }
+
     def general(self, cause_id: str, evidence: tuple[Evidence, ...], **values: str | None) -> Cause:
         """A cause of the table of causes read from facts, its templates filled with what the paste shows."""
-        entry = table.CAUSES[cause_id]
-        known = {"python": self.python, "last_intel": last_intel_mac_torch(), "macos": self.facts.host.macos_version}
-        known |= values
+        entry = CAUSES[cause_id]
+        known = {**self.known(), **values}
         remedy = (
             Remediation(table.fill(entry.fix, known), tuple(table.fill(c, known) for c in entry.commands))
             if entry.fix
@@ -77,12 +95,14 @@ class Reader:
             floor = macos_floor(version)
         elif floor_text:
             # 2.2-2.5 print "12.3+", but 2.5's real floor is 13.0 (pytorch/pytorch#139425): below 13 is too old.
-            floor = (13, 0) if floor_text == "12.3" else tuple(int(p) for p in floor_text.split("."))
+            floor = (13, 0) if floor_text == "12.3" else parse_version(floor_text) or PRE_TABLE_FLOOR
         else:
-            floor = (12, 3)
+            floor = PRE_TABLE_FLOOR  # the oldest floor of any torch with MPS (knowledge/versions.py cites it)
         if at_least(macos, floor):
             return None
-        pin = torch_pin_for_macos(macos)
+        info = self.facts.target.interpreter
+        python = info.version if info and info.version else None
+        pin = torch_pin_for_macos(macos, python, wheel_arch(info))  # as the doctor's macos-version check does
         commands = ["softwareupdate --list"] + ([f"{self.python} -m pip install '{pin}'"] if pin else [])
         also = f", or install the newest torch whose MPS runs on it ({pin})" if pin else ""
         return Cause(

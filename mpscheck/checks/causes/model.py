@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from mpscheck.facts import Facts
-from mpscheck.model import ExitCode, Finding, Remediation
+from mpscheck.model import ExitCode, Finding, Remediation, Status
 from mpscheck.probes.paste.model import Observation
 
 
@@ -44,6 +44,7 @@ class Diagnosis:
     findings: list[Finding] = field(default_factory=list)
     facts: Facts = field(default_factory=Facts)
     exit_code: ExitCode = ExitCode.PROBLEMS
+    status: Status | None = Status.FAIL  # the root cause's: pass, warn (a performance note), fail; None: unread
     next_step: str | None = None
 
 

@@ -14,14 +14,16 @@ import re
 import shlex
 from dataclasses import replace
 
+from mpscheck.checks.causes.errors import ErrorRules
+from mpscheck.checks.causes.findings import CHECK_INPUTS, DOCTOR_CAUSES, FINDING_CAUSES, relevant_findings
+from mpscheck.checks.causes.model import Cause, Diagnosis, Evidence, evidence_of
+from mpscheck.checks.causes.ops import OpCoverage, knowledge_ops
+from mpscheck.checks.causes.setup import SetupRules
+from mpscheck.checks.policy import decide_text
 from mpscheck.facts import Facts
-from mpscheck.judgement.errors import ErrorRules
-from mpscheck.judgement.findings import CHECK_INPUTS, DOCTOR_CAUSES, FINDING_CAUSES, relevant_findings
-from mpscheck.judgement.model import Cause, Diagnosis, Evidence, evidence_of
-from mpscheck.judgement.ops import OpCoverage, knowledge_ops
-from mpscheck.judgement.setup import SetupRules
 from mpscheck.knowledge import errors as table
-from mpscheck.model import ExitCode, Remediation, Status
+from mpscheck.knowledge.causes import CAUSES
+from mpscheck.model import Remediation, Requirement, Status
 from mpscheck.probes.paste import read
 from mpscheck.probes.paste.model import Observation, Paste
 
@@ -30,34 +32,50 @@ AMBIGUOUS = (NOT_ENOUGH, "x86_64-python", "no-metal-device")  # the paste cannot
 DOCTOR_HINT = "mpscheck doctor --format markdown"
 
 
-def explain_text(text: str, ops: OpCoverage | None = None) -> Diagnosis:
-    return judge(read(text), ops)
+def explain_text(
+    text: str, ops: OpCoverage | None = None, *, require: Requirement = Requirement.MPS, strict: bool = False
+) -> Diagnosis:
+    return judge(read(text), ops, require=require, strict=strict)
 
 
-def judge(paste: Paste, ops: OpCoverage | None = None) -> Diagnosis:
-    lines = paste.text.split("\n")
-    hits = list(table.find(lines))
-    if not paste.observations and not hits:
-        return Diagnosis([], Cause("unreadable", "nothing in the input could be read", None), exit_code=ExitCode.USAGE)
+def judge(
+    paste: Paste, ops: OpCoverage | None = None, *, require: Requirement = Requirement.MPS, strict: bool = False
+) -> Diagnosis:
     facts = paste.facts
+    hits = seen_hits(facts)
+    if not paste.observations and not hits:
+        unread = Cause("unreadable", "nothing in the input could be read", None)
+        return Diagnosis([], unread, exit_code=decide_text(None, require=require, strict=strict), status=None)
     findings = relevant_findings(paste)
     judge_ = _Judge(paste, hits, ops or knowledge_ops(), findings)
     causes = judge_.causes()
     top = causes[0]
     others = [c for c in causes[1:] if c.id != top.id]
-    ok = top.id in (HEALTHY, "op-fallback-warning")
+    status = Status.PASS if top.id == HEALTHY else Status.WARN if top.id == "op-fallback-warning" else Status.FAIL
+    ok = status is not Status.FAIL
     shows_setup = any(o.fact.split(".")[0] in ("host", "interpreter", "torch") for o in paste.observations)
     unsure = top.id in AMBIGUOUS or (not ok and not shows_setup)
     top, others = fit_installs(top, facts, judge_.python), [fit_installs(c, facts, judge_.python) for c in others]
     return Diagnosis(
-        kinds=paste.kinds + (["error text"] if hits and "traceback" not in paste.kinds else []),
+        kinds=[k for k in paste.kinds if k != "error text"]
+        + (["error text"] if hits and "traceback" not in paste.kinds else []),
         cause=top,
         others=others,
         findings=findings,
         facts=facts,
-        exit_code=ExitCode.READY if ok else ExitCode.PROBLEMS,
+        exit_code=decide_text(status, require=require, strict=strict),
+        status=status,
         next_step=DOCTOR_HINT if unsure else None,
     )
+
+
+def seen_hits(facts: Facts) -> list[table.Hit]:
+    """The rows of the table of known errors that the errors the input showed match, in line order."""
+    hits = []
+    for seen in facts.errors:
+        for hit in table.find([seen.text]):
+            hits.append(table.Hit(hit.row, seen.line or 0, seen.text, hit.groups))
+    return hits
 
 
 # ---- the judge: setup rules and error rules, and what comes when there is no error ----------------
@@ -130,12 +148,12 @@ class _Judge(SetupRules, ErrorRules):
             cause_id = DOCTOR_CAUSES.get(check_id) or (hit.row.cause if hit else "doctor-check-failed")
             fix_summary = self.value(f"paste.doctor_fix.{check_id}")
             commands = tuple(str(o.value) for o in self.paste.all(f"paste.doctor_command.{check_id}"))
-            general = table.CAUSES.get(cause_id)
+            general = CAUSES.get(cause_id)
             if fix_summary:
                 remedy: Remediation | None = Remediation(str(fix_summary), commands)
             elif general:
                 remedy = Remediation(
-                    general.fix, tuple(table.fill(c, {"python": self.python}) for c in general.commands)
+                    table.fill(general.fix, self.known()), tuple(table.fill(c, self.known()) for c in general.commands)
                 )
             else:
                 remedy = None

@@ -21,6 +21,7 @@ CHECK_INPUTS: dict[str, tuple[str, ...]] = {
     "mps-available": ("torch.mps_available",),
     "mps-fallback-env": ("interpreter.env.PYTORCH_ENABLE_MPS_FALLBACK",),
     "mps-watermark-env": ("interpreter.env.PYTORCH_MPS_HIGH_WATERMARK_RATIO",),
+    "error-text": ("error",),
 }
 
 

@@ -1,0 +1,51 @@
+"""An out-of-memory message judged by its numbers (MPS allocated, other allocations, max allowed,
+requested; the Mac's memory when the paste shows it): a VM's cap, a model too large, memory taken by
+others, a watermark setting; and an invalid watermark ratio.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mpscheck.checks.causes.base import HIGH, Reader
+from mpscheck.checks.causes.model import Cause, Evidence
+from mpscheck.checks.memory import read_oom
+from mpscheck.knowledge import errors as table
+
+
+class MemoryRules(Reader):
+    def out_of_memory(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
+        reading = read_oom(hit.groups, self.facts)  # checks/memory.py: the one reading, the smoke test's too
+        if reading.variant == "vm-cap":
+            vm = self.virtual_machine(evidence, f": {reading.kind}")
+            return replace(vm, variant="vm-cap")
+        if reading.variant == "watermark-not-applied":
+            evidence = evidence + self.ev(f"interpreter.env.{HIGH}")
+        return Cause(
+            "out-of-memory",
+            f"MPS ran out of memory: {reading.kind} ({reading.numbers})",
+            reading.remedy,
+            evidence + self.ev("host.memory_bytes"),
+            hit.row.source,
+            variant=reading.variant,
+        )
+
+    def low_watermark(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
+        """The low ratio (default 1.4 on unified memory) may not exceed the high one: the high one was lowered."""
+        info = self.facts.target.interpreter
+        high = (info.env or {}).get(HIGH) if info else None
+        low = hit.groups.get("value", "").rstrip(".") or "1.4"
+        where = (
+            f"{HIGH}={high} is set, and the low watermark ratio ({low}) may not exceed it"
+            if high is not None
+            else f"the low watermark ratio ({low}, the default on Apple silicon) may not exceed the high one, so "
+            f"{HIGH} is set below it somewhere: the shell, a .env file, or the venv's activate script"
+        )
+        _, remedy = self.fill(hit.row, dict(hit.groups))
+        return Cause(
+            "watermark-invalid",
+            f"torch refuses the first MPS allocation: {where}",
+            remedy,
+            evidence + self.ev(f"interpreter.env.{HIGH}"),
+            hit.row.source,
+        )
