@@ -10,7 +10,7 @@ _UNITS |= {"TB": 1024**4, "TiB": 1024**4}
 
 def size_bytes(text: str | None) -> int | None:
     """'17.36 GB' -> bytes (torch's format_size counts in 1024s whatever the label)."""
-    match = re.fullmatch(r"\s*([\d.]+)\s*(bytes|[KMGT]i?B)\s*", text or "")
+    match = re.fullmatch(r"\A(?:\s*([\d.]+)\s*(bytes|[KMGT]i?B)\s*)", text or "")
     if not match:
         return None
     try:

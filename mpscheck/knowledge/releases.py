@@ -64,7 +64,7 @@ def parse(text: Optional[str]) -> Optional[Version]:
     """'2.5.1+cpu' -> (2, 5, 1); '14.4' -> (14, 4); None for what has no leading number."""
     if not text:
         return None
-    match = re.match(r"\s*v?(\d+(?:\.\d+)*)", str(text))
+    match = re.match(r"\A(?:\s*v?(\d+(?:\.\d+)*))", str(text))
     return tuple(int(p) for p in match.group(1).split(".")) if match else None
 
 

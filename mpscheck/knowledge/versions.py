@@ -21,7 +21,7 @@ def parse_version(text: str | None) -> Version | None:
     """'2.5.1+cpu' -> (2, 5, 1); '2.10.0.dev20251008' -> (2, 10, 0); '14.4.1' -> (14, 4, 1)."""
     if not text:
         return None
-    match = re.match(r"\s*(\d+(?:\.\d+)*)", text)
+    match = re.match(r"\A(?:\s*(\d+(?:\.\d+)*))", text)
     if not match:
         return None
     return tuple(int(part) for part in match.group(1).split("."))

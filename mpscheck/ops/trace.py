@@ -31,7 +31,8 @@ FALLBACK_WARNING = re.compile(
 )
 NOT_IMPLEMENTED = re.compile(r"The operator '(?P<op>[^']+)' is not current(?:ly)? implemented for the MPS device")
 MACOS_FALLBACK = re.compile(
-    r"MPS: (?P<what>.+?) (?:is|are) supported natively starting from mac ?OS (?P<macos>[\d.]+?)\.? Falling back on CPU"
+    r"MPS: (?P<what>.{1,200}?) (?:is|are) supported natively starting from mac ?OS (?P<macos>[\d.]+?)\.? "
+    r"Falling back on CPU"
 )
 TABLE_TITLE = re.compile(
     r"CPU Fallback Profiling: Total (?P<runs>\d+) Runs, (?P<ms>[\d.]+) ms, (?P<size>[\d.]+ ?[A-Za-z]+) Copies"
@@ -57,7 +58,7 @@ def profile_value(existing: str | None) -> str:
 
 def parse_size(text: str) -> int | None:
     """'1.00 MB' -> 1048576; '24 bytes' -> 24 (MPSAllocator format_size: bytes, KB, MB, GB)."""
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?) ?([A-Za-z]+)\s*", text)
+    match = re.fullmatch(r"\A(?:\s*(\d+(?:\.\d+)?) ?([A-Za-z]+)\s*)", text)
     if not match or match.group(2) not in _UNITS:
         return None
     return round(float(match.group(1)) * _UNITS[match.group(2)])

@@ -26,8 +26,8 @@ MACOS = re.compile(
     r"(?P<version>(?:1[0-5]|26)(?:\.\d+){0,2})\b(?!\.\d)"
 )
 HOSTED_RUNNER = re.compile(
-    r"(?i)(?<!self-)(?<!self )\b(?:github(?:-hosted)?|hosted|default|gha)\b[\w ]*\bmacos\b[\w -]*\brunners?\b"
-    r"|\bmacos-(?:latest|1[2-5]|26)(?:-(?:xlarge|large))?\b.*\brunners?\b"
+    r"(?i)(?<!self-)(?<!self )\b(?:github(?:-hosted)?|hosted|default|gha)\b[\w ]{0,60}\bmacos\b[\w -]{0,60}\brunners?\b"
+    r"|\bmacos-(?:latest|1[2-5]|26)(?:-(?:xlarge|large))?\b.{0,200}?\brunners?\b"
 )
 INTEL = re.compile(r"\bIntel\b")
 NAMES = {"Big Sur": "11", "Monterey": "12", "Ventura": "13", "Sonoma": "14", "Sequoia": "15", "Tahoe": "26"}
