@@ -229,7 +229,7 @@ def explain(
     try:
         given = read_input(report_path)
         if not given.is_report:
-            return _explain_paste(given.text, fmt, output, verbose, strict)
+            return _explain_paste(given, fmt, output, verbose, strict)
         saved = saved_report(given, report_path)
     except (InputError, ReportError) as exc:
         raise click.UsageError(str(exc)) from exc
@@ -240,14 +240,17 @@ def explain(
     _finish(report, fmt, output, verbose)
 
 
-def _explain_paste(text: str, fmt: str | None, output: str | None, verbose: bool, strict: bool) -> None:
+def _explain_paste(given: Any, fmt: str | None, output: str | None, verbose: bool, strict: bool) -> None:
     from mpscheck.judgement import explain_text
+    from mpscheck.probes.explain_input import said_cut
     from mpscheck.probes.paste import ACCEPTED
     from mpscheck.redact import redact
     from mpscheck.render.deliver import append_step_summary
     from mpscheck.render.paste import headline, render
 
-    diagnosis = explain_text(text)
+    diagnosis = explain_text(given.text)
+    if given.cut:
+        diagnosis = said_cut(diagnosis, given.name)
     if diagnosis.exit_code is ExitCode.USAGE:
         raise click.UsageError("nothing in the input could be read; explain accepts: " + "; ".join(ACCEPTED))
     fmt = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")

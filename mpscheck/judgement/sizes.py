@@ -15,7 +15,7 @@ def size_bytes(text: str | None) -> int | None:
         return None
     try:
         return int(float(match.group(1)) * _UNITS[match.group(2)])
-    except ValueError:
+    except (ValueError, OverflowError):  # '1.2.3 GB', or 400 digits: not a size
         return None
 
 

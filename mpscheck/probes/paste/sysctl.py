@@ -9,6 +9,7 @@ machdep.cpu.features next to an Apple chip. ``sysctl -n KEY`` prints the value o
 
 from __future__ import annotations
 
+import math
 import re
 
 from mpscheck.probes.paste.model import Observation, observe
@@ -33,7 +34,8 @@ def memory_bytes(text: str) -> int | None:
     match = MEMORY.match(text.strip())
     if not match:
         return None
-    return int(float(match["n"]) * UNITS[match["unit"]])
+    size = float(match["n"]) * UNITS[match["unit"]]
+    return int(size) if math.isfinite(size) else None  # 400 digits are not a Mac's memory
 
 
 PROFILER_JSON = re.compile(
