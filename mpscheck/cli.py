@@ -33,9 +33,11 @@ class GuardedGroup(click.Group):
         except Exception as exc:
             if os.environ.get("MPSCHECK_DEBUG"):
                 raise
+            from mpscheck.redact import scrub
+
             click.echo(
-                f"mpscheck: internal error: {type(exc).__name__}: {exc} "
-                "(set MPSCHECK_DEBUG=1 for the traceback; please report it)",
+                scrub(f"mpscheck: internal error: {type(exc).__name__}: {exc} ", os.environ)
+                + "(set MPSCHECK_DEBUG=1 for the traceback; please report it)",
                 err=True,
             )
             ctx.exit(int(ExitCode.INTERNAL))
@@ -244,18 +246,18 @@ def _explain_paste(given: Any, fmt: str | None, output: str | None, verbose: boo
     from mpscheck.judgement import explain_text
     from mpscheck.probes.explain_input import said_cut
     from mpscheck.probes.paste import ACCEPTED
-    from mpscheck.redact import redact
+    from mpscheck.redact import scrub
     from mpscheck.render.deliver import append_step_summary
     from mpscheck.render.paste import headline, render
 
-    diagnosis = explain_text(given.text)
+    diagnosis = explain_text(scrub(given.text, os.environ))  # masked before quoting cuts a token short
     if given.cut:
         diagnosis = said_cut(diagnosis, given.name)
     if diagnosis.exit_code is ExitCode.USAGE:
         raise click.UsageError("nothing in the input could be read; explain accepts: " + "; ".join(ACCEPTED))
     fmt = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     if fmt == "github":
-        append_step_summary(redact(render(diagnosis, "markdown", verbose), os.environ), os.environ)
+        append_step_summary(scrub(render(diagnosis, "markdown", verbose), os.environ), os.environ)
     _deliver_text(render(diagnosis, fmt, verbose), output, headline(diagnosis))
     code = diagnosis.exit_code
     sys.exit(int(ExitCode.PROBLEMS if strict and code is ExitCode.READY and diagnosis.cause.id != "healthy" else code))
@@ -455,15 +457,18 @@ def run_command_cli(
         raise click.UsageError("give the command to run after --, e.g. mpscheck run -- python train.py")
     _check_output(output)
     from mpscheck.ops.commands import OpsUsageError, gate, run_after_gate
+    from mpscheck.redact import scrub
 
     report = _probe(lambda: gate(list(command), python, Requirement(require), smoke, timeout))
     if report.verdict.exit_code is not ExitCode.READY:  # --require none passes whatever was found
         from mpscheck.render import renderer
 
         _deliver_text(renderer(fmt)(report, True), output, report.verdict.headline, to_stderr=True)
-        click.echo(f"mpscheck: not starting {' '.join(command)}: {report.verdict.headline}", err=True)
+        click.echo(
+            scrub(f"mpscheck: not starting {' '.join(command)}: {report.verdict.headline}", os.environ), err=True
+        )
         sys.exit(int(report.verdict.exit_code))
-    click.echo(f"mpscheck: {report.verdict.headline}; starting {' '.join(command)}", err=True)
+    click.echo(scrub(f"mpscheck: {report.verdict.headline}; starting {' '.join(command)}", os.environ), err=True)
     try:
         code, summary = run_after_gate(list(command), fallback=fallback, trace=trace, fmt=fmt)
     except OpsUsageError as exc:  # raised before the command starts (e.g. no coverage table)
