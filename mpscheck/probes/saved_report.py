@@ -4,7 +4,8 @@ Its shape is fixed by mpscheck/report.schema.json. ``--format json`` writes it (
 explain`` and the pytest plugin read it back (load_report, parse_report), so today's checks can
 judge facts saved on another Mac. A saved report is foreign data: it may come from another
 mpscheck, or have been edited; its facts are type-checked (facts.from_dict), so a corrupt report is
-a usage error (exit 2) that names the place that is wrong.
+a usage error (exit 2) that names the place that is wrong, and a fact that is missing or malformed
+where a default would pass is read as unknown (probes/saved_trust.py).
 
 Schema 1 (mpscheck 0.1) saved smoke steps with the workload's own verdicts (status pass/fail, a
 tolerance, "expected-unsupported"); schema 2 saves observations only and the checks judge them.
@@ -24,6 +25,7 @@ from typing import Any
 
 from mpscheck.facts import FACTS_SCHEMA_VERSION, Facts, FactsError, from_dict
 from mpscheck.model import REPORT_KIND, SCHEMA_VERSION, Requirement
+from mpscheck.probes.saved_trust import distrust
 
 
 class ReportError(ValueError):
@@ -68,7 +70,7 @@ def parse_report(text: str, path: str) -> SavedReport:
         raw_facts = data.get("facts")
         if version < SCHEMA_VERSION and isinstance(raw_facts, dict):
             raw_facts = upgrade_facts(raw_facts)
-        facts = from_dict(Facts, raw_facts)
+        facts = distrust(raw_facts, from_dict(Facts, raw_facts))
         require = Requirement(data.get("require", "mps"))
     except (FactsError, ValueError, TypeError) as exc:
         raise ReportError(f"{path}: corrupt facts: {exc}") from exc
