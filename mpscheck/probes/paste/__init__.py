@@ -69,9 +69,13 @@ def _unquote(line: str) -> str:
 
 
 def read(text: str) -> Paste:
-    lines = split(text)
+    """Every parser over the paste's lines, after normalise.py has undone wraps, reprs and annotations."""
+    from mpscheck.probes.paste.normalise import normalise
+
+    normalised = normalise(split(text))
+    lines = normalised.lines
     observations: list[Observation] = []
     for name in PARSERS:
         observations += parser(name)(lines)
     observations.sort(key=lambda o: o.line)
-    return Paste("\n".join(lines), observations)
+    return Paste("\n".join(lines), observations, origin=normalised.origin)

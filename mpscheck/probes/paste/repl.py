@@ -67,7 +67,12 @@ def parse(lines: list[str]) -> list[Observation]:
     return out
 
 
+ANY_EXPRESSION = re.compile("|".join(expr for expr, _, _ in EXPRESSIONS))  # one scan to skip the other lines
+
+
 def _expressions(lines: list[str], number: int, line: str) -> list[Observation]:
+    if not ANY_EXPRESSION.search(line):
+        return []
     found = [(m.start(), m.end(), fact, shape) for expr, fact, shape in EXPRESSIONS for m in re.finditer(expr, line)]
     if not found or line.lstrip().startswith("#"):
         return []

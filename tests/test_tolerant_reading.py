@@ -1,0 +1,95 @@
+"""Pastes mangled in transit read as the paste itself (issue 17, item 2).
+
+No Mac output is invented here: every case takes the real pastes of tests/corpus and mangles them
+the way a terminal, an issue thread or a repr does (hard-wrapped at 80 columns, quoted with "> ",
+copied from a repr, annotated with arrows, labels translated), then asserts the same facts and the
+same root cause come out.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from mpscheck.facts import to_dict
+from mpscheck.judgement import explain_text
+from mpscheck.probes.paste import read, split
+from mpscheck.probes.paste.normalise import join_wrapped, normalise, unrepr
+from tests.corpus_cases import CORPUS, load
+from tests.test_paste import UNAME_INTEL, UNAME_ROSETTA
+
+PASTES = {path.stem: load(path).paste for path in sorted(CORPUS.glob("*.txt"))}
+
+
+def wrap(text: str, width: int = 80) -> str:
+    """Hard-wrapped as a terminal does: every line cut into pieces of *width* characters."""
+    out = []
+    for line in text.split("\n"):
+        out += [line[i : i + width] for i in range(0, len(line), width)] or [""]
+    return "\n".join(out)
+
+
+def facts_of(text: str) -> dict:
+    facts = to_dict(read(text).facts)
+    return facts
+
+
+def long_lines(text: str) -> bool:
+    return any(len(line) > 80 for line in text.split("\n"))
+
+
+@pytest.mark.parametrize("name", [n for n, text in PASTES.items() if long_lines(text)])
+def test_a_paste_wrapped_at_80_columns_gives_the_same_facts_and_cause(name: str) -> None:
+    text = PASTES[name]
+    assert facts_of(wrap(text)) == facts_of(text)
+    assert explain_text(wrap(text)).cause.id == explain_text(text).cause.id
+
+
+@pytest.mark.parametrize("name", sorted(PASTES))
+def test_a_quoted_reply_gives_the_same_facts(name: str) -> None:
+    text = PASTES[name]
+    quoted = "\n".join("> " + line for line in text.split("\n"))
+    assert facts_of(quoted) == facts_of(text)
+
+
+ERRORS = [n for n, text in PASTES.items() if re.search(r"^\w*(Error|Exception): ", text, re.M)]
+
+
+@pytest.mark.parametrize("name", ERRORS)
+def test_an_error_copied_from_a_repr_gives_the_same_cause(name: str) -> None:
+    text = PASTES[name]
+    copied = repr(text)  # one line: \n for the line breaks, \' for quotes when it has both kinds
+    assert "\n" not in copied
+    assert explain_text(copied).cause.id == explain_text(text).cause.id
+
+
+def test_a_repr_line_becomes_the_lines_it_held() -> None:
+    line = r"RuntimeError('MPS backend out of memory (MPS allocated: 1 GB)\nIt\'s the cap')"
+    assert unrepr(line) == ["RuntimeError('MPS backend out of memory (MPS allocated: 1 GB)", "It's the cap')"]
+    assert unrepr(r"C:\new\dir") == [r"C:\new\dir"]  # no error words: a Windows path stays as it is
+
+
+@pytest.mark.parametrize("text", [UNAME_ROSETTA, UNAME_INTEL])
+def test_a_uname_line_wrapped_or_split_before_its_machine_reads_the_same(text: str) -> None:
+    assert facts_of(wrap(text)) == facts_of(text)
+    line = next(x for x in text.split("\n") if "Darwin Kernel" in x)
+    cut = line.rindex(" ")
+    lines = [line[:cut], line[cut + 1 :]]  # the machine moved to the next line, its space lost
+    assert join_wrapped(lines) == [line.rstrip()[:cut] + " " + line[cut + 1 :], ""]
+    assert facts_of("\n".join(lines)) == facts_of(line)
+
+
+def test_annotated_values_read_like_a_repl() -> None:
+    name = next(n for n, t in PASTES.items() if "platform.machine()" in t)
+    lines = split(PASTES[name])
+    at = next(i for i, line in enumerate(lines) if "platform.machine()" in line)
+    value = lines[at + 1].strip()
+    annotated = f"platform.machine() → {value!r}"
+    assert read(annotated).facts.target.interpreter.machine == read(PASTES[name]).facts.target.interpreter.machine
+
+
+def test_normalising_keeps_a_map_to_the_original_lines() -> None:
+    result = normalise(["first", r"ValueError: a\nb", "last"])
+    assert result.lines == ["first", "ValueError: a", "b", "last"]
+    assert result.origin == [1, 2, 2, 3]
