@@ -93,3 +93,30 @@ def test_normalising_keeps_a_map_to_the_original_lines() -> None:
     result = normalise(["first", r"ValueError: a\nb", "last"])
     assert result.lines == ["first", "ValueError: a", "b", "last"]
     assert result.origin == [1, 2, 2, 3]
+
+
+COLLECT_ENV = [n for n, text in PASTES.items() if re.search(r"^OS: macOS", text, re.M)]
+TRANSLATED = {  # collect_env's labels in other languages; the values are the real paste's
+    "OS": "Betriebssystem",
+    "Python version": "Versión de Python",
+    "Python platform": "Plateforme Python",
+    "Chip": "Étiquette de puce",
+    "CPU": "Processore",
+}
+
+
+@pytest.mark.parametrize("name", COLLECT_ENV)
+def test_collect_env_with_translated_labels_reads_by_the_values(name: str) -> None:
+    text = PASTES[name]
+    translated = text
+    for label, other in TRANSLATED.items():
+        translated = re.sub(rf"^{re.escape(label)}:", f"{other}:", translated, flags=re.M)
+    assert translated != text
+    original, read_back = read(text).facts, read(translated).facts
+    assert read_back.host.macos_version == original.host.macos_version
+    assert read_back.host.system == original.host.system
+    if original.target.interpreter and original.target.interpreter.version:
+        assert read_back.target.interpreter is not None
+        assert read_back.target.interpreter.version == original.target.interpreter.version
+    if original.target.interpreter and original.target.interpreter.mac_ver:
+        assert read_back.target.interpreter.mac_ver == original.target.interpreter.mac_ver  # type: ignore[union-attr]

@@ -23,7 +23,7 @@ _BOOLS = {
     "Is MPS available": "torch.mps_available",
 }
 PLATFORM = re.compile(r"macOS-(?P<mac_ver>\d+(?:\.\d+)*)-(?P<machine>arm64|x86_64)-(?P<processor>arm|i386)(?:-64bit)?")
-LINE = re.compile(r"^\s*(?:- )?`?(?P<key>[A-Za-z](?:[\w ./()?-]*[\w./()?-])?)`?\s*:\s*(?P<value>(?:\S(?:.*\S)?)?)\s*$")
+LINE = re.compile(r"^\s*(?:- )?`?(?P<key>[^\W\d_](?:[\w ./()?-]*[\w./()?-])?)`?\s*:\s*(?P<value>(?:\S(?:.*\S)?)?)\s*$")
 PIP = re.compile(r"^\s*\[(?:pip3?|conda)\]\s+(?P<name>[A-Za-z0-9_.-]+)(?:==|\s+)(?P<version>\d[\w.+-]*)")
 CONDA_LIST = re.compile(
     r"^\s*(?P<name>pytorch|torch)\s+(?P<version>\d+\.\d+[\w.+]*)\s+(?P<build>\S+)(?:\s+(?P<channel>\S+))?\s*$"
@@ -78,6 +78,26 @@ def _line(lines: list[str], number: int, line: str) -> list[Observation]:
         return [observe(KIND, lines, _line_of(lines, number, brand), "host.cpu_brand", brand)] if brand else []
     if key == "Clang version" and value not in UNKNOWN:
         return [seen("host.clang_version", value)]
+    return _by_value(seen, value)
+
+
+# Values whose shape says what they are, whatever the label's language (a translated collect_env).
+VALUE_OS = re.compile(r"\A(?:macOS|Mac OS X) \d+(?:\.\d+)*(?: \((?:arm64|x86_64)\))?\Z")
+VALUE_PLATFORM = re.compile(r"\AmacOS-\d+(?:\.\d+)*-(?:arm64|x86_64)-(?:arm|i386)(?:-64bit)?\Z")
+VALUE_CHIP = re.compile(r"\AApple M[1-9](?: (?:Pro|Max|Ultra))?\Z")
+VALUE_PYTHON = re.compile(r"\A(?P<version>\d+\.\d+\.\d+) [^\n]{0,200}\(64-bit runtime\)\Z")
+
+
+def _by_value(seen: Seen, value: str) -> list[Observation]:
+    """A row whose label is not collect_env's English one: read by the shape of its value alone."""
+    if VALUE_OS.match(value):
+        return _os(seen, value)
+    if VALUE_PLATFORM.match(value):
+        return _platform(seen, value)
+    if VALUE_CHIP.match(value):
+        return [seen("host.cpu_brand", value)]
+    if match := VALUE_PYTHON.match(value):
+        return [seen("interpreter.version", match["version"])]
     return []
 
 
