@@ -101,3 +101,20 @@ def test_pattern_is_linear_on_hostile_lines(key: str) -> None:
         if twice > ABSOLUTE or twice / once > MAX_RATIO:
             slow.append(f"{label}: {once * 1000:.1f} ms at {len(line)} chars, {twice * 1000:.1f} ms at double")
     assert not slow, "superlinear on: " + "; ".join(slow[:5])
+
+
+def test_explain_of_10_mb_of_hostile_text_ends_in_bounded_time(tmp_path: Path) -> None:
+    """End to end through the reader of INPUT (bytes, the cut) and the whole explain: the cut at
+    MAX_INPUT and the linear patterns bound the time, whatever the size. The bound is generous (this
+    machine is shared); benchmarks/bench_explain_large.py measures the real figure (target < 2 s)."""
+    from mpscheck.judgement import explain_text
+    from mpscheck.probes.explain_input import read_input
+
+    line = "mps available " + "_/ '\"([{" * 499 + "\n"
+    path = tmp_path / "hostile.txt"
+    path.write_text(line * (10_000_000 // len(line)))
+    start = time.perf_counter()
+    given = read_input(str(path))
+    explain_text(given.text)
+    assert given.cut
+    assert time.perf_counter() - start < 10.0
