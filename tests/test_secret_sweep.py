@@ -133,3 +133,22 @@ def test_ordinary_report_words_are_not_masked() -> None:
         "line one\n\tline two",
     ):
         assert scrub(text, {}) == text
+
+
+@pytest.mark.parametrize("fmt", ["json", "github"])
+def test_allowlisted_variables_reach_the_report_masked(tmp_path, fmt: str, real_torch) -> None:
+    """CONDA_* and PYTORCH_* are shown (allowlisted), so a token inside their values must be masked there."""
+    summary = tmp_path / "summary.md"
+    env = {
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "GITHUB_ACTIONS": "true" if fmt == "github" else "",
+        "CONDA_CHANNELS": PLANTED["conda-channel"],
+        "PYTORCH_SOMETHING": PLANTED["url-password"],
+    }
+    out = tmp_path / f"out.{fmt}"
+    args = ["doctor", "--python", sys.executable, "--no-smoke", "--require", "none", "--format", fmt, "-v"]
+    result = invoke([*args, "--output", str(out)], env)
+    assert result.exit_code == 0, result.output
+    texts = _everything(tmp_path, result, fmt)
+    assert "conda.anaconda.org/t/***/mychannel" in "".join(texts)  # the variable is there, its token is not
+    assert not leaks(*texts)
