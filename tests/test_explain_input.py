@@ -86,3 +86,29 @@ def test_hostile_numbers_and_nesting_are_not_mpscheck_crashes() -> None:
     assert explain("-", stdin=f"Memory: {digits} GB\n").exit_code in (1, 2)
     assert explain("-", stdin='{"a": ' * 100_000).exit_code == 2
     assert explain("-", stdin="[" * 100_000).exit_code == 2
+
+
+@pytest.mark.parametrize("depth", [40, 500, 900])
+def test_a_saved_report_nested_too_deep_is_a_usage_error_not_a_crash(tmp_path, depth: int) -> None:
+    from tests.test_saved_report_trust import report
+
+    data = report("healthy native M1")
+    nested: object = "x"
+    for _ in range(depth):
+        nested = {"a": nested}
+    data["facts"]["target"]["smoke"]["steps"][0]["values"]["deep"] = nested
+    path = tmp_path / "deep.json"
+    path.write_text(json.dumps(data))
+    result = explain(str(path))
+    assert result.exit_code == 2 and "nested deeper than" in result.output
+    assert explain(str(path), "--format", "json").exit_code == 2
+
+
+def test_a_saved_report_in_utf16_loads_for_the_plugin_too(tmp_path) -> None:
+    from mpscheck.probes.saved_report import load_report
+    from tests.test_saved_report_trust import report
+
+    path = tmp_path / "report.json"
+    path.write_bytes(codecs.BOM_UTF16_LE + json.dumps(report("healthy native M1")).encode("utf-16-le"))
+    assert load_report(str(path)).facts.target.smoke is not None
+    assert explain(str(path)).exit_code == 0

@@ -42,10 +42,13 @@ class SavedReport:
 
 def load_report(path: str) -> SavedReport:
     """The report at *path*, or ``-`` for standard input."""
+    from mpscheck.probes.explain_input import decode
+
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except (OSError, ValueError, AttributeError) as exc:  # ValueError, AttributeError: stdin closed or absent
         raise ReportError(f"cannot read {path}: {exc}") from exc
+    text = decode(data)  # a byte-order mark, or UTF-8 with bad bytes replaced: as explain reads
     return parse_report(text, "standard input" if path == "-" else path)
 
 
@@ -56,6 +59,8 @@ def parse_report(text: str, path: str) -> SavedReport:
         raise ReportError(f"{path} is not JSON ({exc}); save one with `mpscheck doctor --format json`") from exc
     if not isinstance(data, dict) or data.get("kind") != REPORT_KIND:
         raise ReportError(f'{path} is not an mpscheck report (no "kind": "{REPORT_KIND}")')
+    if too_deep(data):
+        raise ReportError(f"{path}: nested deeper than {MAX_DEPTH} levels, which no mpscheck report is")
     version = data.get("schema_version")
     if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= SCHEMA_VERSION:
         raise ReportError(
@@ -76,6 +81,23 @@ def parse_report(text: str, path: str) -> SavedReport:
         raise ReportError(f"{path}: corrupt facts: {exc}") from exc
     command = str(data["command"]) if data.get("command") in ("doctor", "smoke-test", "bench") else "doctor"
     return SavedReport(facts, command, require, strict)
+
+
+MAX_DEPTH = 32  # a report nests about 8 deep; every reader after this one recurses, so deeper is refused
+
+
+def too_deep(data: Any) -> bool:
+    """Whether *data* nests lists or objects more than MAX_DEPTH deep (walked without recursion)."""
+    stack = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        if isinstance(value, dict):
+            stack += [(item, depth + 1) for item in value.values()]
+        elif isinstance(value, list):
+            stack += [(item, depth + 1) for item in value]
+    return False
 
 
 # ---- upgrading older schemas -------------------------------------------------------------------------
