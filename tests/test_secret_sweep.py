@@ -152,3 +152,16 @@ def test_allowlisted_variables_reach_the_report_masked(tmp_path, fmt: str, real_
     texts = _everything(tmp_path, result, fmt)
     assert "conda.anaconda.org/t/***/mychannel" in "".join(texts)  # the variable is there, its token is not
     assert not leaks(*texts)
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text())
+def test_scrubbing_any_text_leaves_no_control_character(text: str) -> None:
+    clean = scrub(text, {"MY_PASS": "SEKRITmyPassValue"})
+    assert not any(ch in clean for ch in FORBIDDEN)
+    assert not any(ord(ch) < 32 and ch not in "\n\t" for ch in clean)
+    assert scrub(clean, {}) == clean  # one pass is enough: scrubbed text is a fixed point

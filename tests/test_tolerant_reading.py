@@ -120,3 +120,20 @@ def test_collect_env_with_translated_labels_reads_by_the_values(name: str) -> No
         assert read_back.target.interpreter.version == original.target.interpreter.version
     if original.target.interpreter and original.target.interpreter.mac_ver:
         assert read_back.target.interpreter.mac_ver == original.target.interpreter.mac_ver  # type: ignore[union-attr]
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+PIECES = [*"ab _/\\'\"()→>:=nt\t0123456789", "\\n", "Error", "Darwin ", "arm64", "(e.g.,", "`macosx_14_0_arm64`"]
+MANGLED = st.lists(st.lists(st.sampled_from(PIECES), max_size=40).map("".join), max_size=30)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(MANGLED)
+def test_normalising_any_lines_is_total_and_keeps_its_map(lines: list[str]) -> None:
+    result = normalise(lines)
+    assert len(result.origin) == len(result.lines)
+    assert all(1 <= n <= len(lines) for n in result.origin)
+    assert result.origin == sorted(result.origin)
+    assert len(join_wrapped(lines)) == len(lines)  # joining keeps the numbering
