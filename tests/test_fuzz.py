@@ -242,8 +242,8 @@ def test_explain_with_ten_kilobytes_of_digits_in_the_fallback_variable(tmp_path:
 def test_braces_in_a_saved_value_are_text_not_a_format_field(tmp_path: Path) -> None:
     document = copy.deepcopy(FULL_SMOKE)
     for step in document["facts"]["target"]["smoke"]["steps"]:
-        if step["name"] == "allocate":
-            step["values"]["elements"] = "{0} {device} {}"
+        if step["name"] == "allocate":  # a malformed count is now unknown (saved_trust), so: torch's error text
+            step.update(outcome="raised", error="{0} {device} {} went wrong", error_type="RuntimeError")
     result = _explain(document, tmp_path)
     assert result.exit_code in (0, 1), result.output
-    assert "{0} {device} {} float32 values" in result.output or "{0}" in result.output
+    assert "{0} {device} {} went wrong" in result.output

@@ -23,6 +23,7 @@ from mpscheck.knowledge.sizes import size_bytes
 from mpscheck.model import ExitCode
 from mpscheck.probes import paste as paste_package
 from mpscheck.probes.paste import PARSERS, parser, read
+from mpscheck.probes.paste.normalise import normalise
 from mpscheck.render.paste import render
 from tests import recorded as rec
 from tests.corpus_cases import CORPUS, load
@@ -106,7 +107,7 @@ def test_reading_judging_and_rendering_are_total(text: str) -> None:
         return
     assert diagnosis.cause.id in DOCUMENTED, diagnosis.cause.id
     assert (diagnosis.exit_code is ExitCode.READY) == (diagnosis.cause.id in ("healthy", "op-fallback-warning"))
-    lines = paste_package.split(text)
+    lines = normalise(paste_package.split(text)).lines  # evidence quotes a wrapped line joined
     for item in diagnosis.cause.evidence:
         assert lines[item.line - 1] == item.text
     for fmt in ("text", "json", "markdown", "github", "junit"):

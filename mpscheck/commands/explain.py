@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
@@ -17,6 +18,9 @@ from mpscheck.commands.options import (
     output_options,
 )
 from mpscheck.model import ExitCode, Requirement
+
+if TYPE_CHECKING:
+    from mpscheck.probes.explain_input import ExplainInput
 
 
 @click.command()
@@ -51,7 +55,7 @@ def explain(
         given = read_input(report_path)
         if not given.is_report:
             requirement = Requirement(require) if require else Requirement.MPS
-            return _explain_paste(given.text, fmt, output, verbose, requirement, strict, selected)
+            return _explain_paste(given, fmt, output, verbose, requirement, strict, selected)
         saved = saved_report(given, report_path)
     except (InputError, ReportError) as exc:
         raise click.UsageError(str(exc)) from exc
@@ -63,7 +67,7 @@ def explain(
 
 
 def _explain_paste(
-    text: str,
+    given: ExplainInput,
     fmt: str | None,
     output: str | None,
     verbose: bool,
@@ -72,18 +76,22 @@ def _explain_paste(
     only: list[str],
 ) -> None:
     from mpscheck.checks.causes import explain_text
+    from mpscheck.probes.explain_input import said_cut
     from mpscheck.probes.paste import ACCEPTED
-    from mpscheck.redact import redact
+    from mpscheck.redact import scrub
     from mpscheck.render.deliver import append_step_summary
     from mpscheck.render.paste import headline, render
 
-    diagnosis = explain_text(text, require=require, strict=strict)
+    # Masked before the judge reads it, so that quoting cannot cut a token short of its mask.
+    diagnosis = explain_text(scrub(given.text, os.environ), require=require, strict=strict)
+    if given.cut:
+        diagnosis = said_cut(diagnosis, given.name, require=require, strict=strict)
     if only:  # --check filters what is shown, never the verdict
         diagnosis.findings = [f for f in diagnosis.findings if f.id in only]
     if diagnosis.exit_code is ExitCode.USAGE:
         raise click.UsageError("nothing in the input could be read; explain accepts: " + "; ".join(ACCEPTED))
     fmt = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     if fmt == "github":
-        append_step_summary(redact(render(diagnosis, "markdown", verbose), os.environ), os.environ)
+        append_step_summary(scrub(render(diagnosis, "markdown", verbose), os.environ), os.environ)
     deliver_text(render(diagnosis, fmt, verbose), output, headline(diagnosis))
     sys.exit(int(diagnosis.exit_code))

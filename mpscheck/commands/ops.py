@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -118,15 +119,18 @@ def run_command_cli(
         raise click.UsageError("give the command to run after --, e.g. mpscheck run -- python train.py")
     check_output(output)
     from mpscheck.ops.commands import OpsUsageError, gate, run_after_gate
+    from mpscheck.redact import scrub
 
     report = probe(lambda: gate(list(command), python, Requirement(require), smoke, timeout))
     if report.verdict.exit_code is not ExitCode.READY:  # --require none passes whatever was found
         from mpscheck.render import renderer
 
         deliver_text(renderer(fmt)(report, True), output, report.verdict.headline, to_stderr=True)
-        click.echo(f"mpscheck: not starting {' '.join(command)}: {report.verdict.headline}", err=True)
+        click.echo(
+            scrub(f"mpscheck: not starting {' '.join(command)}: {report.verdict.headline}", os.environ), err=True
+        )
         sys.exit(int(report.verdict.exit_code))
-    click.echo(f"mpscheck: {report.verdict.headline}; starting {' '.join(command)}", err=True)
+    click.echo(scrub(f"mpscheck: {report.verdict.headline}; starting {' '.join(command)}", os.environ), err=True)
     try:
         code, summary = run_after_gate(list(command), fallback=fallback, trace=trace, fmt=fmt)
     except OpsUsageError as exc:  # raised before the command starts (e.g. no coverage table)

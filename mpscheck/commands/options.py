@@ -31,9 +31,11 @@ class GuardedGroup(click.Group):
         except Exception as exc:
             if os.environ.get("MPSCHECK_DEBUG"):
                 raise
+            from mpscheck.redact import scrub
+
             click.echo(
-                f"mpscheck: internal error: {type(exc).__name__}: {exc} "
-                "(set MPSCHECK_DEBUG=1 for the traceback; please report it)",
+                scrub(f"mpscheck: internal error: {type(exc).__name__}: {exc} ", os.environ)
+                + "(set MPSCHECK_DEBUG=1 for the traceback; please report it)",
                 err=True,
             )
             ctx.exit(int(ExitCode.INTERNAL))

@@ -59,7 +59,8 @@ TABLE: tuple[Row, ...] = (
         _re(
             rf"MPS backend out of memory \(MPS allocated: (?P<allocated>{SIZE}), other allocations: "
             rf"(?P<other>{SIZE})(?:, max allowed: (?P<max>{SIZE}))?\)\. Tried to allocate (?P<requested>{SIZE})"
-            r"|MPS backend out of memory \(MPS allocated: (?P<allocated2>[^,]+), other allocations: (?P<other2>[^,)]+)"
+            r"|MPS backend out of memory \(MPS allocated: (?P<allocated2>[^,]{1,60}), "
+            r"other allocations: (?P<other2>[^,)]{1,60})"
         ),
         "out-of-memory",
         "MPS ran out of memory",
@@ -94,7 +95,7 @@ TABLE: tuple[Row, ...] = (
         "sparse",
         _re(
             r"Could not run '(?P<op>aten::[\w.]+)' with arguments from the 'SparseMPS' backend"
-            r"|Could not run '(?P<op2>[\w:.]*(?:sparse|compressed)\w*)' from the 'mps(?::\d+)?' device"
+            r"|Could not run '(?P<op2>[\w:.]{0,200}?(?:sparse|compressed)\w{0,200})' from the 'mps(?::\d+)?' device"
         ),
         "sparse-unsupported",
         "{op} has no kernel for sparse tensors on MPS (the SparseMPS key); PYTORCH_ENABLE_MPS_FALLBACK does not "
@@ -115,7 +116,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "library-op-missing",
-        _re(r"(?P<op>\w+): implementation for device mps(?::\d+)? not found"),
+        _re(r"(?<!\w)(?P<op>\w+): implementation for device mps(?::\d+)? not found"),
         "op-not-implemented",
         "{op} (a compiled op of the library, e.g. mmcv) has no MPS implementation; PYTORCH_ENABLE_MPS_FALLBACK does "
         "not cover a library's own ops",
@@ -221,7 +222,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "old-torch-device-string",
-        _re(r"Expected one of cpu, cuda.* device type at start of device string: mps"),
+        _re(r"Expected one of cpu, cuda.{0,600}? device type at start of device string: mps"),
         "torch-too-old",
         "this torch predates MPS (1.12): it does not know the device string 'mps'",
         "Upgrade torch (1.12 or later; on Apple silicon any current release).",
@@ -316,8 +317,8 @@ TABLE: tuple[Row, ...] = (
             r"No matching distribution found for (?P<package>torch\b[^\s]*)"
             r"|Could not find a version that satisfies the requirement (?P<package2>torch\b[^\s]*)"
             r"|(?P<package3>torch)(?:==[\w.]+)? has no wheels with a matching (?:platform|Python ABI|Python) tag"
-            r"|no wheels? (?:are available )?with a matching .*tag.*\btorch\b"
-            r"|Distribution `(?P<package4>torch)[=\w.+ ]*@.*` can't be installed"
+            r"|no wheels? (?:are available )?with a matching [\w ]{0,40}?tag\b.{0,600}?\btorch\b"
+            r"|Distribution `(?P<package4>torch)[=\w.+ ]{0,100}@[^`]{0,1000}` can't be installed"
         ),
         "no-matching-distribution",
         "pip (or uv) found no torch wheel for this Python: torch ships wheels only for some Python versions and, on "
@@ -331,7 +332,7 @@ TABLE: tuple[Row, ...] = (
         _re(
             r"INTERNAL ASSERT FAILED at \"[^\"]*/mps/[^\"]*\"|Placeholder buffer size \(\d+\) is not large enough"
             r"|failed assertion `|\[MPSNDArray\w*|MPSNDArrayDescriptor|LLVM ERROR: Failed to infer result type"
-            r"|error: '?mps\.\w+'? op |MPSGraph.*(?:error|assert)|-\[MTL\w+ \w+"
+            r"|error: '?mps\.\w+'? op |MPSGraph.{0,300}?(?:error|assert)|-\[MTL\w+ \w+"
         ),
         "metal-bug-fixed-later",
         "an assertion inside Metal/MPSGraph aborted the process: a bug in torch's MPS backend or in the OS, "

@@ -8,7 +8,7 @@ import re
 
 _UNITS = {"bytes": 1, "KB": 1024, "KiB": 1024, "MB": 1024**2, "MiB": 1024**2, "GB": 1024**3, "GiB": 1024**3}
 _UNITS |= {"TB": 1024**4, "TiB": 1024**4}
-_SIZE = re.compile(r"\s*(\d{1,30}(?:\.\d{1,30})?)\s?(bytes|[KMGT]i?B)\s*")
+_SIZE = re.compile(r"\A(?:\s*(\d{1,30}(?:\.\d{1,30})?)\s?(bytes|[KMGT]i?B)\s*)")
 
 
 def size_bytes(text: str | None) -> int | None:
@@ -16,7 +16,10 @@ def size_bytes(text: str | None) -> int | None:
     match = _SIZE.fullmatch(text or "")
     if not match:
         return None
-    return int(float(match.group(1)) * _UNITS[match.group(2)])
+    try:
+        return int(float(match.group(1)) * _UNITS[match.group(2)])
+    except (ValueError, OverflowError):  # 400 digits: not a size
+        return None
 
 
 def gib(num: int) -> str:

@@ -22,7 +22,7 @@ def parse_version(text: str | None) -> Version | None:
     The one version reader: knowledge/releases.py and every rule read versions through it."""
     if not text:
         return None
-    match = re.match(r"\s*v?(\d+(?:\.\d+)*)", str(text))
+    match = re.match(r"\A(?:\s*v?(\d{1,12}(?:\.\d{1,12})*))", str(text))
     if not match:
         return None
     return tuple(int(part) for part in match.group(1).split("."))

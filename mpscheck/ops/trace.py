@@ -31,7 +31,8 @@ FALLBACK_WARNING = re.compile(
 )
 NOT_IMPLEMENTED = re.compile(r"The operator '(?P<op>[^']+)' is not current(?:ly)? implemented for the MPS device")
 MACOS_FALLBACK = re.compile(
-    r"MPS: (?P<what>.+?) (?:is|are) supported natively starting from mac ?OS (?P<macos>[\d.]+?)\.? Falling back on CPU"
+    r"MPS: (?P<what>.{1,200}?) (?:is|are) supported natively starting from mac ?OS (?P<macos>[\d.]+?)\.? "
+    r"Falling back on CPU"
 )
 TABLE_TITLE = re.compile(
     r"CPU Fallback Profiling: Total (?P<runs>\d+) Runs, (?P<ms>[\d.]+) ms, (?P<size>[\d.]+ ?[A-Za-z]+) Copies"

@@ -4,7 +4,8 @@ Its shape is fixed by mpscheck/report.schema.json. ``--format json`` writes it (
 explain`` and the pytest plugin read it back (load_report, parse_report), so today's checks can
 judge facts saved on another Mac. A saved report is foreign data: it may come from another
 mpscheck, or have been edited; its facts are type-checked (facts.from_dict), so a corrupt report is
-a usage error (exit 2) that names the place that is wrong.
+a usage error (exit 2) that names the place that is wrong, and a fact that is missing or malformed
+where a default would pass is read as unknown (probes/saved_trust.py).
 
 Schema 1 (mpscheck 0.1) saved smoke steps with the workload's own verdicts (status pass/fail, a
 tolerance, "expected-unsupported"); schema 2 saves observations only and the checks judge them.
@@ -24,6 +25,7 @@ from typing import Any
 
 from mpscheck.facts import FACTS_SCHEMA_VERSION, Facts, FactsError, from_dict
 from mpscheck.model import REPORT_KIND, SCHEMA_VERSION, Requirement
+from mpscheck.probes.saved_trust import distrust
 
 
 class ReportError(ValueError):
@@ -40,10 +42,13 @@ class SavedReport:
 
 def load_report(path: str) -> SavedReport:
     """The report at *path*, or ``-`` for standard input."""
+    from mpscheck.probes.explain_input import decode
+
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except (OSError, ValueError, AttributeError) as exc:  # ValueError, AttributeError: stdin closed or absent
         raise ReportError(f"cannot read {path}: {exc}") from exc
+    text = decode(data)  # a byte-order mark, or UTF-8 with bad bytes replaced: as explain reads
     return parse_report(text, "standard input" if path == "-" else path)
 
 
@@ -54,6 +59,8 @@ def parse_report(text: str, path: str) -> SavedReport:
         raise ReportError(f"{path} is not JSON ({exc}); save one with `mpscheck doctor --format json`") from exc
     if not isinstance(data, dict) or data.get("kind") != REPORT_KIND:
         raise ReportError(f'{path} is not an mpscheck report (no "kind": "{REPORT_KIND}")')
+    if too_deep(data):
+        raise ReportError(f"{path}: nested deeper than {MAX_DEPTH} levels, which no mpscheck report is")
     version = data.get("schema_version")
     if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= SCHEMA_VERSION:
         raise ReportError(
@@ -68,12 +75,29 @@ def parse_report(text: str, path: str) -> SavedReport:
         raw_facts = data.get("facts")
         if version < SCHEMA_VERSION and isinstance(raw_facts, dict):
             raw_facts = upgrade_facts(raw_facts)
-        facts = from_dict(Facts, raw_facts)
+        facts = distrust(raw_facts, from_dict(Facts, raw_facts))
         require = Requirement(data.get("require", "mps"))
     except (FactsError, ValueError, TypeError) as exc:
         raise ReportError(f"{path}: corrupt facts: {exc}") from exc
     command = str(data["command"]) if data.get("command") in ("doctor", "smoke-test", "bench") else "doctor"
     return SavedReport(facts, command, require, strict)
+
+
+MAX_DEPTH = 32  # a report nests about 8 deep; every reader after this one recurses, so deeper is refused
+
+
+def too_deep(data: Any) -> bool:
+    """Whether *data* nests lists or objects more than MAX_DEPTH deep (walked without recursion)."""
+    stack = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        if isinstance(value, dict):
+            stack += [(item, depth + 1) for item in value.values()]
+        elif isinstance(value, list):
+            stack += [(item, depth + 1) for item in value]
+    return False
 
 
 # ---- upgrading older schemas -------------------------------------------------------------------------

@@ -129,15 +129,16 @@ def deliver(report: Report, fmt: str | None, output: str | None, verbose: bool, 
 def deliver_text(
     text: str, output: str | None, headline: str, environ: Mapping[str, str], to_stderr: bool = False
 ) -> None:
-    """An already rendered report (ops, run's gate and trace): secrets masked, then to --output or a stream."""
+    """An already rendered report (explain, ops, run's gate and trace): scrubbed (secrets masked, control
+    sequences removed), then to --output or a stream."""
     import sys
 
-    from mpscheck.redact import redact
+    from mpscheck.redact import scrub
 
-    text = redact(text, environ)
+    text = scrub(text, environ)
     if output:
         write_whole(output, text)
-        print(f"{redact(headline, environ)} (report written to {output})", file=sys.stderr)
+        print(f"{scrub(headline, environ)} (report written to {output})", file=sys.stderr)
         return
     stream = sys.stderr if to_stderr else sys.stdout
     stream.write(text)

@@ -132,7 +132,7 @@ class _Judge(SetupRules, ErrorRules):
         commands: list[str] = []
         command = self.value("paste.yolo_command")
         if isinstance(command, str):
-            commands.append(re.sub(r"\s+device=\S+", "", command).rstrip() + " device=mps")
+            commands.append(re.sub(r"(?<!\s)\s+device=\S+", "", command).rstrip() + " device=mps")
         if self.value("paste.lightning"):
             commands.append("Trainer(accelerator='mps', devices=1)")
         cause = self.general("mps-not-requested", self.ev("paste.device_used", "paste.framework_mps_available"))

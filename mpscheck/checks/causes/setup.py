@@ -106,7 +106,11 @@ class SetupRules(Reader):
             return ()
         between = self.paste.text.split("\n")[first_false.line : later_true.line - 1]
         install = next(
-            (first_false.line + 1 + i for i, line in enumerate(between) if re.search(r"pip3? install\b.*torch", line)),
+            (
+                first_false.line + 1 + i
+                for i, line in enumerate(between)
+                if re.search(r"pip3? install\b.{0,500}?torch", line)
+            ),
             None,
         )
         if install is None:

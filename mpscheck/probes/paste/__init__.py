@@ -57,10 +57,13 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # terminal colours copied along wi
 QUOTE = re.compile(r"^(?:> ?)+(?!>)")  # a quoted reply in an issue thread; never a REPL's >>> prompt
 
 
+BLANKS = re.compile(r"[ \t]{33,}")  # no reader needs more than 32 blanks in a row, and \s* on more is slow
+
+
 def split(text: str) -> list[str]:
     """The paste's lines, without terminal colour codes or a reply's "> " quote marks; any line too long
-    to be output cut to MAX_LINE."""
-    text = ANSI.sub("", text)
+    to be output cut to MAX_LINE, any run of blanks to 32."""
+    text = BLANKS.sub(" " * 32, ANSI.sub("", text))
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return [_unquote(line[:MAX_LINE]) for line in lines]
 
@@ -70,9 +73,13 @@ def _unquote(line: str) -> str:
 
 
 def read(text: str) -> Paste:
-    lines = split(text)
+    """Every parser over the paste's lines, after normalise.py has undone wraps, reprs and annotations."""
+    from mpscheck.probes.paste.normalise import normalise
+
+    normalised = normalise(split(text))
+    lines = normalised.lines
     observations: list[Observation] = []
     for name in PARSERS:
         observations += parser(name)(lines)
     observations.sort(key=lambda o: o.line)
-    return Paste("\n".join(lines), observations)
+    return Paste("\n".join(lines), observations, origin=normalised.origin)

@@ -17,7 +17,7 @@ KIND = "banner"
 LIGHTNING = re.compile(r"GPU available: (?P<available>True|False)(?: \((?P<kind>\w+)\))?, used: (?P<used>True|False)")
 LIGHTNING_UNUSED = re.compile(r"MPS available but not used\. Set `accelerator`")
 ULTRALYTICS = re.compile(
-    r"Ultralytics\s+(?:YOLO\w*\s*)?(?P<version>\d[\w.]*).*?Python-(?P<python>\d+\.\d+(?:\.\d+)?)\s+"
+    r"Ultralytics\s+(?:YOLO[A-Za-z]*\s*)?(?P<version>\d[\w.]*)(?![\w.]).{0,200}?Python-(?P<python>\d+\.\d+(?:\.\d+)?)\s+"
     r"torch-(?P<torch>\d[\w.+]*)\s+(?P<device>CPU|MPS|CUDA:\d+)(?:\s+\((?P<chip>[^)]*)\))?"
 )
 YOLOV5 = re.compile(
@@ -32,7 +32,7 @@ GENERIC_DEVICE = re.compile(
     r"(?i)^\s*(?:using|running on|selected) device:?\s*'?(?P<device>mps|cpu|cuda)(?::\d+)?'?\s*$"
     r"|^\s*Device \"(?P<device2>mps|cpu|cuda)\" is detected"  # Whisper-WebUI
 )
-YOLO = re.compile(r"^\s*(?:[$%>]\s*|!)?(?P<command>yolo\s+\S.*?)\s*$")
+YOLO = re.compile(r"^\s*(?:[$%>]\s*|!)?(?P<command>yolo\s+\S(?:.*\S)?)\s*$")
 PACKAGE = re.compile(
     r"^\s*-\s*`?(?P<name>transformers|accelerate|diffusers|lightning|pytorch-lightning)`? version:\s*(?P<v>\d[\w.]*)"
 )

@@ -13,7 +13,7 @@ from mpscheck.probes.paste.model import Observation, Seen, each_line
 KIND = "brew"
 MACOS = re.compile(r"^\s*macOS:\s*(?P<version>\d+(?:\.\d+)*)-(?P<arch>arm64|x86_64)\s*$")
 ROSETTA = re.compile(r"^\s*Rosetta 2:\s*(?P<value>true|false)\s*$")
-CPU_ARM = re.compile(r"^\s*CPU:\s*.*\barm_\w+")
+CPU_ARM = re.compile(r"^\s*CPU:.*\barm_\w+")
 PREFIX = re.compile(r"^\s*HOMEBREW_PREFIX:\s*(?P<prefix>/usr/local|/opt/homebrew)\s*$")
 
 

@@ -23,7 +23,7 @@ _BOOLS = {
     "Is MPS available": "torch.mps_available",
 }
 PLATFORM = re.compile(r"macOS-(?P<mac_ver>\d+(?:\.\d+)*)-(?P<machine>arm64|x86_64)-(?P<processor>arm|i386)(?:-64bit)?")
-LINE = re.compile(r"^\s*(?:- )?`?(?P<key>[A-Za-z][\w ./()?-]*?)`?\s*:\s*(?P<value>.*?)\s*$")
+LINE = re.compile(r"^\s*(?:- )?`?(?P<key>[^\W\d_](?:[\w ./()?-]*[\w./()?-])?)`?\s*:\s*(?P<value>(?:\S(?:.*\S)?)?)\s*$")
 PIP = re.compile(r"^\s*\[(?:pip3?|conda)\]\s+(?P<name>[A-Za-z0-9_.-]+)(?:==|\s+)(?P<version>\d[\w.+-]*)")
 CONDA_LIST = re.compile(
     r"^\s*(?P<name>pytorch|torch)\s+(?P<version>\d+\.\d+[\w.+]*)\s+(?P<build>\S+)(?:\s+(?P<channel>\S+))?\s*$"
@@ -57,19 +57,19 @@ def _line(lines: list[str], number: int, line: str) -> list[Observation]:
         return [seen(_BOOLS[key], value == "True")]
     if key in ("PyTorch version", "PyTorch version (GPU?)", "PyTorch") and value not in UNKNOWN:
         version = value.split()[0]
-        return [seen("torch.version", version)] if re.match(r"\d", version) else []
+        return [seen("torch.version", version)] if re.match(r"\A(?:\d)", version) else []
     if key == "CUDA used to build PyTorch" and value not in UNKNOWN and value != "Could not collect":
         return [seen("torch.cuda_built", value)]
     if key == "OS":
         return _os(seen, value)
-    if key == "Python version" and (version := re.match(r"(?:Python )?(\d+\.\d+(?:\.\d+)?)", value)):
+    if key == "Python version" and (version := re.match(r"\A(?:Python )?(\d+\.\d+(?:\.\d+)?)", value)):
         conda = [seen("paste.conda_python", True)] if re.search(r"packaged by (?:Anaconda|conda-forge)", value) else []
         return [seen("interpreter.version", version.group(1)), *conda]
     if key in ("Python platform", "Platform") and value not in UNKNOWN:
         return _platform(seen, value)
     if key in MPSCHECK_FIELDS:
         return _mpscheck_field(seen, key, value)
-    if key in ("Hardware", "Chip") and re.match(r"Apple M\d|Intel", value):
+    if key in ("Hardware", "Chip") and re.match(r"\A(?:Apple M\d|Intel)", value):
         return [seen("host.cpu_brand", value)]
     if key == "Architecture" and value in ("arm64", "x86_64"):
         return [seen("paste.shell_machine", value)]
@@ -78,6 +78,26 @@ def _line(lines: list[str], number: int, line: str) -> list[Observation]:
         return [observe(KIND, lines, _line_of(lines, number, brand), "host.cpu_brand", brand)] if brand else []
     if key == "Clang version" and value not in UNKNOWN:
         return [seen("host.clang_version", value)]
+    return _by_value(seen, value)
+
+
+# Values whose shape says what they are, whatever the label's language (a translated collect_env).
+VALUE_OS = re.compile(r"\A(?:macOS|Mac OS X) \d+(?:\.\d+)*(?: \((?:arm64|x86_64)\))?\Z")
+VALUE_PLATFORM = re.compile(r"\AmacOS-\d+(?:\.\d+)*-(?:arm64|x86_64)-(?:arm|i386)(?:-64bit)?\Z")
+VALUE_CHIP = re.compile(r"\AApple M[1-9](?: (?:Pro|Max|Ultra))?\Z")
+VALUE_PYTHON = re.compile(r"\A(?P<version>\d+\.\d+\.\d+) [^\n]{0,200}\(64-bit runtime\)\Z")
+
+
+def _by_value(seen: Seen, value: str) -> list[Observation]:
+    """A row whose label is not collect_env's English one: read by the shape of its value alone."""
+    if VALUE_OS.match(value):
+        return _os(seen, value)
+    if VALUE_PLATFORM.match(value):
+        return _platform(seen, value)
+    if VALUE_CHIP.match(value):
+        return [seen("host.cpu_brand", value)]
+    if match := VALUE_PYTHON.match(value):
+        return [seen("interpreter.version", match["version"])]
     return []
 
 
@@ -100,20 +120,20 @@ def _mpscheck_field(seen: Seen, key: str, value: str) -> list[Observation]:
         return []
     if key == "Virtual machine" and value in ("True", "False"):
         return [seen("host.hypervisor", value == "True")]
-    if key == "Model" and re.fullmatch(r"[A-Za-z]+\d+,\d+", value):
+    if key == "Model" and re.fullmatch(r"\A(?:[A-Za-z]+\d+,\d+)", value):
         return [seen("host.model", value)]
     if key == "MPS device":
         return [seen("torch.mps_device_name", value)]
     if key == "Rosetta (sysctl.proc_translated)" and value in ("0", "1"):
         return [seen("interpreter.proc_translated", int(value))]
-    if key == "platform.machine() / processor()" and (match := re.fullmatch(r"(\w+) / (\w*)", value)):
+    if key == "platform.machine() / processor()" and (match := re.fullmatch(r"\A(\w+) / (\w*)", value)):
         found = [seen("interpreter.machine", match.group(1))]
         return found + ([seen("interpreter.processor", match.group(2))] if match.group(2) else [])
     if key == "Interpreter" and value.startswith(("/", "~")):
         return [seen("interpreter.executable", value)]
-    if key == "conda env / subdir" and (match := re.fullmatch(r"(\S+) / ((?:osx|linux|win)-\w+)", value)):
+    if key == "conda env / subdir" and (match := re.fullmatch(r"\A([^\s/]\S*?) / ((?:osx|linux|win)-\w+)", value)):
         return [seen("interpreter.conda_prefix", match.group(1)), seen("interpreter.conda_subdir", match.group(2))]
-    if key == "platform.mac_ver()" and re.fullmatch(r"\d+(?:\.\d+)*", value):
+    if key == "platform.mac_ver()" and re.fullmatch(r"\A(?:\d+(?:\.\d+)*)", value):
         return [seen("interpreter.mac_ver", value)]
     if key == "GPU cores" and value.isdigit():
         return [seen("host.gpu_cores", int(value))]
@@ -152,7 +172,7 @@ def _next_nonblank(lines: list[str], number: int) -> str:
     for line in lines[number : number + 2]:
         if line.strip():
             text = line.strip()
-            return text if re.match(r"(Apple M\d|Intel\(R\)|Apple silicon)", text) else ""
+            return text if re.match(r"\A(?:(Apple M\d|Intel\(R\)|Apple silicon))", text) else ""
     return ""
 
 

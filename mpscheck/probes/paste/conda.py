@@ -10,7 +10,7 @@ import re
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 
 KIND = "conda"
-INFO = re.compile(r"^\s*(?P<key>platform|active env location|python version|subdir)\s*:\s*(?P<value>\S.*?)\s*$")
+INFO = re.compile(r"^\s*(?P<key>platform|active env location|python version|subdir)\s*:\s*(?P<value>\S(?:.*\S)?)\s*$")
 SUBDIR = re.compile(r"^(?:osx|linux|win)-(?:64|arm64|aarch64|32)$")
 OSX = re.compile(r"__osx=(?P<version>\d+(?:\.\d+)*)")
 ARCHSPEC = re.compile(r"__archspec=1=(?P<arch>\w+)")
@@ -31,7 +31,7 @@ def _line(seen: Seen, line: str) -> list[Observation]:
                 found.append(seen("host.system", "Darwin"))
         elif key == "active env location" and value.startswith(("/", "~")):
             found.append(seen("interpreter.conda_prefix", value))
-        elif key == "python version" and (version := re.match(r"\d+\.\d+(?:\.\d+)?", value)):
+        elif key == "python version" and (version := re.match(r"\A(?:\d+\.\d+(?:\.\d+)?)", value)):
             found.append(seen("interpreter.version", version.group(0)))
     if match := OSX.search(line):
         found += [seen("host.system", "Darwin"), seen("host.macos_version", match["version"])]

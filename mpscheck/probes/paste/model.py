@@ -34,6 +34,9 @@ class Paste:
 
     text: str
     observations: list[Observation] = field(default_factory=list)
+    origin: list[int] = field(default_factory=list)  # line of the original paste for each line of text
+    _index: dict[str, list[Observation]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _index_key: tuple[int, int] = field(default=(0, -1), init=False, repr=False, compare=False)
 
     @property
     def kinds(self) -> list[str]:
@@ -45,14 +48,26 @@ class Paste:
         return seen
 
     def get(self, fact: str) -> Observation | None:
-        return next((o for o in self.observations if o.fact == fact), None)
+        found = self._by_fact().get(fact)
+        return found[0] if found else None
 
     def value(self, fact: str) -> Any:
         obs = self.get(fact)
         return obs.value if obs else None
 
     def all(self, fact: str) -> list[Observation]:
-        return [o for o in self.observations if o.fact == fact]
+        return list(self._by_fact().get(fact, ()))
+
+    def _by_fact(self) -> dict[str, list[Observation]]:
+        """The observations by fact, in order: built once (a long log is asked about thousands of times),
+        and again only if the list was replaced or grew."""
+        key = (id(self.observations), len(self.observations))
+        if self._index_key != key:
+            index: dict[str, list[Observation]] = {}
+            for obs in self.observations:
+                index.setdefault(obs.fact, []).append(obs)
+            self._index, self._index_key = index, key
+        return self._index
 
     @property
     def facts(self) -> Facts:

@@ -12,7 +12,7 @@ from mpscheck.probes.paste.model import Observation, Seen, each_line
 KIND = "pip"
 VERSIONS = re.compile(r"requirement (?P<req>torch\S*) \(from versions: (?P<versions>[^)]*)\)")
 WHEEL = re.compile(
-    r"(?:Downloading|Using cached|Collecting|Processing|Obtaining|Installing)\s.*?"
+    r"(?:Downloading|Using cached|Collecting|Processing|Obtaining|Installing)\s(?:\S*/)?"
     r"\btorch-(?P<version>\d[\w.+]*)-(?P<py>cp\d+)-[\w]+-(?P<tag>macosx_\d+_\d+_(?P<arch>x86_64|arm64|universal2))\.whl"
 )
 UV_PLATFORM = re.compile(r"You're on macOS \(`?macosx_(?P<major>\d+)_(?P<minor>\d+)_(?P<arch>x86_64|arm64)`?\)")
@@ -20,7 +20,9 @@ UV_TAG = re.compile(r"matching platform tag \(e\.g\.,? `?macosx_\d+_\d+_(?P<arch
 PYTHON_TAG = re.compile(r"Python (?:ABI )?tag \(e\.g\.,? `?cp(?P<major>\d)(?P<minor>\d+)`?\)")
 SITE = re.compile(r"/lib/python(?P<version>\d\.\d+)/site-packages")
 UV_PYTHON = re.compile(r"^\s*Using (?:CPython|Python|PyPy) (?P<version>\d+\.\d+(?:\.\d+)?)\b")
-UV_COMMAND = re.compile(r"^\s*(?:[$%>]\s*)?(?P<command>uv (?:init|venv)\b.*(?:-p|--python)[ =]\d+\.\d+\S*.*?)\s*$")
+UV_COMMAND = re.compile(
+    r"^\s*(?:[$%>]\s*)?(?P<command>uv (?:init|venv)\b.{0,1000}?(?:-p|--python)[ =]\d+\.\d+(?:.*\S)?)\s*$"
+)
 UV_USED = re.compile(
     r"^\s*(?:[$%>]\s*)?uv (?:pip|add|sync|venv|run)\b"
     r"|^\s*Using (?:CPython|Python) \d+\.\d+\S* (?:environment at|interpreter at)"

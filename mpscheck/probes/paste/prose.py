@@ -26,10 +26,12 @@ MACOS = re.compile(
     r"(?P<version>(?:1[0-5]|26)(?:\.\d+){0,2})\b(?!\.\d)"
 )
 HOSTED_RUNNER = re.compile(
-    r"(?i)(?<!self-)(?<!self )\b(?:github(?:-hosted)?|hosted|default|gha)\b[\w ]*\bmacos\b[\w -]*\brunners?\b"
-    r"|\bmacos-(?:latest|1[2-5]|26)(?:-(?:xlarge|large))?\b.*\brunners?\b"
+    r"(?i)(?<!self-)(?<!self )\b(?:github(?:-hosted)?|hosted|default|gha)\b[\w ]{0,60}\bmacos\b[\w -]{0,60}\brunners?\b"
+    r"|\bmacos-(?:latest|1[2-5]|26)(?:-(?:xlarge|large))?\b.{0,200}?\brunners?\b"
 )
 INTEL = re.compile(r"\bIntel\b")
+LABEL = re.compile(r"^[\w .()?-]+:\s")  # a "key: value" line
+PROSE_LABEL = re.compile(r"^(?:Note|Context|Machine|Setup)\b")  # ... that is still prose
 NAMES = {"Big Sur": "11", "Monterey": "12", "Ventura": "13", "Sonoma": "14", "Sequoia": "15", "Tahoe": "26"}
 NAMED = re.compile(
     r"\b(?P<name>Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\b(?:\s+(?P<version>\d+(?:\.\d+){0,2})\b)?"
@@ -79,5 +81,5 @@ def _looks_like_code_or_output(line: str) -> bool:
     return (
         not stripped
         or stripped.startswith(("File ", ">>>", "$", "[", "/", "Traceback"))
-        or bool(re.match(r"^[\w .()?-]+:\s", stripped) and not re.match(r"^(?:Note|Context|Machine|Setup)\b", stripped))
+        or bool(LABEL.match(stripped) and not PROSE_LABEL.match(stripped))
     )

@@ -28,19 +28,21 @@ EXPRESSIONS: tuple[tuple[str, str, str], ...] = (
     (r"sys\.version\b(?!_)", "interpreter.version", r"'?(?P<v>\d+\.\d+\.\d+)"),
     (r"sysconfig\.get_platform\(\)", "interpreter.machine", r"'?macosx-\d+(?:\.\d+)?-(?P<v>x86_64|arm64)'?"),
 )
-PROMPT = re.compile(r"^\s*(?:>>>|\.\.\.|In \[\d+\]:|\$|%|\(\S+\)\s*\S*[$%#]|\S+@\S+ ?[~\w/]*\s*[$%#])")
+PROMPT = re.compile(
+    r"^\s*(?:>>>|\.\.\.|In \[\d+\]:|\$|%|\([^\s()]+\)\s*[^\s$%#]*[$%#]|[^\s@]+@[^\s$%#]+(?: [~\w/]*)?\s*[$%#])"
+)
 OUT_PREFIX = re.compile(r"^\s*(?:Out\[\d+\]:\s*)?")
 MPS_TENSOR = re.compile(r"device='mps(?::\d+)?'\)")
 BANNER = re.compile(r"^\s*\[(?:GCC|Clang)[^\]]*\] on (?P<os>linux|darwin|win32)\s*$")
 SYSTEMS = {"linux": "Linux", "darwin": "Darwin", "win32": "Windows"}
-UNAME_RESULT = re.compile(r"uname_result\(system='(?P<system>\w+)'.*?machine='(?P<machine>\w+)'")
+UNAME_RESULT = re.compile(r"uname_result\(system='(?P<system>\w+)'.{0,1000}?machine='(?P<machine>\w+)'")
 KERNEL = re.compile(r"RELEASE_(?P<kernel>ARM64|X86_64)")
 LABELS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
-        re.compile(r"(?i)^\W*(?:is[ _])?mps[ _](?:is[ _])?available\W*\s*[:=?]?\s*(?P<v>True|False)\W*$"),
+        re.compile(r"(?i)^\W*(?:is[ _])?mps[ _](?:is[ _])?available\W*(?P<v>True|False)\W*$"),
         "torch.mps_available",
     ),
-    (re.compile(r"(?i)^\W*(?:is[ _])?mps[ _](?:is[ _])?built\W*\s*[:=?]?\s*(?P<v>True|False)\W*$"), "torch.mps_built"),
+    (re.compile(r"(?i)^\W*(?:is[ _])?mps[ _](?:is[ _])?built\W*(?P<v>True|False)\W*$"), "torch.mps_built"),
 )
 
 
@@ -65,7 +67,12 @@ def parse(lines: list[str]) -> list[Observation]:
     return out
 
 
+ANY_EXPRESSION = re.compile("|".join(expr for expr, _, _ in EXPRESSIONS))  # one scan to skip the other lines
+
+
 def _expressions(lines: list[str], number: int, line: str) -> list[Observation]:
+    if not ANY_EXPRESSION.search(line):
+        return []
     found = [(m.start(), m.end(), fact, shape) for expr, fact, shape in EXPRESSIONS for m in re.finditer(expr, line)]
     if not found or line.lstrip().startswith("#"):
         return []
@@ -73,7 +80,7 @@ def _expressions(lines: list[str], number: int, line: str) -> list[Observation]:
     out: list[Observation] = []
     # The value printed on the same line: "torch.backends.mps.is_available()=True" or "...: True".
     for _, end, fact, shape in found:
-        if tail := re.match(r"\s*(?:==|=>|->|[=:])\s*" + shape + r"\s*$", line[end:]):
+        if tail := re.match(r"\A\s*(?:==|=>|->|[=:])\s*" + shape + r"\s*$", line[end:]):
             out += _value(lines, number, fact, tail["v"])
     if out:
         return out
@@ -82,12 +89,12 @@ def _expressions(lines: list[str], number: int, line: str) -> list[Observation]:
         return []
     at, text = result
     values = [text] if len(found) == 1 else re.split(r"[\s,]+", text.strip("() "))
-    if len(found) == 1 and not re.fullmatch(found[0][3], text) and text.split():
+    if len(found) == 1 and not re.fullmatch(r"\A(?:" + found[0][3] + ")", text) and text.split():
         values = [text.split()[-1]]  # print("label:", value)
     if len(values) != len(found):
         return []
     for (_, _, fact, shape), value in zip(found, values):
-        if match := re.fullmatch(shape, value.strip()):
+        if match := re.fullmatch(r"\A(?:" + shape + ")", value.strip()):
             out += _value(lines, at, fact, match["v"], number)
     return out
 

@@ -7,7 +7,7 @@ import re
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 
 KIND = "sw_vers"
-LINE = re.compile(r"^\s*(?P<key>ProductName|ProductVersion|BuildVersion):\s*(?P<value>\S.*?)\s*$")
+LINE = re.compile(r"^\s*(?P<key>ProductName|ProductVersion|BuildVersion):\s*(?P<value>\S(?:.*\S)?)\s*$")
 
 
 def parse(lines: list[str]) -> list[Observation]:
@@ -22,9 +22,9 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     key, value = match["key"], match["value"]
     if key == "ProductName" and ("mac" in value.lower()):
         found.append(seen("host.system", "Darwin"))
-    elif key == "ProductVersion" and re.fullmatch(r"\d+(?:\.\d+)*", value):
+    elif key == "ProductVersion" and re.fullmatch(r"\A(?:\d+(?:\.\d+)*)", value):
         found.append(seen("host.system", "Darwin"))
         found.append(seen("host.macos_version", value))
-    elif key == "BuildVersion" and re.fullmatch(r"\w+", value):
+    elif key == "BuildVersion" and re.fullmatch(r"\A(?:\w+)", value):
         found.append(seen("host.macos_build", value))
     return found

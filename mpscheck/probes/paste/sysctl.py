@@ -9,14 +9,15 @@ machdep.cpu.features next to an Apple chip. ``sysctl -n KEY`` prints the value o
 
 from __future__ import annotations
 
+import math
 import re
 
 from mpscheck.probes.paste.model import Observation, observe
 
 KIND = "sysctl"
-SYSCTL = re.compile(r"^\s*(?P<key>[a-z_]+(?:\.[a-z0-9_]+)+)\s*[:=]\s*(?P<value>\S.*?)\s*$")
+SYSCTL = re.compile(r"^\s*(?P<key>[a-z_]+(?:\.[a-z0-9_]+)+)\s*[:=]\s*(?P<value>\S(?:.*\S)?)\s*$")
 PROFILER = re.compile(
-    r"^\s*(?P<key>Chip|Processor Name|Memory|Model Identifier|Total Number of Cores)\s*:\s*(?P<value>\S.*?)\s*$"
+    r"^\s*(?P<key>Chip|Processor Name|Memory|Model Identifier|Total Number of Cores)\s*:\s*(?P<value>\S(?:.*\S)?)\s*$"
 )
 MEMORY = re.compile(r"^(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>GB|GiB|TB|TiB|MB|MiB)$")
 UNITS = {"MB": 1024**2, "MiB": 1024**2, "GB": 1024**3, "GiB": 1024**3, "TB": 1024**4, "TiB": 1024**4}
@@ -33,7 +34,8 @@ def memory_bytes(text: str) -> int | None:
     match = MEMORY.match(text.strip())
     if not match:
         return None
-    return int(float(match["n"]) * UNITS[match["unit"]])
+    size = float(match["n"]) * UNITS[match["unit"]]
+    return int(size) if math.isfinite(size) else None  # 400 digits are not a Mac's memory
 
 
 PROFILER_JSON = re.compile(
@@ -68,13 +70,13 @@ def _sysctl(lines: list[str], number: int, key: str, value: str, command: int | 
         return seen("host.arm64_hardware", value == "1")
     if key == "kern.hv_vmm_present" and value in ("0", "1"):
         return seen("host.hypervisor", value == "1")
-    if key == "hw.model" and re.fullmatch(r"[A-Za-z]+\d+,\d+", value):
+    if key == "hw.model" and re.fullmatch(r"\A(?:[A-Za-z]+\d+,\d+)", value):
         return seen("host.model", value)
     if key == "sysctl.proc_translated" and value in ("0", "1"):
         return seen("paste.shell_translated", int(value))
     if key == "machdep.cpu.features" and re.search(r"\b(?:SSE2|MMX|FPU)\b", value):
         return seen("paste.x86_cpu_features", True)  # what Rosetta reports to a translated process
-    if key == "kern.osproductversion" and re.fullmatch(r"\d+(?:\.\d+)*", value):
+    if key == "kern.osproductversion" and re.fullmatch(r"\A(?:\d+(?:\.\d+)*)", value):
         return seen("host.macos_version", value)
     return []
 
@@ -92,11 +94,11 @@ def _profiler_json(lines: list[str], number: int, key: str, value: str) -> list[
         return found
     if key == "sppci_cores" and value.isdigit():
         return seen("host.gpu_cores", int(value))
-    if key == "chip_type" and re.match(r"Apple M\d", value):
+    if key == "chip_type" and re.match(r"\A(?:Apple M\d)", value):
         return seen("host.cpu_brand", value)
     if key == "physical_memory" and (size := memory_bytes(value)):
         return seen("host.memory_bytes", size)
-    if key == "machine_model" and re.fullmatch(r"[A-Za-z]+\d+,\d+", value):
+    if key == "machine_model" and re.fullmatch(r"\A(?:[A-Za-z]+\d+,\d+)", value):
         return seen("host.model", value)
     return []
 
@@ -105,10 +107,10 @@ def _profiler(lines: list[str], number: int, key: str, value: str) -> list[Obser
     def seen(fact: str, val: object) -> list[Observation]:
         return [observe(KIND, lines, number, fact, val)]
 
-    if key in ("Chip", "Processor Name") and re.match(r"(Apple M\d|Apple silicon|.*Intel)", value):
+    if key in ("Chip", "Processor Name") and re.match(r"\A(?:Apple M\d|Apple silicon|[^\n]{0,200}?Intel)", value):
         return seen("host.cpu_brand", value)
     if key == "Memory" and (size := memory_bytes(value)):
         return seen("host.memory_bytes", size)
-    if key == "Model Identifier" and re.fullmatch(r"[A-Za-z]+\d+,\d+", value):
+    if key == "Model Identifier" and re.fullmatch(r"\A(?:[A-Za-z]+\d+,\d+)", value):
         return seen("host.model", value)
     return []

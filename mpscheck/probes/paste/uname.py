@@ -20,12 +20,12 @@ SHORT = re.compile(
     r"^\s*Darwin\s+(?P<release>\d+\.\d+(?:\.\d+)?)\s+(?P<machine>arm64|x86_64)(?:\s+(?P<processor>arm|i386))?\s*$"
 )
 MACHO = re.compile(
-    r"(?P<path>/\S*)?python[\d.]*t?:\s+Mach-O (?:64-bit executable (?P<one>x86_64|arm64)"
+    r"(?P<path>(?<![^\s`'\x22])/(?:\S{0,1000}?/)?)?python[\d.]*t?:\s+Mach-O (?:64-bit executable (?P<one>x86_64|arm64)"
     r"|universal binary with \d architectures: (?P<many>.*))"
 )
 LIPO = re.compile(
     r"^\s*(?:Architectures in the fat file: \S*python\S* are:|Non-fat file: \S*python\S* is architecture:)"
-    r"\s*(?P<archs>[\w ]+?)\s*$"
+    r"\s*(?P<archs>\w(?:[\w ]*\w)?)\s*$"
 )
 LINUX = re.compile(r"^\s*Linux\s+\S+\s+\d+\.\d+\S*\s.*\b(?P<machine>x86_64|aarch64)\b")
 COMMAND = re.compile(r"(?:^|[\s$%#>])(?:uname -m|uname -p|arch)\s*$")

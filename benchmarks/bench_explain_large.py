@@ -1,0 +1,90 @@
+"""How long does `mpscheck explain` take on any input up to 10 MB? One run's figures, not a timed test.
+
+Writes inputs of 10 MB (10,000,000 bytes) built to be slow: the whole corpus repeated (real text that
+every reader and every error row matches, over and over), a training log of one torch warning
+repeated, 4000-character lines of `_`, `/`, spaces, digits, quotes and brackets, the words of the
+readers' patterns repeated, random bytes, one line with no newline at all, and UTF-16 with a BOM.
+Runs `mpscheck explain FILE --format json` on each as a subprocess (start-up included) and prints
+the median wall time of the rounds and the exit code (target: < 2 s each, on the 2-core workplace).
+
+    python benchmarks/bench_explain_large.py [--rounds 3] [--size 10000000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpus"
+MPSCHECK = [sys.executable, "-m", "mpscheck", "explain", "--format", "json"]
+WARNING = (
+    "/Users/me/train.py:42: UserWarning: The operator 'aten::sgn.out' is not currently supported on the MPS "
+    "backend and will fall back to run on the CPU. This may have performance implications.\n"
+)
+
+
+def inputs(size: int) -> dict[str, bytes]:
+    corpus = "\n".join(p.read_text(encoding="utf-8").partition("\n---\n")[2] for p in sorted(CORPUS.glob("*.txt")))
+    rng = random.Random(18)
+
+    def fill(unit: str) -> bytes:
+        return (unit * (size // len(unit) + 1))[:size].encode()
+
+    lines = {
+        name: fill((ch * 3999)[:3999] + "\n")
+        for name, ch in [
+            ("underscores", "_"),
+            ("slashes", "/"),
+            ("spaces", " "),
+            ("digits", "7"),
+            ("quotes", "'\""),
+            ("brackets", "([{"),
+        ]
+    }
+    return {
+        "corpus repeated": fill(corpus + "\n"),
+        "warning log": fill(WARNING),
+        **lines,
+        "pattern words": fill(
+            "MPS: MPS backend out of memory (MPS allocated: Ultralytics YOLO mps available "
+            "Darwin Kernel Version torch- Downloading user@host uname_result(system='"
+        ),
+        "random bytes": bytes(rng.getrandbits(8) for _ in range(size)),
+        "one long line": fill("a b_c/d 1.2 "),
+        "utf-16 with BOM": b"\xff\xfe"
+        + (corpus * (size // (2 * len(corpus)) + 1))[: size // 2 - 1].encode("utf-16-le"),
+    }
+
+
+def timed(path: Path) -> tuple[float, int]:
+    started = time.perf_counter()
+    done = subprocess.run([*MPSCHECK, str(path)], capture_output=True, check=False, timeout=600)
+    return time.perf_counter() - started, done.returncode
+
+
+def main() -> None:
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options.add_argument("--rounds", type=int, default=3)
+    options.add_argument("--size", type=int, default=10_000_000)
+    args = options.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        for name, data in inputs(args.size).items():
+            path = Path(folder) / "input.txt"
+            path.write_bytes(data)
+            runs = [timed(path) for _ in range(args.rounds)]
+            seconds = statistics.median(s for s, _ in runs)
+            codes = sorted({c for _, c in runs})
+            print(
+                f"{name:<18} {len(data) / 1e6:5.1f} MB  median {seconds:5.2f} s  max {max(s for s, _ in runs):5.2f} s"
+                f"  exit {codes}"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+"""Undo what happens to text between a Mac's terminal and an issue thread, before any parser reads it.
+
+A paste arrives mangled in a few common ways (issue 17, item 2): a terminal or an e-mail hard-wraps
+long lines at a fixed width (an ``uname -a`` line split in two), a tool's hint is wrapped with its
+platform tag on the next line, an error is copied from a Python repr (``\\'`` and ``\\n`` escapes, the
+whole traceback on one line), a reply quotes it with ``> ``, and a summary annotates values with an
+arrow (``platform.machine() → 'x86_64'``). Each step here is linear in the text and never raises.
+
+Line numbers: a wrapped line is joined onto its first line and its continuation left blank, so the
+paste keeps its numbering; a repr line expands into several lines, and ``origin`` maps every line
+back to the line of the paste it came from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+MIN_WRAP = 60  # narrower hard wraps are not a terminal's
+TERMINAL_WIDTH = 80  # one wrapped line of exactly this width is enough to call it a wrap
+REPR_ESCAPES = {"\\n": "\n", "\\t": "\t", "\\'": "'", '\\"': '"', "\\\\": "\\"}
+_ESCAPE = re.compile(r"\\[nt'\"\\]")
+_REPR_HINT = re.compile(r"\\n|\\'")
+_ERRORISH = re.compile(r"Error|Exception|Traceback|Warning|torch|MPS|mps")
+_ARROW = re.compile(r"(?<=\))\s*(?:→|⇒|=>|->)\s*")  # f(x) → 'value': a summary's annotation
+# a line that starts a record of its own: a prompt, a comment, a "Label: value" row, a traceback's frame
+_RECORD = re.compile(r"\A\s*(?:>>>|\.\.\.|[$%#]|[A-Z][\w .()/-]{0,40}:\s|File \"|Traceback)")
+_CONTINUES = re.compile(r"^\s*(?:\(?`?macosx_|\(`|`?(?:arm64|x86_64)`?\)?\s*$|RELEASE_|root:xnu)")
+
+
+@dataclass(frozen=True)
+class Normalised:
+    lines: list[str]
+    origin: list[int]  # 1-based line of the original paste for each line
+
+
+def normalise(lines: list[str]) -> Normalised:
+    """*lines* (split, colours and quote marks already removed) with wraps joined and reprs undone."""
+    joined = join_wrapped(lines)
+    out: list[str] = []
+    origin: list[int] = []
+    for number, line in enumerate(joined, start=1):
+        for part in unrepr(line):
+            out.append(_ARROW.sub(" = ", part) if "→" in part or "=>" in part else part)
+            origin.append(number)
+    return Normalised(out, origin)
+
+
+def wrap_width(lines: list[str]) -> int | None:
+    """The width a terminal hard-wrapped this paste at, if it did: the commonest long line length."""
+    lengths = Counter(len(line) for line in lines if len(line) >= MIN_WRAP)
+    if not lengths:
+        return None
+    width = max(lengths)  # a hard wrap leaves no line longer than its width, and cuts more than one
+    if lengths[width] >= 2 or width == TERMINAL_WIDTH:
+        return width
+    return None
+
+
+def join_wrapped(lines: list[str]) -> list[str]:
+    """Lines cut at the wrap width joined onto the line they continue (which keeps its number; each
+    continuation is left blank), and a hint's platform tag or uname's machine moved back to its line."""
+    width = wrap_width(lines)
+    out = list(lines)
+    start = None  # the line a run of wrapped lines is being joined onto
+    for i, line in enumerate(lines):
+        wrapped = width is not None and len(line) == width
+        if start is not None:
+            out[start] += line
+            out[i] = ""
+        elif i > 0 and line.strip() and _CONTINUES.match(line) and _open(lines[i - 1]):
+            out[i - 1] = lines[i - 1].rstrip() + " " + line.strip()
+            out[i] = ""
+            continue
+        if wrapped and i + 1 < len(lines) and lines[i + 1].strip() and _continued(line, lines[i + 1]):
+            start = i if start is None else start
+        else:
+            start = None
+    return out
+
+
+def _continued(line: str, following: str) -> bool:
+    """*following* carries on a line cut at the wrap width: it is no record of its own, or the cut fell
+    inside a word (a letter or digit on both sides, as in "RuntimeError: M" + "PS backend out of memory")."""
+    return not _RECORD.match(following) or (line[-1:].isalnum() and following[:1].isalnum())
+
+
+def _open(line: str) -> bool:
+    """A line that a wrapped hint or uname line continues: uv's "You're on macOS", a platform tag's
+    "(e.g.,", a Darwin line still missing its machine."""
+    stripped = line.rstrip()
+    if stripped.endswith(("You're on macOS", "(e.g.,", "(e.g.", "platform tag", "tag")):
+        return True
+    return stripped.lstrip().startswith("Darwin ") and not stripped.endswith(("arm64", "x86_64"))
+
+
+def unrepr(line: str) -> list[str]:
+    """An error copied from a Python repr (escaped quotes, \\n for its line breaks) as the lines it held."""
+    if "\\" not in line or not _REPR_HINT.search(line) or not _ERRORISH.search(line):
+        return [line]
+    text = _ESCAPE.sub(lambda m: REPR_ESCAPES[m[0]], line)
+    return text.split("\n")
