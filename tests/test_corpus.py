@@ -23,6 +23,8 @@ WRONG_CAUSE = {
     "ultralytics-3967-macos-12-6.txt": "prose only: macOS 12.6.8 with an unknown torch is not judged too old",
 }
 WRONG_FIX = {
+    "ai-eng-from-scratch-316-healthy-after-default-index.txt": "healthy (MPS avail: True) has no fix to give, and "
+    "the case's fix_command is the install that made it healthy",
     "chatglm3-237-use-mps-device.txt": "the thread's fix is the app's own flag (--use_mps_device 1)",
     "fastbook-671-macos-12-7.txt": "the thread's fix is fastai code (dataloaders(device='cpu'))",
     "llama-cpp-python-847-x86-dylib-arm-conda.txt": "the wrong-arch library is llama-cpp-python's, rebuilt with "
@@ -33,40 +35,25 @@ WRONG_FIX = {
 # Cases added on 2026-11-24 that the engine did not yet get right when they were added (cause or fix):
 # each leaves this set when a rule explains it (strict: an explained case fails until it is removed).
 NOT_YET_EXPLAINED = {
-    "ai-eng-from-scratch-316-healthy-after-default-index.txt",
     "comfy-cli-568-rosetta-annotated-probe.txt",
     "comfy-desktop-1492-linalg-solve-old-torch.txt",
     "diffusers-11229-sdxl-slicing-nan.txt",
     "diffusers-12653-prx-rope-float64-env.txt",
     "diffusers-1847-accelerate-config-mps-choice-rtx.txt",
-    "diffusers-2521-fp16-layernorm-broadcast.txt",
     "diffusers-5894-invalid-buffer-size-env.txt",
     "fastai-3952-intel-mac-fastai-picks-mps.txt",
-    "fastbook-538-view-size-mps.txt",
     "hypothesis-torch-66-healthy-mps0-repl.txt",
     "insanely-fast-whisper-275-float64-timestamps.txt",
-    "lightning-15861-intel-amd-misconfig.txt",
     "lightning-17707-mac-pro-x86-cuda-accelerator-quoted.txt",
     "m1-ml-test-14-yolov5-gpu-mem-0-no-device.txt",
-    "onetrainer-169-torch-cu118-on-m2.txt",
-    "otvision-141-torch-1-10-2-py310-m1.txt",
     "pytorch-118115-addcdiv-noncontiguous.txt",
     "pytorch-125197-macos-14-xlarge-runner.txt",
     "pytorch-129207-conv1d-65537-silent.txt",
-    "pytorch-145144-fp16-trainer-torch27.txt",
-    "pytorch-190645-batchnorm3d-nsrangeexception.txt",
-    "pytorch-63558-libtorch-x86-link-arm64.txt",
-    "pytorch-77874-load-map-location-mps-jupyter.txt",
-    "pytorch-78042-placeholder-buffer-size-nightly.txt",
     "pytorch-84169-causallm-gibberish.txt",
     "pytorch-90635-cumsum-int-wrong.txt",
-    "pytorch-91268-invalid-high-watermark-x86.txt",
     "pytorch-cpu-feedstock-106-mps-dev-build-mamba.txt",
-    "transformers-20415-gpt2-tensors-2d-torch-1-12.txt",
     "transformers-22122-device-map-auto-no-mps.txt",
-    "transformers-30071-pipeline-device-repl-healthy.txt",
     "uv-8746-intel-imac-torch-260-tag.txt",
-    "whisper-dictation-9-fp16-warning-intel.txt",
 }
 
 

@@ -18,7 +18,7 @@ EXPLAINED_BY: dict[str, tuple[str, ...]] = {
     "no-metal-device": ("not-macos", "rosetta-python", "intel-mac", "virtual-machine", "macos-too-old"),
     "dtype-needs-macos14": ("rosetta-python", "intel-mac", "macos-too-old"),
     "bf16-needs-newer-torch": ("rosetta-python", "intel-mac"),
-    "lightning-processor": ("rosetta-python", "x86_64-python"),
+    "lightning-processor": ("rosetta-python", "x86_64-python", "intel-mac"),
     "no-matching-distribution": ("rosetta-python",),
     "torch-not-built-with-mps": ("not-macos", "rosetta-python"),
     "torch-too-old": ("not-macos",),
@@ -49,6 +49,8 @@ class ErrorRules(MemoryRules):
             return self.lightning(hit, evidence)
         if row.id == "sparse":
             return self.sparse(hit, evidence)
+        if row.id == "watermark" and (rejected := self.default_ratio_rejected(hit, evidence)) is not None:
+            return rejected
         if row.id == "watermark" and hit.groups.get("which") == "low":
             return self.low_watermark(hit, evidence)
         if row.cause == "no-matching-distribution":
@@ -165,6 +167,8 @@ class ErrorRules(MemoryRules):
         )
 
     def no_distribution(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
+        if (pinned := self.pin_not_published(hit, evidence)) is not None:
+            return pinned
         listed = self.value("paste.pip_versions")
         versions = listed if isinstance(listed, list) else []
         info = self.facts.target.interpreter
@@ -206,6 +210,30 @@ class ErrorRules(MemoryRules):
                 ),
             )
         return Cause("no-matching-distribution", summary, remedy, ev, hit.row.source)
+
+    def pin_not_published(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause | None:
+        """torch==X asked for where X has no wheel here: a CUDA/ROCm build (+cuXXX has no macOS wheel), or a
+        release missing from the versions pip lists for this Python and platform; the fix relaxes the pin."""
+        listed = self.value("paste.pip_versions")
+        versions = [str(v) for v in listed] if isinstance(listed, list) else []
+        pin = re.match(r"torch==(?P<base>[\d.]+)(?P<local>\+\w+)?", hit.groups.get("package", ""))
+        if pin is None or (not pin["local"] and (not versions or pin["base"] in versions)):
+            return None
+        wanted, base = pin.group(0), pin["base"]
+        if pin["local"]:
+            summary = f"{wanted} is a build for another platform ({pin['local'][1:]}): no macOS wheel of it exists"
+            spec = f"torch=={base}" if not versions or base in versions else "torch"
+        else:
+            summary = f"{wanted} has no wheel for this Python and platform: pip lists {', '.join(versions[-4:])}"
+            spec = "torch"
+        remedy = Remediation(
+            "Relax the pin for this machine (requirements file or pyproject): install a torch that has a wheel here, "
+            "or use a Python version the pinned release has wheels for.",
+            (f"{self.python} -m pip install '{spec}'",),
+        )
+        return Cause(
+            "no-matching-distribution", summary, remedy, evidence + self.ev("paste.pip_versions"), hit.row.source
+        )
 
     # ---- no error ----
 

@@ -20,6 +20,7 @@ from mpscheck.judgement.findings import CHECK_INPUTS, DOCTOR_CAUSES, FINDING_CAU
 from mpscheck.judgement.model import Cause, Diagnosis, Evidence, evidence_of
 from mpscheck.judgement.ops import OpCoverage, knowledge_ops
 from mpscheck.judgement.setup import SetupRules
+from mpscheck.judgement.unmatched import UnmatchedRules
 from mpscheck.knowledge import errors as table
 from mpscheck.model import ExitCode, Remediation, Status
 from mpscheck.probes.paste import read
@@ -28,6 +29,8 @@ from mpscheck.probes.paste.model import Observation, Paste
 HEALTHY, NOT_ENOUGH = "healthy", "not-enough-evidence"
 AMBIGUOUS = (NOT_ENOUGH, "x86_64-python", "no-metal-device")  # the paste cannot settle these alone
 DOCTOR_HINT = "mpscheck doctor --format markdown"
+# Text about torch on the GPU that shows no fact (a script, a question) is read, and lacks evidence: not "unreadable".
+ON_TOPIC = re.compile(r"(?i)\b(?:torch|pytorch|mps)\b")
 
 
 def explain_text(text: str, ops: OpCoverage | None = None) -> Diagnosis:
@@ -37,7 +40,7 @@ def explain_text(text: str, ops: OpCoverage | None = None) -> Diagnosis:
 def judge(paste: Paste, ops: OpCoverage | None = None) -> Diagnosis:
     lines = paste.text.split("\n")
     hits = list(table.find(lines))
-    if not paste.observations and not hits:
+    if not paste.observations and not hits and not ON_TOPIC.search(paste.text):
         return Diagnosis([], Cause("unreadable", "nothing in the input could be read", None), exit_code=ExitCode.USAGE)
     facts = paste.facts
     findings = relevant_findings(paste)
@@ -47,7 +50,7 @@ def judge(paste: Paste, ops: OpCoverage | None = None) -> Diagnosis:
     others = [c for c in causes[1:] if c.id != top.id]
     ok = top.id in (HEALTHY, "op-fallback-warning")
     shows_setup = any(o.fact.split(".")[0] in ("host", "interpreter", "torch") for o in paste.observations)
-    unsure = top.id in AMBIGUOUS or (not ok and not shows_setup)
+    unsure = top.id in AMBIGUOUS or top.variant == "unrecognised" or (not ok and not shows_setup)
     top, others = fit_installs(top, facts, judge_.python), [fit_installs(c, facts, judge_.python) for c in others]
     return Diagnosis(
         kinds=paste.kinds + (["error text"] if hits and "traceback" not in paste.kinds else []),
@@ -63,7 +66,7 @@ def judge(paste: Paste, ops: OpCoverage | None = None) -> Diagnosis:
 # ---- the judge: setup rules and error rules, and what comes when there is no error ----------------
 
 
-class _Judge(SetupRules, ErrorRules):
+class _Judge(SetupRules, ErrorRules, UnmatchedRules):
     def causes(self) -> list[Cause]:
         setup = self.setup_causes()
         by_id = {c.id: c for c in setup}
@@ -82,6 +85,7 @@ class _Judge(SetupRules, ErrorRules):
             found = [c for c in found if c.id != "x86_64-python"]
         if not found:
             found += self.failed_checks()
+        found += [c for c in self.unmatched_errors() if c.id not in {f.id for f in found}]  # outranks health
         if not found and (not_requested := self.mps_not_requested()):
             found.append(not_requested)
         for hit in warnings:
@@ -166,6 +170,8 @@ class _Judge(SetupRules, ErrorRules):
         ev: list[Observation] = []
         if torch and torch.mps_available:
             ev += self.paste.all("torch.mps_available")
+        if torch and torch.mps_device_name and "Paravirtual" not in torch.mps_device_name:
+            ev += self.paste.all("torch.mps_device_name")  # torch.backends.mps.get_name() named a chip
         ev += self.paste.all("paste.mps_tensor")
         ev += [o for o in self.paste.all("paste.device_used") if o.value == "mps"]
         return ev
@@ -186,6 +192,7 @@ def _describe(obs: Observation) -> str:
         "torch.mps_available": "torch.backends.mps.is_available() is True",
         "paste.mps_tensor": "a tensor was created on mps",
         "paste.device_used": "the run used the mps device",
+        "torch.mps_device_name": "torch.backends.mps.get_name() names the GPU",
     }.get(obs.fact, obs.fact)
 
 

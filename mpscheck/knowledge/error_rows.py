@@ -20,6 +20,30 @@ FALLBACK_USELESS = "PYTORCH_ENABLE_MPS_FALLBACK does not help here"
 
 EARLY: tuple[Row, ...] = (
     Row(
+        "lightning-mps-quoted",
+        re.compile(r"`MPSAccelerator` can not run on your system since the accelerator is not available"),
+        "lightning-processor",
+        "Lightning says MPS is not available: it also requires platform.processor() to be 'arm', which an x86_64 "
+        "(Rosetta) Python reports as 'i386'",
+        "Run a native arm64 Python; check what Lightning sees with platform.processor().",
+        ("{python} -c 'import platform; print(platform.processor())'",),
+        "https://github.com/Lightning-AI/pytorch-lightning/issues/15861 (newer Lightning quotes the class name)",
+    ),
+    Row(
+        "linker-other-arch",
+        re.compile(
+            r"building for macOS-(?P<need>arm64|x86_64) but attempting to link with file built for "
+            r"macOS-(?P<have>arm64|x86_64)"
+        ),
+        "wrong-arch-wheel",
+        "the linker skips a library built for {have} while building for {need}: the libtorch (or other library) "
+        "linked is for the other architecture",
+        "Link against a library of this architecture: the libtorch inside an arm64 `pip install torch` (its folder: "
+        "python -c 'import torch, os; print(os.path.dirname(torch.__file__))'), not an x86_64 download.",
+        ("{python} -m pip install --force-reinstall --no-cache-dir torch",),
+        TORCH_ISSUE + "63558 (ld64's 'building for ... but attempting to link with file built for')",
+    ),
+    Row(
         "mps-size-limit",
         re.compile(
             r"Output channels > 65536 not supported at the MPS device"
@@ -97,6 +121,7 @@ EARLY: tuple[Row, ...] = (
         "accelerate-fp16-mps",
         re.compile(
             r"(?:fp16|bf16) mixed precision requires (?:a GPU \(not '?mps'?\)|PyTorch >= [\d.]+ and a supported)"
+            r"|fp16 mixed precision requires a GPU \(not \{self\.device\.type!r\}\)"  # the raise line, quoted
         ),
         "autocast-needs-newer-torch",
         "accelerate refuses mixed precision on mps with this torch and accelerate (fp16 amp on mps needs torch 2.8 "
@@ -223,7 +248,7 @@ LATE: tuple[Row, ...] = (
     ),
     Row(
         "wheel-not-supported",
-        re.compile(r"(?P<wheel>torch-[\w.+-]+\.whl) is not a supported wheel on this platform"),
+        re.compile(r"(?<![\w.+-])(?P<wheel>torch-[\w.+-]{1,120}\.whl) is not a supported wheel on this platform"),
         "no-matching-distribution",
         "{wheel} does not fit this interpreter (its Python version tag or architecture differs)",
         "Install with plain pip from the Python you will run, which picks the right wheel, instead of a wheel file.",

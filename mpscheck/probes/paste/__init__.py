@@ -25,6 +25,7 @@ PARSERS = (
     "repl",
     "banner",
     "traceback",
+    "error_line",
     "environment",
     "prose",
 )
@@ -41,6 +42,7 @@ ACCEPTED = (
     "a Python REPL or python -c transcript (torch.backends.mps.is_available(), platform.processor() ...)",
     "framework banners (Lightning, Ultralytics, ComfyUI, transformers-cli env)",
     "tracebacks and warnings from torch on MPS",
+    "an error, warning or crash line anywhere (with or without a traceback or an exception prefix)",
     "a line of prose naming the Mac (e.g. 'on an M2 Max with 32 GB, macOS 14.5')",
 )
 MAX_LINE = 4000  # longer lines are cut: the patterns never need more, and regexes stay fast

@@ -29,7 +29,7 @@ HOSTED_RUNNER = re.compile(
     r"(?i)(?<!self-)(?<!self )\b(?:github(?:-hosted)?|hosted|default|gha)\b[\w ]*\bmacos\b[\w -]*\brunners?\b"
     r"|\bmacos-(?:latest|1[2-5]|26)(?:-(?:xlarge|large))?\b.*\brunners?\b"
 )
-INTEL = re.compile(r"\bIntel\b")
+INTEL = re.compile(r"\b(?:Intel|intel|Radeon)\b(?!-)")  # a Mac with a Radeon GPU is an Intel Mac
 NAMES = {"Big Sur": "11", "Monterey": "12", "Ventura": "13", "Sonoma": "14", "Sequoia": "15", "Tahoe": "26"}
 NAMED = re.compile(
     r"\b(?P<name>Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\b(?:\s+(?P<version>\d+(?:\.\d+){0,2})\b)?"

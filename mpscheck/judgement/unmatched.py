@@ -1,0 +1,126 @@
+"""Errors that no hand-written row of the known-errors table matches: looked up in the generated table
+of torch's MPS messages (``mpscheck.knowledge.messages``, when this mpscheck has it), which gives the
+message's class (cause id), the releases that print it ("fixed by torch >= X" when it disappears), the
+macOS it names and its source file; else judged as what they are, an unrecognised error or a crash,
+which outranks a healthy banner and never passes.
+
+The messages table is reached through ``messages_lookup()`` (None when absent), so tests hand in a
+stand-in with the same interface: ``match(text)`` -> matches with ``cause``, ``format``, ``condition``,
+``first_seen``, ``last_seen``, ``fixed_in``, ``macos``, ``source``, ``line``, ``text``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Any, Callable
+
+from mpscheck.judgement.base import Reader
+from mpscheck.judgement.model import Cause, Evidence
+from mpscheck.knowledge import errors as table
+from mpscheck.model import Remediation
+
+BUG = "metal-bug-fixed-later"
+MAP_LOCATION_MPS = re.compile(r"map_location\s*=\s*[\w.(]{0,20}['\"]mps")
+UPGRADE = "{python} -m pip install --upgrade torch"
+
+
+def messages_lookup() -> Callable[[str], list[Any]] | None:
+    """``mpscheck.knowledge.messages.match`` when this mpscheck has the generated table, else None."""
+    try:
+        module = importlib.import_module("mpscheck.knowledge.messages")
+    except ImportError:
+        return None
+    found: Callable[[str], list[Any]] | None = getattr(module, "match", None)
+    return found
+
+
+class UnmatchedRules(Reader):
+    def unmatched_errors(self) -> list[Cause]:
+        """One cause for the first error the rows did not explain: its message-table class, or unrecognised."""
+        if any(h.row.severity == table.ERROR for h in self.hits):
+            return []
+        hit_lines = {h.line for h in self.hits}
+        for message in self.messages():
+            if message.line not in hit_lines:
+                return [self.from_message(message)]
+        lines = [o for o in self.paste.observations if o.fact in ("paste.error_line", "paste.crash_line")]
+        lines = [o for o in lines if o.line not in hit_lines]
+        if not lines:
+            return []
+        first = lines[0]
+        crash = next((o for o in lines if o.fact == "paste.crash_line"), None)
+        if crash is None and (loading := self.loading_onto_mps(first)) is not None:
+            return [loading]
+        return [self.unrecognised(first, crash)]
+
+    def loading_onto_mps(self, first: Any) -> Cause | None:
+        """An error raised inside torch.load (torch/serialization.py) called with map_location on mps: the
+        checkpoint cannot be restored onto mps by this torch, whatever the cut-off message said."""
+        text = self.paste.text
+        where = MAP_LOCATION_MPS.search(text)
+        if "/torch/serialization.py" not in text or where is None:
+            return None
+        number = text.count("\n", 0, where.start()) + 1
+        shown = (Evidence(first.line, first.text), Evidence(number, text.split("\n")[number - 1]))
+        return self.from_row("mps-checkpoint-load", shown)
+
+    def messages(self) -> list[Any]:
+        lookup = messages_lookup()
+        if lookup is None:
+            return []
+        try:
+            return list(lookup(self.paste.text))
+        except Exception:  # a table problem must not cost the diagnosis
+            return []
+
+    def from_message(self, message: Any) -> Cause:
+        """A known torch MPS message: its class, releases and source, with the fix of its cause."""
+        cause_id = str(message.cause or BUG)
+        row = next((r for r in table.TABLE if r.cause == cause_id), None)
+        general = table.CAUSES.get(cause_id)
+        if row is None and general is None:
+            cause_id, row = BUG, table.BY_ID["metal-assertion"]
+        span = f"torch {message.first_seen}" + (
+            f" to {message.last_seen}" if message.last_seen != message.first_seen else ""
+        )
+        summary = f"torch's MPS message “{message.format}” ({message.condition}; printed by {span})"
+        commands: list[str] = []
+        if message.fixed_in:
+            summary += f"; fixed by torch >= {message.fixed_in}"
+            commands.append(f"{self.python} -m pip install --upgrade 'torch>={message.fixed_in}'")
+        if message.macos:
+            summary += f"; needs macOS >= {message.macos}"
+            commands.append("softwareupdate --list")
+        if row is not None:
+            _, remedy = self.fill(row, {})
+            fix, extra = remedy.summary, remedy.commands
+        else:
+            assert general is not None
+            fix, extra = general.fix, tuple(table.fill(c, {"python": self.python}) for c in general.commands)
+        commands += [c for c in extra if c not in commands]
+        source = str(message.source or "mpscheck/knowledge/torch_messages.json")
+        evidence = (Evidence(int(message.line), str(message.text)),)
+        return Cause(cause_id, summary, Remediation(fix, tuple(commands)), evidence, source, variant="torch-message")
+
+    def unrecognised(self, first: Any, crash: Any) -> Cause:
+        """An error or crash that no row and no message of the table knows: never healthy, never guessed."""
+        said = str(first.value)
+        if crash is not None:
+            summary = (
+                f"the process crashed ({crash.value}) and nothing in the paste says why"
+                if crash is first
+                else f"an error no known rule recognises (“{said}”), and the process crashed ({crash.value})"
+            )
+        else:
+            summary = f"an error no known rule recognises: “{said}”"
+        summary += "; in torch's MPS code such failures are most often backend bugs that a later torch fixed"
+        evidence = tuple(Evidence(o.line, o.text) for o in (first, crash) if o is not None)
+        remedy = Remediation(
+            "Upgrade torch (and macOS) and run it again; if it persists on the newest release, report it to PyTorch "
+            "with the op, the dtypes and the shapes.",
+            (table.fill(UPGRADE, {"python": self.python}),),
+        )
+        return Cause(
+            BUG, summary, remedy, evidence, "https://github.com/pytorch/pytorch/issues", variant="unrecognised"
+        )

@@ -1,0 +1,207 @@
+"""explain weighs what a paste shows (issue 17, items 2 and 3): an error line anywhere is read; a crash or
+an error no rule knows outranks a healthy banner; positive evidence (get_name(), a model on mps) makes a
+paste healthy when nothing contradicts it; an error no hand-written row matches is looked up in the
+generated table of torch's MPS messages. Built from tuning-corpus text (tests/corpus), never held-out text.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+
+import pytest
+
+from mpscheck.judgement import explain_text, unmatched
+from mpscheck.knowledge import error_rows
+from mpscheck.model import ExitCode
+from mpscheck.probes.paste import error_line, read
+from tests.corpus_cases import CORPUS, load
+
+
+def corpus(name: str) -> str:
+    return load(CORPUS / name).paste
+
+
+HEALTHY_BANNER = corpus("nixpkgs-351778-healthy-mps-tensor.txt")
+
+
+@pytest.mark.parametrize(
+    ("line", "fact"),
+    [
+        ("stderr: RuntimeError: User specified an unsupported autocast device_type 'mps'", "paste.error_line"),
+        (
+            "RuntimeError Placeholder buffer size is not large enough to contain the Tensor storage of size",
+            "paste.error_line",
+        ),
+        ("Mac M3，运行报错：AssertionError: Torch not compiled with CUDA enabled", "paste.error_line"),
+        ("RuntimeError                              Traceback (most recent call last)", "paste.error_line"),
+        ("Error: tensors must be 2-D", "paste.error_line"),
+        ("zsh: abort      python3 -c", "paste.crash_line"),
+        ("*** Terminating app due to uncaught exception 'NSRangeException', reason:", "paste.crash_line"),
+        ("zsh: segmentation fault  python train.py", "paste.crash_line"),
+        ("/x/transcribe.py:114: UserWarning: FP16 is not supported on CPU; using FP32 instead", "paste.warning_line"),
+    ],
+)
+def test_an_error_line_is_read_wherever_it_stands(line: str, fact: str) -> None:
+    assert [o.fact for o in read(line).observations if o.kind == error_line.KIND] == [fact]
+
+
+def test_code_that_names_an_error_is_not_an_error_line() -> None:
+    text = '    raise ValueError(f"bad {x}")\n    except RuntimeError:\n# [...]'
+    assert not [o for o in read(text).observations if o.kind == error_line.KIND]
+
+
+def test_a_paste_that_shows_an_unknown_error_is_never_unreadable() -> None:
+    diagnosis = explain_text("RuntimeError: tensors must be 2-D")  # transformers#20415, the whole paste
+    assert diagnosis.exit_code is ExitCode.PROBLEMS
+    assert diagnosis.cause.id == "metal-bug-fixed-later" and diagnosis.cause.variant == "unrecognised"
+    assert "tensors must be 2-D" in diagnosis.cause.summary and diagnosis.next_step
+
+
+@pytest.mark.parametrize("death", ["Segmentation fault: 11", "zsh: bus error  python run.py", "Abort trap: 6"])
+def test_a_crash_after_a_healthy_banner_is_not_healthy(death: str) -> None:
+    assert explain_text(HEALTHY_BANNER).cause.id == "healthy"
+    diagnosis = explain_text(HEALTHY_BANNER + "\n" + death + "\n")
+    assert diagnosis.exit_code is ExitCode.PROBLEMS and diagnosis.cause.id != "healthy"
+    assert "crashed" in diagnosis.cause.summary
+
+
+def test_an_unknown_runtime_error_after_a_healthy_banner_is_not_healthy() -> None:
+    diagnosis = explain_text(HEALTHY_BANNER + "\nRuntimeError: view size is not compatible with input tensor's size\n")
+    assert diagnosis.exit_code is ExitCode.PROBLEMS and diagnosis.cause.variant == "unrecognised"
+
+
+def test_get_name_naming_a_chip_is_positive_evidence() -> None:
+    paste = ">>> import torch\n>>> torch.backends.mps.get_name()\n'Apple M2 Max'\n"
+    diagnosis = explain_text(paste)
+    assert diagnosis.cause.id == "healthy" and diagnosis.exit_code is ExitCode.READY
+    assert "get_name()" in diagnosis.cause.summary
+
+
+def test_a_paravirtual_device_name_is_not_positive_evidence() -> None:
+    paste = ">>> torch.backends.mps.get_name()\n'Apple Paravirtual device'\n"
+    assert explain_text(paste).cause.id != "healthy"
+
+
+def test_a_model_reporting_mps_is_positive_but_torch_device_is_not() -> None:
+    shown = corpus("transformers-30071-pipeline-device-repl-healthy.txt")
+    assert explain_text(shown).cause.id == "healthy"
+    built = "In [1]: torch.device('mps')\nOut[1]: device(type='mps')\n"
+    assert explain_text(built).cause.id != "healthy"
+
+
+def test_a_loaded_checkpoint_failing_inside_torch_load_onto_mps() -> None:
+    diagnosis = explain_text(corpus("pytorch-77874-load-map-location-mps-jupyter.txt"))  # the message is cut off
+    assert diagnosis.cause.id == "mps-checkpoint-load" and "map_location='cpu'" in diagnosis.cause.fix.summary
+
+
+def test_torchs_own_default_watermark_refused_is_a_torch_bug() -> None:
+    assert explain_text("RuntimeError: invalid high watermark ratio 1.7").cause.id == "metal-bug-fixed-later"
+    set_by_user = "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=1.7\nRuntimeError: invalid high watermark ratio 1.7"
+    assert explain_text(set_by_user).cause.id == "watermark-invalid"
+
+
+def test_a_pin_with_no_wheel_here_is_relaxed() -> None:
+    cuda = explain_text(corpus("onetrainer-169-torch-cu118-on-m2.txt")).cause
+    assert "cu118" in cuda.summary and any(c.endswith("torch==2.1.2") for c in cuda.fix.commands)
+    missing = explain_text(corpus("otvision-141-torch-1-10-2-py310-m1.txt")).cause
+    assert "1.11.0" in missing.summary and any(c.endswith("install torch") for c in missing.fix.commands)
+
+
+def test_complex_conversion_is_an_unsupported_dtype_not_a_macos_floor() -> None:
+    text = "TypeError: Trying to convert ComplexFloat to the MPS backend but it does not have support for that dtype."
+    cause = explain_text(text).cause
+    assert cause.id == "dtype-unsupported" and "ComplexFloat" in cause.summary
+
+
+def test_a_radeon_mac_is_an_intel_mac_for_lightning() -> None:
+    assert explain_text(corpus("lightning-15861-intel-amd-misconfig.txt")).cause.id == "intel-mac"
+
+
+# ---- the generated table of torch's MPS messages (mpscheck.knowledge.messages, feat/torch-messages) ----
+
+
+@dataclass(frozen=True)
+class StandIn:
+    """One match as mpscheck.knowledge.messages.match returns it (the fields the judgement reads)."""
+
+    cause: str
+    format: str
+    condition: str
+    first_seen: str
+    last_seen: str
+    fixed_in: str | None
+    macos: str | None
+    source: str | None
+    line: int
+    text: str
+
+
+def test_an_error_no_row_knows_gets_the_message_tables_class_releases_and_source(monkeypatch) -> None:
+    line = "RuntimeError: MPS does not support min/max ops with int64 input"
+    found = StandIn(
+        "int64-op-needs-newer-macos", "MPS does not support min/max ops with int64 input", "dtype",
+        "2.0.0", "2.2.2", "2.3.0", "13.3", "aten/src/ATen/native/mps/operations/ReduceOps.mm", 2, line,
+    )  # fmt: skip
+    monkeypatch.setattr(unmatched, "messages_lookup", lambda: lambda text: [found] if line in text else [])
+    cause = explain_text("# user: on an M1\n" + line).cause
+    assert cause.id == "int64-op-needs-newer-macos" and cause.variant == "torch-message"
+    assert "fixed by torch >= 2.3.0" in cause.summary and "2.0.0 to 2.2.2" in cause.summary
+    assert "needs macOS >= 13.3" in cause.summary and cause.source.endswith("ReduceOps.mm")
+    assert any("'torch>=2.3.0'" in c for c in cause.fix.commands)
+
+
+def test_a_message_of_an_unknown_class_is_still_said_with_its_source(monkeypatch) -> None:
+    line = "RuntimeError: something new"
+    found = StandIn("some-new-class", "something new", "other", "2.14.0", "2.14.0", None, None, "a/b.mm", 1, line)
+    monkeypatch.setattr(unmatched, "messages_lookup", lambda: lambda text: [found])
+    cause = explain_text(line).cause
+    assert cause.id == "metal-bug-fixed-later" and "torch 2.14.0" in cause.summary and cause.source == "a/b.mm"
+
+
+def test_a_hand_written_row_outranks_the_message_table(monkeypatch) -> None:
+    line = "RuntimeError: Output channels > 65536 not supported at the MPS device"
+    found = StandIn("metal-bug-fixed-later", line, "size-limit", "2.0.0", "2.5.1", "2.6.0", None, None, 1, line)
+    monkeypatch.setattr(unmatched, "messages_lookup", lambda: lambda text: [found])
+    assert explain_text(line).cause.id == "mps-size-limit"
+
+
+def test_without_the_message_table_the_lookup_is_none_or_its_match() -> None:
+    lookup = unmatched.messages_lookup()
+    assert lookup is None or callable(lookup)
+
+
+# ---- linear time ----------------------------------------------------------------------------------
+
+
+def _patterns() -> list[re.Pattern[str]]:
+    found = [row.pattern for row in (*error_rows.EARLY, *error_rows.LATE)]
+    modules = (error_line, unmatched)
+    found += [v for m in modules for v in vars(m).values() if isinstance(v, re.Pattern)]
+    from mpscheck.probes.paste import repl
+
+    found += [repl.DEVICE_OUT]
+    return found
+
+
+HOSTILE = [
+    "a" * 100_000,
+    " " * 100_000,
+    "RuntimeError: " * 7_000,
+    "x:" * 50_000,
+    "(" * 100_000,
+    "mps" * 33_000,
+    "Error" * 20_000 + ":",
+    "torch-" * 16_000 + ".wh",
+    "building for macOS-arm64 " * 4_000,
+    "'" + "A" * 99_999,
+]
+
+
+@pytest.mark.parametrize("pattern", _patterns(), ids=lambda p: p.pattern[:40])
+def test_every_new_pattern_is_linear_on_hostile_lines(pattern: re.Pattern[str]) -> None:
+    for line in HOSTILE:
+        start = time.perf_counter()
+        pattern.search(line)
+        assert time.perf_counter() - start < 0.5, (pattern.pattern, line[:30])
