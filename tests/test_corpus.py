@@ -37,23 +37,17 @@ WRONG_FIX = {
 NOT_YET_EXPLAINED = {
     "comfy-cli-568-rosetta-annotated-probe.txt",
     "comfy-desktop-1492-linalg-solve-old-torch.txt",
-    "diffusers-11229-sdxl-slicing-nan.txt",
     "diffusers-12653-prx-rope-float64-env.txt",
-    "diffusers-1847-accelerate-config-mps-choice-rtx.txt",
     "diffusers-5894-invalid-buffer-size-env.txt",
     "fastai-3952-intel-mac-fastai-picks-mps.txt",
     "hypothesis-torch-66-healthy-mps0-repl.txt",
     "insanely-fast-whisper-275-float64-timestamps.txt",
     "lightning-17707-mac-pro-x86-cuda-accelerator-quoted.txt",
     "m1-ml-test-14-yolov5-gpu-mem-0-no-device.txt",
-    "pytorch-118115-addcdiv-noncontiguous.txt",
-    "pytorch-125197-macos-14-xlarge-runner.txt",
     "pytorch-129207-conv1d-65537-silent.txt",
     "pytorch-84169-causallm-gibberish.txt",
-    "pytorch-90635-cumsum-int-wrong.txt",
     "pytorch-cpu-feedstock-106-mps-dev-build-mamba.txt",
     "transformers-22122-device-map-auto-no-mps.txt",
-    "uv-8746-intel-imac-torch-260-tag.txt",
 }
 
 

@@ -119,6 +119,64 @@ def test_a_radeon_mac_is_an_intel_mac_for_lightning() -> None:
     assert explain_text(corpus("lightning-15861-intel-amd-misconfig.txt")).cause.id == "intel-mac"
 
 
+@pytest.mark.parametrize(
+    ("text", "cause"),
+    [
+        ("TypeError: can't convert mps:0 device type tensor to numpy. Use Tensor.cpu() to copy", "device-mismatch"),
+        ("RuntimeError: MPS: no support for int64 min/max ops, please cast it to int32", "int64-op-needs-newer-macos"),
+        (
+            "UserWarning: User provided device_type of 'cuda', but CUDA is not available. Disabling",
+            "cuda-requested-on-mac",
+        ),
+        ("Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)", "out-of-memory"),
+        (
+            "RuntimeError: Attempting to deserialize object on CUDA device 0 but torch.cuda.device_count() is 0.",
+            "cuda-requested-on-mac",
+        ),
+        ("RuntimeError: Input type (float) and bias type (c10::Half) should be the same", "input-dtype-mismatch"),
+        ("RuntimeError: MPS device does not support linear for non-float inputs", "input-dtype-mismatch"),
+        (
+            "objc[81]: +[MPSGraphObject initialize] may have been in progress in another thread when fork() was called",
+            "fork-after-mps-init",
+        ),
+        ("ValueError: unsupported device mps", "backend-has-no-mps"),
+        ("RuntimeError: \"LayerNormKernelImpl\" not implemented for 'Half'", "half-on-cpu-fallback"),
+    ],
+)
+def test_torchs_and_the_tools_own_wordings_reach_their_cause(text: str, cause: str) -> None:
+    assert explain_text(text).cause.id == cause
+
+
+def test_a_larger_runner_label_is_a_github_hosted_vm() -> None:
+    diagnosis = explain_text(corpus("pytorch-125197-macos-14-xlarge-runner.txt"))
+    assert diagnosis.cause.id == "virtual-machine"
+
+
+def test_a_line_naming_an_intel_mac_and_an_apple_chip_says_neither() -> None:
+    facts = read("# user: same problem on an Intel iMac, the env was built on an M1 MacBook").facts
+    assert facts.host.cpu_brand is None and facts.host.arm64_hardware is None
+
+
+def test_nan_results_on_mps_are_not_healthy() -> None:
+    diagnosis = explain_text(corpus("diffusers-11229-sdxl-slicing-nan.txt"))
+    assert diagnosis.cause.variant == "nan" and diagnosis.exit_code is ExitCode.PROBLEMS
+    plain = "tensor([[nan, nan, nan]])\n"  # NaN on the CPU: nothing about mps
+    assert explain_text(plain).cause.id != "metal-bug-fixed-later"
+
+
+def test_the_users_word_that_mps_results_are_wrong_outranks_a_tensor_on_mps() -> None:
+    shown = "tensor([1, 2, 3, 4], device='mps:0')\n"
+    assert explain_text(shown).cause.id == "healthy"
+    said = "# user: cumsum is broken on MPS for int16\n" + shown
+    assert explain_text(said).cause.variant == "wrong-results"
+
+
+def test_a_pc_with_an_nvidia_rtx_is_not_a_mac() -> None:
+    cause = explain_text(corpus("diffusers-1847-accelerate-config-mps-choice-rtx.txt")).cause
+    assert cause.id == "not-macos" and "NVIDIA" in cause.summary
+    assert explain_text("# user: my MacBook M2 is slower than my RTX 3090 at torch").cause.id != "not-macos"
+
+
 # ---- the generated table of torch's MPS messages (mpscheck.knowledge.messages, feat/torch-messages) ----
 
 
@@ -179,9 +237,9 @@ def _patterns() -> list[re.Pattern[str]]:
     found = [row.pattern for row in (*error_rows.EARLY, *error_rows.LATE)]
     modules = (error_line, unmatched)
     found += [v for m in modules for v in vars(m).values() if isinstance(v, re.Pattern)]
-    from mpscheck.probes.paste import repl
+    from mpscheck.probes.paste import prose, repl
 
-    found += [repl.DEVICE_OUT]
+    found += [repl.DEVICE_OUT, repl.NAN_ROW, repl.MPS_TENSOR, prose.WRONG_RESULTS, prose.PC_GPU, prose.HOSTED_RUNNER]
     return found
 
 
@@ -196,6 +254,9 @@ HOSTILE = [
     "torch-" * 16_000 + ".wh",
     "building for macOS-arm64 " * 4_000,
     "'" + "A" * 99_999,
+    "wrong " * 16_000,
+    "mps " * 25_000,
+    "macos-14-" * 11_000,
 ]
 
 

@@ -21,6 +21,7 @@ from mpscheck.knowledge import errors as table
 from mpscheck.model import Remediation
 
 BUG = "metal-bug-fixed-later"
+ISSUES = "https://github.com/pytorch/pytorch/issues"
 MAP_LOCATION_MPS = re.compile(r"map_location\s*=\s*[\w.(]{0,20}['\"]mps")
 UPGRADE = "{python} -m pip install --upgrade torch"
 
@@ -47,7 +48,7 @@ class UnmatchedRules(Reader):
         lines = [o for o in self.paste.observations if o.fact in ("paste.error_line", "paste.crash_line")]
         lines = [o for o in lines if o.line not in hit_lines]
         if not lines:
-            return []
+            return self.nan_results()
         first = lines[0]
         crash = next((o for o in lines if o.fact == "paste.crash_line"), None)
         if crash is None and (loading := self.loading_onto_mps(first)) is not None:
@@ -121,6 +122,34 @@ class UnmatchedRules(Reader):
             "with the op, the dtypes and the shapes.",
             (table.fill(UPGRADE, {"python": self.python}),),
         )
-        return Cause(
-            BUG, summary, remedy, evidence, "https://github.com/pytorch/pytorch/issues", variant="unrecognised"
+        return Cause(BUG, summary, remedy, evidence, ISSUES, variant="unrecognised")
+
+    def nan_results(self) -> list[Cause]:
+        """A tensor on mps printed full of NaN: the run went through, but its results are wrong; not healthy."""
+        nan, on_mps = self.paste.get("paste.nan_values"), self.paste.get("paste.mps_tensor")
+        said = self.paste.get("paste.wrong_results")
+        if said is not None and (nan is None or on_mps is None):
+            return [self.wrong_results(said)]
+        if nan is None or on_mps is None:
+            return []
+        remedy = Remediation(
+            "Compare with the same run on the CPU (device='cpu') to find the op, and upgrade torch (and macOS): "
+            "wrong or NaN results on mps are mostly backend bugs fixed in later releases; float32 instead of "
+            "float16 rules out an overflow.",
+            (table.fill(UPGRADE, {"python": self.python}),),
         )
+        summary = "the results on mps are NaN (the run finished, so no error names the op)"
+        evidence = (Evidence(nan.line, nan.text), Evidence(on_mps.line, on_mps.text))
+        return [Cause(BUG, summary, remedy, evidence, ISSUES, variant="nan")]
+
+    def wrong_results(self, said: Any) -> Cause:
+        """The paste says the results on mps are wrong (and shows no error): a backend bug until shown otherwise."""
+        remedy = Remediation(
+            "Compare the op on the CPU and on mps to find the first that differs, and upgrade torch (and macOS): "
+            "wrong results on mps are mostly backend bugs fixed in later releases (.contiguous() before the op, or "
+            "float32, are the usual workarounds meanwhile).",
+            (table.fill(UPGRADE, {"python": self.python}),),
+        )
+        summary = "the paste says the results on mps are wrong, and shows no error that would explain it"
+        evidence = (Evidence(said.line, said.text),)
+        return Cause(BUG, summary, remedy, evidence, ISSUES, variant="wrong-results")

@@ -76,9 +76,11 @@ EARLY: tuple[Row, ...] = (
         re.compile(
             r"Input type \((?P<input>[\w.]*MPS\w*|torch\.mps\.\w+)\) and weight type "
             r"\((?P<weight>[\w.]*MPS\w*|torch\.mps\.\w+)\) should be the same"
+            r"|Input type \((?P<input2>[\w.]+)\) and bias type \((?P<weight2>[\w.:]+)\) should be the same"
+            r"|mat1 and mat2 must have the same dtype|MPS device does not support \w+ for non-float inputs"
         ),
         "input-dtype-mismatch",
-        "the input ({input}) and the weights ({weight}) are both on mps but of different dtypes",
+        "the input and the weights (or two operands) are on the same device but of different dtypes",
         "Cast the input to the model's dtype before the call: x = x.to(device='mps', dtype=torch.float32) (an image "
         "read as uint8 needs .float() / 255).",
         (),
@@ -164,7 +166,10 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "cuda-checkpoint-on-mac",
-        re.compile(r"Attempting to deserialize object on a CUDA device but torch\.cuda\.is_available\(\) is False"),
+        re.compile(
+            r"Attempting to deserialize object on a CUDA device but torch\.cuda\.is_available\(\) is False"
+            r"|Attempting to deserialize object on CUDA device \d+ but torch\.cuda\.device_count\(\) is"
+        ),
         "cuda-requested-on-mac",
         "the checkpoint was saved on a CUDA GPU, and torch.load tries to put it back on CUDA, which this Mac has not",
         "Pass map_location: torch.load(path, map_location='mps') (or 'cpu'), in the code or the tool's device option.",
@@ -226,7 +231,51 @@ EARLY: tuple[Row, ...] = (
     ),
 )
 
+MORE_EARLY: tuple[Row, ...] = (
+    Row(
+        "mps-tensor-to-numpy",
+        re.compile(r"can't convert mps(?::\d+)? device type tensor to numpy"),
+        "device-mismatch",
+        "a tensor on mps was handed to numpy, which reads only CPU memory",
+        "Copy it to the CPU first: t.detach().cpu().numpy() (or t.to('cpu')) where the error points.",
+        (),
+        "torch/_tensor.py (Tensor.__array__ / numpy(): 'can't convert ... device type tensor to numpy')",
+    ),
+    Row(
+        "int64-no-support",
+        re.compile(r"MPS: no support for int64 (?P<op>[\w/ ]{1,40}?)(?: ops?)?, (?:please )?cast"),
+        "int64-op-needs-newer-macos",
+        "this MPS op ({op}) has no int64 kernel here",
+        "Cast the tensor to int32 before the op, or upgrade macOS (13.3 or later) and torch.",
+        ("softwareupdate --list", UPGRADE),
+        "aten/src/ATen/native/mps/operations/ReduceOps.mm ('MPS: no support for int64 ...')",
+    ),
+    Row(
+        "cuda-amp-on-mac",
+        re.compile(
+            r"User provided device_type of 'cuda', but CUDA is not available"
+            r"|GradScaler is enabled, but CUDA is not available"
+        ),
+        "cuda-requested-on-mac",
+        "autocast or the gradient scaler was asked for on cuda, which this Mac has not, so torch disabled it",
+        "Ask for mps instead of cuda: torch.autocast('mps', dtype=torch.float16) (torch 2.5+), or no mixed precision.",
+        (),
+        "torch/amp/autocast_mode.py; torch/amp/grad_scaler.py (the 'Disabling' warnings)",
+        severity=WARNING,
+    ),
+)
+
 LATE: tuple[Row, ...] = (
+    Row(
+        "metal-command-buffer-oom",
+        re.compile(r"kIOGPUCommandBufferCallbackErrorOutOfMemory"),
+        "out-of-memory",
+        "Metal ran out of GPU memory while running the work (Insufficient Memory in a command buffer)",
+        "Use less memory (smaller model, batch or resolution); if PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 is set, unset "
+        "it so torch refuses an allocation first.",
+        ("unset PYTORCH_MPS_HIGH_WATERMARK_RATIO", "top -l 1 -o mem -n 10"),
+        "Metal's IOGPU command buffer errors (kIOGPUCommandBufferCallbackErrorOutOfMemory); " + TORCH_ISSUE + "119088",
+    ),
     Row(
         "killed-9",
         re.compile(r"\bKilled: 9\b|zsh: killed\s"),

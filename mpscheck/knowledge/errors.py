@@ -377,9 +377,9 @@ TABLE: tuple[Row, ...] = (
 )
 
 # The rows for the causes of the 2026-11-24 corpus: the more specific ones first (mpscheck/knowledge/error_rows.py).
-from mpscheck.knowledge.error_rows import EARLY, LATE  # noqa: E402  (its rows are built from Row, defined above)
+from mpscheck.knowledge.error_rows import EARLY, LATE, MORE_EARLY  # noqa: E402  (rows built from Row, above)
 
-TABLE = (*EARLY, *TABLE, *LATE)
+TABLE = (*EARLY, *MORE_EARLY, *TABLE, *LATE)
 BY_ID: dict[str, Row] = {row.id: row for row in TABLE}
 
 

@@ -26,10 +26,19 @@ MACOS = re.compile(
     r"(?P<version>(?:1[0-5]|26)(?:\.\d+){0,2})\b(?!\.\d)"
 )
 HOSTED_RUNNER = re.compile(
-    r"(?i)(?<!self-)(?<!self )\b(?:github(?:-hosted)?|hosted|default|gha)\b[\w ]*\bmacos\b[\w -]*\brunners?\b"
-    r"|\bmacos-(?:latest|1[2-5]|26)(?:-(?:xlarge|large))?\b.*\brunners?\b"
+    # bounded gaps ({0,80}): an unbounded one rescans the rest of a long line from every start (quadratic)
+    r"(?i)(?<!self-)(?<!self )\b(?:github(?:-hosted)?|hosted|default|gha)\b[\w ]{0,80}\bmacos\b[\w -]{0,80}\brunners?\b"
+    r"|\bmacos-(?:latest|1[2-5]|26)(?:-(?:xlarge|large))?\b.{0,80}\brunners?\b"
+    r"|\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)\b"  # a larger-runner label names a GitHub-hosted VM
 )
 INTEL = re.compile(r"\b(?:Intel|intel|Radeon)\b(?!-)")  # a Mac with a Radeon GPU is an Intel Mac
+# The user's words that the results on mps are wrong: the run "works", but nothing may call it healthy.
+WRONG_RESULTS = re.compile(
+    r"(?i)\b(?:wrong|incorrect|different|broken|gibberish|garbage|not (?:the )?same)\b.{0,60}(?<![a-z])mps\b"
+    r"|(?<![a-z])mps\b.{0,60}\b(?:wrong|incorrect|different|broken|gibberish|garbage|not (?:the )?same)\b"
+)
+# An NVIDIA RTX/GeForce GPU: no Mac has one, so a line naming it (and no Mac) is about a PC.
+PC_GPU = re.compile(r"(?i)\b(?:rtx|gtx|geforce) ?\d{3,4}\b")
 NAMES = {"Big Sur": "11", "Monterey": "12", "Ventura": "13", "Sonoma": "14", "Sequoia": "15", "Tahoe": "26"}
 NAMED = re.compile(
     r"\b(?P<name>Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\b(?:\s+(?P<version>\d+(?:\.\d+){0,2})\b)?"
@@ -42,16 +51,21 @@ def parse(lines: list[str]) -> list[Observation]:
 
 def _line(seen: Seen, line: str) -> list[Observation]:
     found: list[Observation] = []
+    if WRONG_RESULTS.search(line):
+        found.append(seen("paste.wrong_results", True))
     if _looks_like_code_or_output(line):
         return found
-    if (match := CHIP.search(line)) and MAC_WORD.search(line):
+    if PC_GPU.search(line) and not MAC_WORD.search(line) and not CHIP.search(line):
+        found.append(seen("paste.pc_gpu", True))
+    both = bool(CHIP.search(line) and INTEL.search(line))  # "an Intel iMac (built on an M1)": not said which
+    if not both and (match := CHIP.search(line)) and MAC_WORD.search(line):
         brand = f"Apple {match['family']}" + (f" {match['tier']}" if match["tier"] else "")
         found.append(seen("host.cpu_brand", brand))
         found.append(seen("host.arm64_hardware", True))
         found.append(seen("host.system", "Darwin"))
         if memory := MEMORY.search(line):
             found.append(seen("host.memory_bytes", int(memory["n"]) * 1024**3))
-    elif INTEL.search(line) and MAC_WORD.search(line):
+    elif not both and INTEL.search(line) and MAC_WORD.search(line):
         found.append(seen("host.arm64_hardware", False))
         found.append(seen("paste.intel_prose", True))
         found.append(seen("host.system", "Darwin"))

@@ -31,10 +31,11 @@ EXPRESSIONS: tuple[tuple[str, str, str], ...] = (
 )
 # A device printed as a result, not built by torch.device(...) (which prints 'mps' on any machine): a model or
 # pipeline that reports it is on mps.
+NAN_ROW = re.compile(r"^\s*(?:tensor\()?\[*nan, nan\b")  # a printed tensor whose values are NaN
 DEVICE_OUT = re.compile(r"^\s*(?:Out\[\d+\]:\s*)?device\(type='mps'(?:, index=\d+)?\)\s*$")
 PROMPT = re.compile(r"^\s*(?:>>>|\.\.\.|In \[\d+\]:|\$|%|\(\S+\)\s*\S*[$%#]|\S+@\S+ ?[~\w/]*\s*[$%#])")
 OUT_PREFIX = re.compile(r"^\s*(?:Out\[\d+\]:\s*)?")
-MPS_TENSOR = re.compile(r"device='mps(?::\d+)?'\)")
+MPS_TENSOR = re.compile(r"device='mps(?::\d+)?'(?:\)|,\s*(?:dtype|grad_fn|requires_grad)=|,\s*$)")
 BANNER = re.compile(r"^\s*\[(?:GCC|Clang)[^\]]*\] on (?P<os>linux|darwin|win32)\s*$")
 SYSTEMS = {"linux": "Linux", "darwin": "Darwin", "win32": "Windows"}
 UNAME_RESULT = re.compile(r"uname_result\(system='(?P<system>\w+)'.*?machine='(?P<machine>\w+)'")
@@ -61,6 +62,8 @@ def parse(lines: list[str]) -> list[Observation]:
             ]
             if kernel := KERNEL.search(line):
                 out.append(observe(KIND, lines, number, "host.arm64_hardware", kernel["kernel"] == "ARM64"))
+        if NAN_ROW.match(line):
+            out.append(observe(KIND, lines, number, "paste.nan_values", True))
         if DEVICE_OUT.match(line) and "torch.device(" not in _command_before(lines, number):
             out.append(observe(KIND, lines, number, "paste.device_used", "mps"))
         if match := BANNER.match(line):
