@@ -266,3 +266,22 @@ def test_every_new_pattern_is_linear_on_hostile_lines(pattern: re.Pattern[str]) 
         start = time.perf_counter()
         pattern.search(line)
         assert time.perf_counter() - start < 0.5, (pattern.pattern, line[:30])
+
+
+def test_the_whole_text_search_finds_what_a_search_per_line_finds() -> None:
+    """errors.find searches each row in the whole text: exact only while no row's pattern is anchored."""
+    from mpscheck.knowledge.errors import TABLE, find
+    from tests.corpus_cases import cases
+
+    assert not [r.id for r in TABLE if re.search(r"(?<!\[)\^|\$|\\[AZ]", r.pattern.pattern) or r.pattern.flags & re.M]
+    for case in cases():
+        lines = case.paste.split("\n")
+        naive = [(n, row.id) for n, line in enumerate(lines, 1) for row in TABLE if row.pattern.search(line)]
+        assert [(hit.line, hit.row.id) for hit in find(lines)] == naive, case.name
+
+
+def test_a_log_repeating_an_error_is_judged_once_per_row_and_values() -> None:
+    line = "RuntimeError: MPS backend out of memory (MPS allocated: 1.00 GB, other allocations: 2.00 GB, max allowed: "
+    line += "18.13 GB). Tried to allocate 20.00 GB on private pool."
+    once, often = explain_text(line), explain_text("\n".join([line] * 5000))
+    assert once.cause.id == often.cause.id == "out-of-memory" and once.cause.summary == often.cause.summary

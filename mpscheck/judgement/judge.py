@@ -75,7 +75,12 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
         ordered = sorted(errors, key=lambda h: table.TABLE.index(h.row))
         reported = self.doctor_causes()  # a pasted mpscheck report's own verdict comes first, if specific
         found = [c for c in reported if c.id != "doctor-check-failed"]
+        judged: set[tuple[str, tuple[tuple[str, str], ...]]] = set()
         for hit in ordered:
+            key = (hit.row.id, tuple(sorted(hit.groups.items())))
+            if key in judged:  # a log repeats its errors: the first of the same row and values is the cause
+                continue
+            judged.add(key)
             cause = self.error_cause(hit, by_id)
             if cause.id not in {c.id for c in found}:
                 found.append(cause)
