@@ -285,3 +285,29 @@ def test_a_log_repeating_an_error_is_judged_once_per_row_and_values() -> None:
     line += "18.13 GB). Tried to allocate 20.00 GB on private pool."
     once, often = explain_text(line), explain_text("\n".join([line] * 5000))
     assert once.cause.id == often.cause.id == "out-of-memory" and once.cause.summary == often.cause.summary
+
+
+def test_input_beyond_what_is_read_is_said(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from mpscheck.cli import cli
+    from mpscheck.probes.explain_input import MAX_INPUT
+
+    path = tmp_path / "long.txt"
+    head = "RuntimeError: Output channels > 65536 not supported at the MPS device\n"
+    path.write_text(head + "x" * MAX_INPUT)
+    result = CliRunner().invoke(cli, ["explain", str(path)], catch_exceptions=False)
+    assert result.exit_code == 1 and "mps-size-limit" in result.output
+    assert f"only the first {MAX_INPUT:,} characters" in " ".join(result.output.split())
+    path.write_text(head)
+    assert "only the first" not in CliRunner().invoke(cli, ["explain", str(path)], catch_exceptions=False).output
+
+
+def test_slow_conv3d_names_both_causes_and_the_line_that_tells_them_apart() -> None:
+    text = (
+        "NotImplementedError: The operator 'aten::slow_conv3d_forward' is not currently implemented for the MPS "
+        "device. If you want this op to be added in priority during the prototype phase of this feature"
+    )
+    cause = explain_text(text).cause
+    assert cause.id == "device-mismatch" and "32-bit indexing" in cause.summary
+    assert "mps-size-limit" in cause.notes[0] and "x.numel()" in cause.fix.commands[0]

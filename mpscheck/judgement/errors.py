@@ -24,6 +24,8 @@ EXPLAINED_BY: dict[str, tuple[str, ...]] = {
     "torch-too-old": ("not-macos",),
 }
 # Ops reached only when the input is on the CPU and the weights on MPS (pytorch/pytorch#86844).
+# Ops reached on MPS also for an input too large for 32-bit indexing (issue 17): the paste cannot tell which.
+LARGE_INPUT_OPS = ("aten::slow_conv3d_forward",)
 CPU_INPUT_OPS = ("aten::_slow_conv2d_forward", "aten::_slow_conv2d_backward", "aten::slow_conv3d_forward")
 
 
@@ -68,6 +70,8 @@ class ErrorRules(MemoryRules):
         op = hit.groups["op"]
         torch = self.facts.target.torch
         torch_version = parse_version(torch.version) if torch else None
+        if hit.row.cause == "op-not-implemented" and op in LARGE_INPUT_OPS:
+            return self.mismatch_or_size(op, evidence)
         if hit.row.cause == "op-not-implemented" and op in CPU_INPUT_OPS:
             row = table.BY_ID["device-mismatch"]
             return Cause(
@@ -126,6 +130,23 @@ class ErrorRules(MemoryRules):
             )
         shown_version = self.ev("torch.version") if upgrade else ()
         return Cause("op-not-implemented", summary, remedy, evidence + shown_version, hit.row.source, notes)
+
+    def mismatch_or_size(self, op: str, evidence: tuple[Evidence, ...]) -> Cause:
+        """Two causes reach this op; name both, and the one line that tells them apart."""
+        row = table.BY_ID["device-mismatch"]
+        return Cause(
+            "device-mismatch",
+            f"{op} runs on MPS when the input is on the CPU and the weights on mps, or when the input is too large "
+            "for 32-bit indexing (over 2**31 elements): the paste does not show which",
+            Remediation(
+                "Print the devices and the size where the conv is called: different devices -> move both to mps "
+                "(x.to(device)); more than 2**31 - 1 elements -> split the batch (a size limit of the MPS kernels).",
+                ("print(x.device, conv.weight.device, x.numel() > 2**31 - 1)",),
+            ),
+            evidence,
+            "https://github.com/pytorch/pytorch/pull/86844; " + row.source,
+            ("also possible: mps-size-limit (an input too large for 32-bit indexing)",),
+        )
 
     def since(self, release: str | None) -> str:
         """'2.6.0', or '2.0.0 (or earlier: the oldest release the table covers)'."""
