@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import build_knowledge as bk  # noqa: E402  (a sibling script, not a package)
+import build_knowledge as bk
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "mpscheck" / "knowledge" / "torch_messages.json"
@@ -83,7 +83,8 @@ CODE = re.compile(
 
 
 def source_of(text: str) -> str | None:
-    """'/Users/runner/work/pytorch/pytorch/pytorch/aten/src/ATen/mps/MPSDevice.mm' -> 'aten/src/ATen/mps/MPSDevice.mm'."""
+    """'/Users/runner/work/pytorch/pytorch/pytorch/aten/src/ATen/mps/MPSDevice.mm' -> 'aten/src/ATen/mps/MPSDevice.mm'
+    (None for any other string)."""
     match = SOURCE_PATH.match(text)
     return match.group(1) if match else None
 
@@ -139,7 +140,7 @@ def joins(left: str, right: str) -> str | None:
         return None
     if VALUE_NEXT.search(left):
         return None
-    if re.search(r"[A-Za-z,`] $", left) and right[:1].islower() or left.endswith(". ") and right[:1].isupper():
+    if (re.search(r"[A-Za-z,`] $", left) and right[:1].islower()) or (left.endswith(". ") and right[:1].isupper()):
         return ""
     return None
 
@@ -188,7 +189,7 @@ def mps_messages(strings: Sequence[str], by_file: bool = True) -> dict[str, str 
     def flush() -> None:
         if run:
             fmt = finish(run, glue)
-            if is_message(fmt) and (run_file and is_mps_source(run_file) or MENTIONS_MPS.search(fmt)):
+            if is_message(fmt) and ((run_file and is_mps_source(run_file)) or MENTIONS_MPS.search(fmt)):
                 found.setdefault(fmt, run_file if run_file and is_mps_source(run_file) else None)
             run.clear()
             glue.clear()
@@ -370,7 +371,13 @@ CONDITIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"memory (?:leak|limit)|heap"
         ),
     ),
-    ("fallback", re.compile(r"fall ?back|[Ff]alling back|performance implications|PYTORCH_ENABLE_MPS_FALLBACK|is not currently implemented for")),
+    (
+        "fallback",
+        re.compile(
+            r"fall ?back|[Ff]alling back|performance implications|PYTORCH_ENABLE_MPS_FALLBACK|"
+            r"is not currently implemented for"
+        ),
+    ),
     ("macos-version", MACOS),
     (
         "device-mismatch",
@@ -406,7 +413,9 @@ CONDITIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
 INTERNAL = re.compile(r"INTERNAL ASSERT FAILED|please report a bug to PyTorch|[Ff]ailed to (?:create|compile)")
 
 
-SUPPORTED_LIST = re.compile(r"only (?:supports?\b|implemented for|works (?:on|with))|supports only|only .{0,30}(?:are|is) supported")
+SUPPORTED_LIST = re.compile(
+    r"only (?:supports?\b|implemented for|works (?:on|with))|supports only|only .{0,30}(?:are|is) supported"
+)
 
 
 def dtype_named(fmt: str) -> str | None:
@@ -441,11 +450,15 @@ def cause_of(fmt: str, condition: str, dtype: str | None, macos: str | None) -> 
     if condition == "availability":
         if "unified memory" in fmt:
             return "intel-mac"
-        if re.search(r"not linked with support for mps|not compiled with MPS|without|not linked to the build|requires", fmt):
+        if re.search(
+            r"not linked with support for mps|not compiled with MPS|without|not linked to the build|requires",
+            fmt,
+        ):
             return "torch-not-built-with-mps"
         return "no-metal-device"
     if condition == "memory":
-        return "watermark-invalid" if re.search(r"[Ww]atermark|WATERMARK", fmt) and "invalid" in fmt else "out-of-memory"
+        invalid = re.search(r"[Ww]atermark|WATERMARK", fmt) and "invalid" in fmt
+        return "watermark-invalid" if invalid else "out-of-memory"
     if condition == "fallback":
         return "op-not-implemented" if "not currently implemented" in fmt else "op-fallback-warning"
     if condition == "macos-version":

@@ -115,6 +115,8 @@ def tokens(text: str) -> list[str]:
 class _Pattern:
     message: Message
     segments: Tuple[Tuple[str, ...], ...]  # the literal token runs between the {}
+    squeezed: Tuple[str, ...]  # each segment's text, squeezed (see _squeeze)
+    longest: str  # the longest of them: the first test
     leading: bool  # the format starts with {}
     trailing: bool  # the format ends with {}
 
@@ -125,15 +127,102 @@ def _pattern(message: Message) -> Optional[_Pattern]:
     literal = tuple(s for s in segments if s)
     if not literal:
         return None
-    return _Pattern(message, literal, leading=not segments[0], trailing=not segments[-1])
+    squeezed = tuple("".join(s) for s in literal)
+    longest = max(squeezed, key=len)
+    return _Pattern(message, literal, squeezed, longest, leading=not segments[0], trailing=not segments[-1])
+
+
+# Words too common in any log to pick the lines worth tokenising.
+COMMON = frozenset(
+    [
+        "with",
+        "from",
+        "that",
+        "this",
+        "have",
+        "does",
+        "must",
+        "should",
+        "only",
+        "been",
+        "when",
+        "will",
+        "into",
+        "than",
+        "more",
+        "less",
+        "were",
+        "your",
+        "their",
+        "there",
+        "which",
+        "what",
+        "also",
+        "some",
+        "such",
+        "then",
+        "them",
+        "they",
+        "used",
+        "uses",
+        "using",
+        "after",
+        "before",
+        "input",
+        "output",
+        "tensor",
+        "tensors",
+        "error",
+        "value",
+        "values",
+        "type",
+        "expected",
+        "given",
+        "found",
+        "supported",
+        "support",
+        "device",
+        "not",
+        "the",
+        "for",
+        "and",
+        "are",
+        "but",
+        "got",
+        "can",
+        "was",
+        "has",
+        "its",
+        "use",
+        "all",
+        "any",
+    ]
+)
+PUNCTUATION = ".,:;!?()[]{}'\"`<>"
+AROUND = tuple(
+    (b, a)
+    for b in ("", "'", '"', "`", "(", "[")
+    for a in ("", ".", ",", ":", ";", "!", "'", '"', "`", ")", "]", "'.", "',")
+)
 
 
 def _anchor_candidates(fmt: str) -> list[str]:
-    """Words of a format that a paste shows whitespace-delimited and unchanged: no {} in them; the first
-    and last word left out (a prefix such as 'RuntimeError:' or a closing quote may stick to them)."""
-    found = [w.lower() for w in fmt.split() if PLACEHOLDER not in w]
-    inner = [w.lower() for w in fmt.split()[1:-1] if PLACEHOLDER not in w]
-    return inner if len(inner) >= 2 else found
+    """Words of a format as a paste shows them between whitespace, less the punctuation around them (a
+    quote, a period, a prefix's colon); none holding a {}."""
+    return [w for w in (part.lower().strip(PUNCTUATION) for part in fmt.split() if PLACEHOLDER not in part) if w]
+
+
+def _rank(word: str, frequency: int) -> tuple[bool, bool, bool, int, int, str]:
+    """Best anchor first: a word of 4+ characters with 3 letters in a row, not common, in at most 20
+    messages, then the longest (a long word is rare in any log), then the rarest among the messages."""
+    plain = len(word) < 4 or not re.search(r"[a-z]{3}", word)
+    return (plain, word in COMMON, frequency > 20, -len(word), frequency, word)
+
+
+def _squeeze(text: str) -> str:
+    """Lower case without any whitespace: a token sequence can occur in a line only if its squeezed
+    text occurs in the squeezed line (a cheap test before tokenising)."""
+    return "".join(text.lower().split())
 
 
 class MessageIndex:
@@ -143,72 +232,102 @@ class MessageIndex:
         patterns = [p for p in (_pattern(m) for m in rows) if p is not None]
         candidates = {id(p): _anchor_candidates(p.message.format) for p in patterns}
         frequency = Counter(w for words in candidates.values() for w in set(words))
-        self._by_anchor: dict[str, list[_Pattern]] = {}
+        # A pattern is looked for on the lines holding its anchor: its best word, or its two best where the
+        # best alone is short or common in any log.
+        self._by_key: dict[Tuple[str, ...], list[_Pattern]] = {}
         for pattern in patterns:
-            words = candidates[id(pattern)]
+            words = sorted(set(candidates[id(pattern)]), key=lambda w: _rank(w, frequency[w]))
             if not words:
                 continue
-            anchor = min(words, key=lambda w: (frequency[w], -len(w), w))
-            self._by_anchor.setdefault(anchor, []).append(pattern)
-        self._anchors = frozenset(self._by_anchor)
+            weak = _rank(words[0], 1)[:2] != (False, False)
+            key = tuple(sorted(words[:2])) if weak and len(words) > 1 else (words[0],)
+            self._by_key.setdefault(key, []).append(pattern)
+        self._keys_by_word: dict[str, list[Tuple[str, ...]]] = {}
+        for key in sorted(self._by_key):
+            for word in key:
+                self._keys_by_word.setdefault(word, []).append(key)
+        self._words = frozenset(self._keys_by_word)
+        # each anchor word, as a whitespace-delimited word of a line, may show with punctuation around it
+        self._variants: dict[str, str] = {}
+        for word in sorted(self._words):
+            for before, after in AROUND:
+                self._variants.setdefault(before + word + after, word)
+        for pattern in patterns:  # and as the format writes it ("scalar_type())" strips to "scalar_type")
+            for part in pattern.message.format.lower().split():
+                if part.strip(PUNCTUATION) in self._words and PLACEHOLDER not in part:
+                    self._variants.setdefault(part, part.strip(PUNCTUATION))
         self.work = 0  # steps of the last match(): characters scanned plus tokens and lookups compared
+
+    def _patterns_for(self, words: frozenset[str]) -> list[_Pattern]:
+        """The patterns whose whole anchor is among these words, in a fixed order."""
+        keys = {key for w in words for key in self._keys_by_word.get(w, ()) if all(k in words for k in key)}
+        return [p for key in sorted(keys) for p in self._by_key[key]]
 
     def match(self, text: str) -> list[MessageMatch]:
         """Every known message in the text, one match per message and line, by line then longest first."""
-        lower = text.lower()
         self.work = len(text)
-        hits = self._anchors.intersection(lower.split())
-        if not hits:
-            return []
-        lines: dict[int, set[int]] = {}  # line start -> ids of the patterns to try there
-        wanted: dict[int, _Pattern] = {}
-        for anchor in sorted(hits):
-            for pattern in self._by_anchor[anchor]:
-                wanted[id(pattern)] = pattern
-            position = lower.find(anchor)
-            while position >= 0:
-                start = lower.rfind("\n", 0, position) + 1
-                end = lower.find("\n", position)
-                end = len(lower) if end < 0 else end
-                lines.setdefault(start, set()).update(id(p) for p in self._by_anchor[anchor])
-                self.work += 1
-                position = lower.find(anchor, end)
-        found: list[MessageMatch] = []
-        seen: dict[tuple[str, frozenset[int]], list[tuple[_Pattern, Tuple[str, ...]]]] = {}
-        number, counted = 1, 0
-        for start in sorted(lines):
-            number += text.count("\n", counted, start)  # counted once over the whole text: linear
-            counted = start
-            end = text.find("\n", start)
-            line = text[start : len(text) if end < 0 else end]
-            key = (line, frozenset(lines[start]))
-            if key not in seen:  # a log repeats its warnings: match each distinct line once
-                seen[key] = self._match_line(line, [wanted[i] for i in sorted(lines[start])])
-            for pattern, values in seen[key]:
-                found.append(_result(pattern.message, values, number, line))
-        return found
+        lines = text.split("\n")
+        distinct = list(dict.fromkeys(lines))  # a log repeats its warnings: each distinct line once
+        body = "\n".join(distinct).lower()
+        vocabulary = frozenset(self._variants[v] for v in self._variants.keys() & set(body.split()))
+        squeezed_body = "".join(body.split())
+        # Only the patterns whose longest literal piece is somewhere in the text are looked for, line by line.
+        alive = frozenset(id(p) for p in self._patterns_for(vocabulary) if p.longest in squeezed_body)
+        if not alive:
+            return []  # the common case: a log without any known message
+        matched: dict[str, list[tuple[_Pattern, Tuple[str, ...]]]] = {}
+        by_hits: dict[frozenset[str], list[_Pattern]] = {}
+        for line in distinct:
+            parts = line.lower().split()
+            self.work += len(line)
+            hit = frozenset(self._variants.keys() & parts)
+            if not hit:
+                continue
+            if hit not in by_hits:
+                words = frozenset(self._variants[w] for w in hit)
+                by_hits[hit] = [p for p in self._patterns_for(words) if id(p) in alive]
+            if not by_hits[hit]:
+                continue
+            squeezed = "".join(parts)
+            present = [p for p in by_hits[hit] if p.longest in squeezed and all(s in squeezed for s in p.squeezed)]
+            if present:
+                found = self._match_line(line, present)
+                if found:
+                    matched[line] = found
+        results: list[MessageMatch] = []
+        for number, line in enumerate(lines, 1):
+            for pattern, values in matched.get(line, ()):
+                results.append(_result(pattern.message, values, number, line))
+        return results
 
     def _match_line(self, line: str, patterns: list[_Pattern]) -> list[tuple[_Pattern, Tuple[str, ...]]]:
-        spans = [m.span() for m in TOKEN.finditer(line.lower())]
-        toks = [line[a:b].lower() for a, b in spans]
+        lower = line.lower()
+        toks = TOKEN.findall(lower)
         self.work += len(toks)
-        positions: dict[str, list[int]] = {}
-        for index, tok in enumerate(toks):
-            positions.setdefault(tok, []).append(index)
         occurrences: dict[Tuple[str, ...], list[int]] = {}
 
         def occurs(segment: Tuple[str, ...]) -> list[int]:
-            if segment not in occurrences:
-                starts = positions.get(segment[0], [])
-                self.work += len(starts) * len(segment)
-                size = len(segment)
-                occurrences[segment] = [q for q in starts if tuple(toks[q : q + size]) == segment]
-            return occurrences[segment]
+            """Token positions where the segment starts, found with list.index (a scan in C)."""
+            found = occurrences.get(segment)
+            if found is None:
+                found, want, size, at = [], list(segment), len(segment), -1
+                while True:
+                    try:
+                        at = toks.index(want[0], at + 1)
+                    except ValueError:
+                        break
+                    self.work += size
+                    if toks[at : at + size] == want:
+                        found.append(at)
+                occurrences[segment] = found
+            return found
 
         out = []
+        spans: list[tuple[int, int]] = []
         for pattern in patterns:
             chain = self._chain(pattern, occurs)
             if chain is not None:
+                spans = spans or [m.span() for m in TOKEN.finditer(lower)]
                 out.append((pattern, _values(pattern, chain, line, spans)))
         out.sort(key=lambda pv: (-sum(len(s) for s in pv[0].segments), pv[0].message.id))
         return out
