@@ -69,7 +69,8 @@ FOREIGN = re.compile(r"^pytorch_qnnp_|QNNPACK|XNNPACK|^xnn_|cpuinfo|sysctlbyname
 NOT_MPS = re.compile(
     r"argument indexing|format string|format specifier|type specifier|reference count|pybind11|overloading a "
     r"method|scoped_acquire|fully_qualified_type_name|number is too big|precision not allowed|missing '\}'|"
-    r"caster arg|Python \{\} instance|C\+\+ type|return_value_policy|"
+    r"caster arg|Python \{\} instance|C\+\+ type|return_value_policy|fill character|negative width|"
+    r"negative precision|invalid precision|string pointer is null|argument not found|"
     r"\w\((?:Tensor|int|float|bool|Scalar|SymInt)\b.*\)(?: ->|$)|\[with \w+ =|\[T = "
 )
 MENTIONS_MPS = re.compile(r"\bMPS|MPS\b|\bmps\b|_mps\b|\bmps:|Metal\b|\bMTL[A-Z]|MPSGraph")
@@ -410,6 +411,15 @@ CONDITIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
 )
+# torch's own log output for MPS (allocator debug logs, profiler tables, macOS version probes), printed when
+# asked for (PYTORCH_DEBUG_MPS_ALLOCATOR, torch.mps.profiler) or as a note: not an error.
+DIAGNOSTIC = re.compile(
+    r"^\{?\}? ?(?:Allocated|Released|Releasing|Reusing|Garbage collected|Initializing|Pinning|Attempting to release)|"
+    r"heap #|#heaps|use#|retain#|gc#|[Pp]rofiling|\((?:ms)\)|CPU\(ms\)|GPU\(ms\)|KRNL\(ms\)|Operation Name|"
+    r"Copy Overhead|\b(?:id|run|cpu|gpu|len)=\{|Can't check whether running on|returning (?:one|false)|unexpected MacOS|"
+    r"watermark memory allocation limit|pool \(|\((?:current allocated|requested|offset|heap size):|[Ss]ignpost|"
+    r"called without a stream|logged for profiling|fflush failed|cannot write to file|Failed to start capture"
+)
 INTERNAL = re.compile(r"INTERNAL ASSERT FAILED|please report a bug to PyTorch|[Ff]ailed to (?:create|compile)")
 
 
@@ -437,7 +447,7 @@ def macos_named(fmt: str) -> str | None:
 
 
 def condition_of(fmt: str) -> str:
-    if INTERNAL.search(fmt):
+    if INTERNAL.search(fmt) or (DIAGNOSTIC.search(fmt) and not re.search(r"out of memory|[Ii]nvalid", fmt)):
         return "other"
     for name, pattern in CONDITIONS:
         if pattern.search(fmt):
@@ -462,6 +472,8 @@ def cause_of(fmt: str, condition: str, dtype: str | None, macos: str | None) -> 
     if condition == "fallback":
         return "op-not-implemented" if "not currently implemented" in fmt else "op-fallback-warning"
     if condition == "macos-version":
+        if re.search(r"natively|please upgrade|[Ff]alling back", fmt):
+            return "op-fallback-warning"  # torch warns and runs the op on the CPU
         if dtype == "int64":
             return "int64-op-needs-newer-macos"
         if dtype in ("bfloat16", "complex") and macos == "14.0":
@@ -481,6 +493,8 @@ def cause_of(fmt: str, condition: str, dtype: str | None, macos: str | None) -> 
         return "mps-unsupported-feature"
     if INTERNAL.search(fmt):
         return "metal-bug-fixed-later"
+    if DIAGNOSTIC.search(fmt) and not re.search(r"[Ii]nvalid|expect|must|not supported", fmt):
+        return "mps-diagnostic-output"
     return "invalid-argument"
 
 
