@@ -137,7 +137,7 @@ def joins(left: str, right: str) -> str | None:
     they are two literals of one call (a sentence going on after a space), None when they are not one."""
     if left.endswith((" ", "'", '"', "(", "[", "=")) and right.startswith((" ", "'", '"', ".", ",", ")", "]")):
         return "{}"
-    if "INTERNAL ASSERT" in left:
+    if "INTERNAL ASSERT" in left or "INTERNAL ASSERT" in right:
         return None
     if VALUE_NEXT.search(left):
         return None
@@ -600,13 +600,61 @@ def known_releases() -> list[tuple[str, str]]:
     return sorted(((v, r["platform_tag"]) for v, r in table["releases"].items()), key=lambda p: bk.version_key(p[0]))
 
 
+FIXTURE_RELEASES = ("2.0.0", "2.8.0", "2.9.0", "2.15.0")
+FIXTURE_FILES = (
+    "aten/src/ATen/mps/EmptyTensor.cpp",
+    "aten/src/ATen/mps/MPSAllocator.mm",
+    "aten/src/ATen/mps/MPSFallback.mm",
+    "aten/src/ATen/native/mps/OperationUtils.mm",
+)
+
+
+def string_excerpt(strings: Sequence[str], files: Sequence[str] = FIXTURE_FILES) -> list[str]:
+    """relevant_strings' output for a few source files: each file's path and the strings after it, up to
+    the next source path (real strings, in the binary's order)."""
+    out: list[str] = []
+    keep = False
+    for text in strings:
+        path = source_of(text)
+        if path is not None and SOURCE_FILE.search(path):
+            keep = path in files
+        if keep:
+            out.append(text)
+    return out
+
+
+def write_fixtures(cache: Path, dest: Path) -> None:
+    """The extractor tests' inputs: real excerpts of the cached wheels, with a SOURCE.txt citing each."""
+    for version in FIXTURE_RELEASES:
+        wheel = Path(sorted(cache.glob(f"torch-{version}-*arm64.whl"))[0])
+        out = dest / version
+        out.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(wheel) as zf:
+            strings = relevant_strings(list(bk.printable_strings(zf.read(CONTENT_LIBS[0]))))
+            (out / "libtorch_cpu.mps.strings.txt").write_text("\n".join(string_excerpt(strings)) + "\n", "ascii")
+        digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
+        source = [
+            f"Real excerpt of {wheel.name} (sha256 {digest}), the macOS arm64 wheel of torch {version} on PyPI",
+            f"(pip download torch=={version} --no-deps --only-binary=:all: --platform <its tag> --python-version 3.11).",
+            "libtorch_cpu.mps.strings.txt: the printable strings (>= 6 chars) of torch/lib/libtorch_cpu.dylib that",
+            "tools/build_messages.py's relevant_strings keeps, in the binary's order, from the source paths of",
+            ", ".join(FIXTURE_FILES) + " to the next source path each.",
+            "Regenerate: python tools/build_messages.py --cache DIR --write-fixtures tests/fixtures/messages",
+        ]
+        (out / "SOURCE.txt").write_text("\n".join(source) + "\n", encoding="utf-8")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--cache", type=Path, required=True, help="wheel cache directory, outside the repository")
     parser.add_argument("--out", type=Path, default=OUT, help="the JSON file to write")
     parser.add_argument("--jobs", type=int, default=2, help="wheels read in parallel")
+    parser.add_argument("--write-fixtures", type=Path, help="only write test fixtures from the cached wheels here")
     args = parser.parse_args(argv)
     args.cache.mkdir(parents=True, exist_ok=True)
+    if args.write_fixtures:
+        write_fixtures(args.cache, args.write_fixtures)
+        return 0
     wanted = known_releases()
     wheels = {version: bk.download(version, args.cache, platform, PYTHON) for version, platform in wanted}
     with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs) as pool:
