@@ -472,10 +472,10 @@ def cause_of(fmt: str, condition: str, dtype: str | None, macos: str | None) -> 
     if condition == "fallback":
         return "op-not-implemented" if "not currently implemented" in fmt else "op-fallback-warning"
     if condition == "macos-version":
-        if re.search(r"natively|please upgrade|[Ff]alling back", fmt):
-            return "op-fallback-warning"  # torch warns and runs the op on the CPU
         if dtype == "int64":
             return "int64-op-needs-newer-macos"
+        if re.search(r"natively|please upgrade|[Ff]alling back", fmt):
+            return "op-fallback-warning"  # torch warns and runs the op on the CPU
         if dtype in ("bfloat16", "complex") and macos == "14.0":
             return "dtype-needs-macos14"
         return "op-needs-newer-macos"
@@ -484,6 +484,8 @@ def cause_of(fmt: str, condition: str, dtype: str | None, macos: str | None) -> 
     if condition == "size-limit":
         return "size-limit"
     if condition == "dtype":
+        if dtype == "int64" and re.search(r"op with int64 input", fmt):
+            return "int64-op-needs-newer-macos"  # torch 2.0-2.8 raise it below macOS 13.3 (signatures.py's int64-op)
         if dtype == "float64":
             return "float64-unsupported"
         if dtype == "complex":

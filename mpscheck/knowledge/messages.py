@@ -123,8 +123,13 @@ class _Pattern:
 
 def _pattern(message: Message) -> Optional[_Pattern]:
     parts = message.format.split(PLACEHOLDER)
-    segments = tuple(tuple(tokens(part)) for part in parts)
-    literal = tuple(s for s in segments if s)
+    segments = [list(tokens(part)) for part in parts]
+    # A paste may drop the closing period or quote: punctuation at either end of the message is optional.
+    while len(segments[-1]) > 1 and not segments[-1][-1].isalnum() and "_" not in segments[-1][-1]:
+        segments[-1].pop()
+    while len(segments[0]) > 1 and not segments[0][0].isalnum() and "_" not in segments[0][0]:
+        segments[0].pop(0)
+    literal = tuple(tuple(s) for s in segments if s)
     if not literal:
         return None
     squeezed = tuple("".join(s) for s in literal)
