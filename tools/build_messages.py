@@ -416,7 +416,8 @@ CONDITIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
 DIAGNOSTIC = re.compile(
     r"^\{?\}? ?(?:Allocated|Released|Releasing|Reusing|Garbage collected|Initializing|Pinning|Attempting to release)|"
     r"heap #|#heaps|use#|retain#|gc#|[Pp]rofiling|\((?:ms)\)|CPU\(ms\)|GPU\(ms\)|KRNL\(ms\)|Operation Name|"
-    r"Copy Overhead|\b(?:id|run|cpu|gpu|len)=\{|Can't check whether running on|returning (?:one|false)|unexpected MacOS|"
+    r"Copy Overhead|\b(?:id|run|cpu|gpu|len)=\{|Can't check whether running on|returning (?:one|false)|"
+    r"unexpected MacOS|"
     r"watermark memory allocation limit|pool \(|\((?:current allocated|requested|offset|heap size):|[Ss]ignpost|"
     r"called without a stream|logged for profiling|fflush failed|cannot write to file|Failed to start capture"
 )
@@ -527,13 +528,32 @@ def runs(present: Sequence[bool], releases: Sequence[str]) -> list[list[str]]:
     return out
 
 
-def similarity(a: str, b: str) -> float:
-    return difflib.SequenceMatcher(None, words(a.lower()), words(b.lower()), autojunk=False).ratio()
+BOILERPLATE = re.compile(
+    r" INTERNAL ASSERT FAILED at \"\{\}.*|to be true, but got false\. \(Could this error message be improved\?.*"
+)
 
 
-def rewordings(gone: str, arrived: Sequence[str], threshold: float = 0.75) -> list[str]:
-    """Messages new in the release where `gone` disappears that say nearly the same words."""
-    scored = sorted(((similarity(gone, new), new) for new in arrived), key=lambda p: (-p[0], p[1]))
+def distinctive(fmt: str) -> str:
+    """A message less the words torch adds to every assert and TORCH_CHECK without a message."""
+    return BOILERPLATE.sub("", fmt)
+
+
+def similarity(old: str, new: str) -> float:
+    """How much of the old message's words the new one keeps, in order (0..1); 0 unless the two also
+    share half their words overall (difflib's ratio), so a short message is not 'reworded' as every
+    longer one that contains it."""
+    a, b = words(distinctive(old).lower()), words(distinctive(new).lower())
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    if not a or matcher.ratio() < 0.5:
+        return 0.0
+    return sum(block.size for block in matcher.get_matching_blocks()) / len(a)
+
+
+def rewordings(gone: str, arrived: Sequence[str], threshold: float = 0.8) -> list[str]:
+    """Messages new in the release where `gone` disappears that keep most of its words."""
+    condition = condition_of(gone)
+    same = [new for new in arrived if condition_of(new) == condition]
+    scored = sorted(((similarity(gone, new), new) for new in same), key=lambda p: (-p[0], p[1]))
     return [new for score, new in scored if score >= threshold][:3]
 
 
@@ -548,7 +568,8 @@ SOURCES = {
     "releases": "[[first, last], ...]: runs of consecutive releases whose wheel holds the message",
     "fixed_in": "the release after the last one holding it (null while the newest release still holds it); "
     "see reworded_as: a message may have been reworded rather than removed",
-    "reworded_as": "ids of messages new in the fixed_in release whose words are >= 75 % similar (difflib)",
+    "reworded_as": "ids of (at most 3) messages new in the fixed_in release that keep >= 80 % of its words in order "
+    "and share >= 50 % of all words (difflib), with the same condition; assert and TORCH_CHECK boilerplate left out",
     "source": "file: the source file whose path precedes the message in the binary (how: wheel-layout), the "
     "file an internal assert names (wheel-assert), or the Python module (python-module); null when unknown",
     "condition": "what the message guards, from its words: availability, memory, fallback, macos-version, "
@@ -637,7 +658,8 @@ def write_fixtures(cache: Path, dest: Path) -> None:
         digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
         source = [
             f"Real excerpt of {wheel.name} (sha256 {digest}), the macOS arm64 wheel of torch {version} on PyPI",
-            f"(pip download torch=={version} --no-deps --only-binary=:all: --platform <its tag> --python-version 3.11).",
+            f"(pip download torch=={version} --no-deps --only-binary=:all: --platform <its tag>",
+            "--python-version 3.11).",
             "libtorch_cpu.mps.strings.txt: the printable strings (>= 6 chars) of torch/lib/libtorch_cpu.dylib that",
             "tools/build_messages.py's relevant_strings keeps, in the binary's order, from the source paths of",
             ", ".join(FIXTURE_FILES) + " to the next source path each.",
