@@ -292,6 +292,16 @@ def test_a_matching_line_repeated_with_its_prefix_many_times() -> None:
 # tools/build_messages.py on recorded excerpts of real wheel strings
 
 
+def test_every_source_checked_by_reading_pytorch_is_in_the_table_with_that_file() -> None:
+    checked = tool.checked_sources()
+    assert len(checked) >= 10
+    for (fmt, path), where in checked.items():
+        message = by_format(fmt)
+        assert message.source == path and where.startswith("pytorch/pytorch@")
+        row = next(r for r in M.table()["messages"] if r["format"] == fmt)
+        assert row["source"]["checked"] == where
+
+
 def test_fixtures_cite_their_wheel() -> None:
     for directory in FIXTURES.iterdir():
         source = (directory / "SOURCE.txt").read_text()

@@ -48,6 +48,7 @@ import build_knowledge as bk
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "mpscheck" / "knowledge" / "torch_messages.json"
 RELEASES_JSON = ROOT / "mpscheck" / "knowledge" / "torch_releases.json"
+CHECKED_JSON = Path(__file__).resolve().parent / "message_sources.json"
 PYTHON = "3.11"  # the wheels torch_releases.json was read from are cp311
 FORMAT = 1
 READER_VERSION = 1  # bump when read_wheel_messages' output changes, so cached readings are redone
@@ -354,7 +355,7 @@ DTYPES = (
     ("bool", r"\b[Bb]ool(?:ean)?\b"),
     ("quantized", r"[Qq]uantized|\bqint"),
 )
-MACOS = re.compile(r"[Mm]ac ?OS ?(?:version )?(\d{2}(?:\.\d)?)")
+MACOS = re.compile(r"[Mm]ac ?OS[ _]?(?:version )?(\d{2}(?:[._]\d)?)")
 CONDITIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "availability",
@@ -393,14 +394,14 @@ CONDITIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"INT_MAX|UINT32_MAX|2\*\*3[12]|2\^3[12]|larger than|exceeds?|too (?:large|big|many)|"
             r"dims? (?:larger|greater)|dimensions? <=|up to \d+ dim|more than \d+|[Mm]ax(?:imum)? (?:number|size)|"
-            r"[Ll]imit|must be less than|supports tensors with"
+            r"[Ll]imit|must be less than|supports tensors with|64-bit indexing"
         ),
     ),
     (
         "dtype",
         re.compile(
-            r"[Dd]type|data ?type|scalar type|[Cc]omplex|float64|[Dd]ouble|[Bb]Float16|int64|[Ii]ntegral|"
-            r"floating(?: point)? types?|[Qq]uantized|non-floating"
+            r"[Dd]type|data ?type|scalar type|[Cc]omplex|float64|[Dd]ouble|[Bb][Ff]loat16|float16|\b[Hh]alf\b|int64|"
+            r"[Ii]ntegral|floating(?: point)? types?|[Qq]uantized|non-floating|supports? float32|float32 only"
         ),
     ),
     (
@@ -421,7 +422,10 @@ DIAGNOSTIC = re.compile(
     r"watermark memory allocation limit|pool \(|\((?:current allocated|requested|offset|heap size):|[Ss]ignpost|"
     r"called without a stream|logged for profiling|fflush failed|cannot write to file|Failed to start capture"
 )
-INTERNAL = re.compile(r"INTERNAL ASSERT FAILED|please report a bug to PyTorch|[Ff]ailed to (?:create|compile)")
+INTERNAL = re.compile(
+    r"INTERNAL ASSERT FAILED|please report a bug to PyTorch|[Ff]ailed to (?:create|compile)|"
+    r"command buffer execution failed"
+)
 
 
 SUPPORTED_LIST = re.compile(
@@ -443,7 +447,7 @@ def macos_named(fmt: str) -> str | None:
     match = MACOS.search(fmt)
     if not match:
         return None
-    version = match.group(1)
+    version = match.group(1).replace("_", ".")
     return version if "." in version else version + ".0"
 
 
@@ -496,7 +500,7 @@ def cause_of(fmt: str, condition: str, dtype: str | None, macos: str | None) -> 
         return "mps-unsupported-feature"
     if INTERNAL.search(fmt):
         return "metal-bug-fixed-later"
-    if DIAGNOSTIC.search(fmt) and not re.search(r"[Ii]nvalid|expect|must|not supported", fmt):
+    if DIAGNOSTIC.search(fmt) and not re.search(r"[Ii]nvalid|\bexpect|must|not supported", fmt):
         return "mps-diagnostic-output"
     return "invalid-argument"
 
@@ -571,15 +575,30 @@ SOURCES = {
     "reworded_as": "ids of (at most 3) messages new in the fixed_in release that keep >= 80 % of its words in order "
     "and share >= 50 % of all words (difflib), with the same condition; assert and TORCH_CHECK boilerplate left out",
     "source": "file: the source file whose path precedes the message in the binary (how: wheel-layout), the "
-    "file an internal assert names (wheel-assert), or the Python module (python-module); null when unknown",
+    "file an internal assert names (wheel-assert), or the Python module (python-module); null when unknown. "
+    "checked: the repository and commit where the text was read in that file (tools/message_sources.json)",
     "condition": "what the message guards, from its words: availability, memory, fallback, macos-version, "
     "device-mismatch, size-limit, dtype, unimplemented, other",
     "cause": "the cause id of docs/explain.md ('Cause ids') the message points to",
 }
 
 
-def messages_table(per_release: dict[str, dict[str, Any]], releases: Sequence[str]) -> dict[str, Any]:
+def checked_sources(path: Path = CHECKED_JSON) -> dict[tuple[str, str], str]:
+    """{(format, file): "repo@commit"} of the source files confirmed by reading them (message_sources.json)."""
+    if not path.exists():
+        return {}
+    found = {}
+    for check in json.loads(path.read_text(encoding="utf-8"))["checked"]:
+        for fmt in check["formats"]:
+            found[(fmt, check["path"])] = f"{check['repo']}@{check['commit']}"
+    return found
+
+
+def messages_table(
+    per_release: dict[str, dict[str, Any]], releases: Sequence[str], checked: dict[tuple[str, str], str] | None = None
+) -> dict[str, Any]:
     """mpscheck/knowledge/torch_messages.json from {release: read_wheel_messages output}."""
+    checked = checked_sources() if checked is None else checked
     formats = sorted(set().union(*(set(per_release[r]["messages"]) for r in releases)))
     newest = releases[-1]
     entries: dict[str, dict[str, Any]] = {}
@@ -604,7 +623,13 @@ def messages_table(per_release: dict[str, dict[str, Any]], releases: Sequence[st
             "releases": spans,
             "fixed_in": fixed_in,
             "reworded_as": [message_id(n) for n in rewordings(fmt, first_seen[fixed_in])] if fixed_in else [],
-            "source": {"file": file, "how": how} if file else None,
+            "source": {
+                "file": file,
+                "how": how,
+                **({"checked": checked[(fmt, file)]} if (fmt, file) in checked else {}),
+            }
+            if file
+            else None,
             "read_from": holder["lib"],
             **classify(fmt),
         }
