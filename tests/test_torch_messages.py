@@ -220,6 +220,13 @@ def test_whitespace_differences_and_line_numbers() -> None:
     assert convert.values == ("BFloat16",) and convert.cause == "dtype-unsupported"
 
 
+def test_values_of_a_line_whose_lower_case_is_longer() -> None:
+    # "İ".lower() is two characters: the values must still be the text between the pieces
+    line = "İİ RuntimeError: Trying to convert BFloat16 to the MPS backend but it does not have support for that dtype."
+    (hit,) = M.match(line)
+    assert hit.values == ("bfloat16",)
+
+
 def test_a_repeated_line_is_reported_on_every_line() -> None:
     line = "TypeError: MPS BFloat16 is only supported on MacOS 14 or newer"
     found = [m.line for m in M.match("\n".join([line, "x", line]))]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Optional, Tuple
@@ -115,7 +115,9 @@ def tokens(text: str) -> list[str]:
 class _Pattern:
     message: Message
     segments: Tuple[Tuple[str, ...], ...]  # the literal token runs between the {}
-    squeezed: Tuple[str, ...]  # each segment's text, squeezed (see _squeeze)
+    # each segment's text in lower case without whitespace: the tokens can occur in a line only if this
+    # occurs in the line squeezed the same way (a cheap test before tokenising)
+    squeezed: Tuple[str, ...]
     longest: str  # the longest of them: the first test
     leading: bool  # the format starts with {}
     trailing: bool  # the format ends with {}
@@ -138,71 +140,13 @@ def _pattern(message: Message) -> Optional[_Pattern]:
 
 
 # Words too common in any log to pick the lines worth tokenising.
-COMMON = frozenset(
-    [
-        "with",
-        "from",
-        "that",
-        "this",
-        "have",
-        "does",
-        "must",
-        "should",
-        "only",
-        "been",
-        "when",
-        "will",
-        "into",
-        "than",
-        "more",
-        "less",
-        "were",
-        "your",
-        "their",
-        "there",
-        "which",
-        "what",
-        "also",
-        "some",
-        "such",
-        "then",
-        "them",
-        "they",
-        "used",
-        "uses",
-        "using",
-        "after",
-        "before",
-        "input",
-        "output",
-        "tensor",
-        "tensors",
-        "error",
-        "value",
-        "values",
-        "type",
-        "expected",
-        "given",
-        "found",
-        "supported",
-        "support",
-        "device",
-        "not",
-        "the",
-        "for",
-        "and",
-        "are",
-        "but",
-        "got",
-        "can",
-        "was",
-        "has",
-        "its",
-        "use",
-        "all",
-        "any",
-    ]
+_COMMON_WORDS = (
+    "with from that this have does must should only been when will into than more less were your their there "
+    "which what also some such then them they used uses using after before input output tensor tensors error "
+    "value values type expected given found supported support device not the for and are but got can was has "
+    "its use all any"
 )
+COMMON = frozenset(_COMMON_WORDS.split())
 PUNCTUATION = ".,:;!?()[]{}'\"`<>"
 AROUND = tuple(
     (b, a)
@@ -222,12 +166,6 @@ def _rank(word: str, frequency: int) -> tuple[bool, bool, bool, int, int, str]:
     messages, then the longest (a long word is rare in any log), then the rarest among the messages."""
     plain = len(word) < 4 or not re.search(r"[a-z]{3}", word)
     return (plain, word in COMMON, frequency > 20, -len(word), frequency, word)
-
-
-def _squeeze(text: str) -> str:
-    """Lower case without any whitespace: a token sequence can occur in a line only if its squeezed
-    text occurs in the squeezed line (a cheap test before tokenising)."""
-    return "".join(text.lower().split())
 
 
 class MessageIndex:
@@ -327,17 +265,21 @@ class MessageIndex:
                 occurrences[segment] = found
             return found
 
+        # values are cut from the line itself, unless lower() changed its length (a few non-ASCII letters)
+        source = line if len(lower) == len(line) else lower
         out = []
         spans: list[tuple[int, int]] = []
         for pattern in patterns:
             chain = self._chain(pattern, occurs)
             if chain is not None:
                 spans = spans or [m.span() for m in TOKEN.finditer(lower)]
-                out.append((pattern, _values(pattern, chain, line, spans)))
+                out.append((pattern, _values(pattern, chain, source, spans)))
         out.sort(key=lambda pv: (-sum(len(s) for s in pv[0].segments), pv[0].message.id))
         return out
 
-    def _chain(self, pattern: _Pattern, occurs: Any) -> Optional[list[tuple[int, int]]]:
+    def _chain(
+        self, pattern: _Pattern, occurs: Callable[[Tuple[str, ...]], list[int]]
+    ) -> Optional[list[tuple[int, int]]]:
         """(start, end) token positions of each segment, in order with at most MAX_GAP tokens between them
         (the earliest that fits), from the first start of the first segment that completes; or None."""
         first, rest = pattern.segments[0], pattern.segments[1:]
