@@ -118,6 +118,24 @@ def test_the_table_is_sorted_and_written_as_the_tool_writes_it() -> None:
     assert not re.search(r"20\d\d-\d\d-\d\dT", text)  # no timestamps
 
 
+def test_every_availability_text_of_the_releases_table_is_here_for_the_same_release() -> None:
+    """torch_releases.json read the availability texts from the same wheels, by another extractor."""
+    from mpscheck.knowledge import releases
+
+    order = M.table()["releases"]
+    for version in order:
+        facts = releases.release_facts(version)
+        assert facts is not None
+        for text in facts.availability_texts:
+            holding = [
+                m
+                for m in M.messages()
+                if m.format.startswith(text.strip())
+                and any(order.index(a) <= order.index(version) <= order.index(b) for a, b in m.releases)
+            ]
+            assert holding, (version, text)
+
+
 def test_known_texts_of_known_releases() -> None:
     """Facts docs/knowledge.md states from the same wheels, read here from this table."""
     old = by_format("The MPS backend is supported on MacOS 13.0+.")
