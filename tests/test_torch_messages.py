@@ -251,6 +251,26 @@ def test_a_repeated_line_is_reported_on_every_line() -> None:
     assert found == [1, 3]
 
 
+def test_match_takes_another_table() -> None:
+    table = {
+        "messages": [
+            {
+                "id": "mtest",
+                "format": "Frobnicator {} exploded on MPS",
+                "releases": [["2.0.0", "2.1.0"]],
+                "fixed_in": "2.1.1",
+                "condition": "other",
+                "cause": "metal-bug-fixed-later",
+                "source": None,
+            }
+        ]
+    }
+    index = M.MessageIndex(M.messages_of(table))
+    (hit,) = M.match("x\nFrobnicator 3000 exploded on MPS!", using=index)
+    assert (hit.id, hit.values, hit.line, hit.fixed_in, hit.source) == ("mtest", ("3000",), 2, "2.1.1", None)
+    assert M.match("Frobnicator 3000 exploded on MPS") == []  # not in the shipped table
+
+
 def test_nothing_in_unrelated_text() -> None:
     assert M.match("") == []
     assert M.match("Epoch 1/10 loss=0.25 accuracy=0.91\nSaving checkpoint to ./out\n") == []

@@ -338,9 +338,10 @@ def index() -> MessageIndex:
     return MessageIndex(messages())
 
 
-def match(text: str) -> list[MessageMatch]:
-    """Which known torch MPS messages the text holds (see MessageIndex.match)."""
-    return index().match(text)
+def match(text: str, using: Optional[MessageIndex] = None) -> list[MessageMatch]:
+    """Which known torch MPS messages the text holds (see MessageIndex.match); `using`: another index,
+    such as one built from a test's table with MessageIndex(messages_of(table))."""
+    return (using or index()).match(text)
 
 
 def by_id(message_id: str) -> Optional[Message]:
