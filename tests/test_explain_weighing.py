@@ -53,10 +53,10 @@ def test_code_that_names_an_error_is_not_an_error_line() -> None:
 
 
 def test_a_paste_that_shows_an_unknown_error_is_never_unreadable() -> None:
-    diagnosis = explain_text("RuntimeError: tensors must be 2-D")  # transformers#20415, the whole paste
+    diagnosis = explain_text(corpus("fastbook-538-view-size-mps.txt"))  # a RuntimeError line and a prose line
     assert diagnosis.exit_code is ExitCode.PROBLEMS
     assert diagnosis.cause.id == "metal-bug-fixed-later" and diagnosis.cause.variant == "unrecognised"
-    assert "tensors must be 2-D" in diagnosis.cause.summary and diagnosis.next_step
+    assert "view size is not compatible" in diagnosis.cause.summary and diagnosis.next_step
 
 
 @pytest.mark.parametrize("death", ["Segmentation fault: 11", "zsh: bus error  python run.py", "Abort trap: 6"])
@@ -223,6 +223,16 @@ def test_a_hand_written_row_outranks_the_message_table(monkeypatch) -> None:
     found = StandIn("metal-bug-fixed-later", line, "size-limit", "2.0.0", "2.5.1", "2.6.0", None, None, 1, line)
     monkeypatch.setattr(unmatched, "messages_lookup", lambda: lambda text: [found])
     assert explain_text(line).cause.id == "mps-size-limit"
+
+
+def test_an_argument_check_of_the_real_table_is_the_callers_only_where_the_torch_is_dated() -> None:
+    if unmatched.messages_lookup() is None:
+        pytest.skip("this mpscheck has no torch message table")
+    undated = explain_text(corpus("transformers-20415-gpt2-tensors-2d-torch-1-12.txt")).cause
+    assert undated.id == "metal-bug-fixed-later" and undated.variant == "torch-message"
+    assert "invalid-argument" in undated.notes[0] and undated.source.endswith("LinearAlgebra.mm")
+    dated = explain_text(">>> torch.__version__\n'2.5.1'\nRuntimeError: tensors must be 2-D\n").cause
+    assert dated.id == "invalid-argument"
 
 
 def test_without_the_message_table_the_lookup_is_none_or_its_match() -> None:

@@ -22,6 +22,19 @@ from mpscheck.model import Remediation
 
 BUG = "metal-bug-fixed-later"
 ISSUES = "https://github.com/pytorch/pytorch/issues"
+# The message table's classes that the corpus vocabulary names otherwise (docs/explain.md has both).
+ALIASES = {"size-limit": "mps-size-limit", "complex-unsupported": "dtype-unsupported"}
+NOT_ERRORS = frozenset({"mps-diagnostic-output", "op-fallback-warning"})
+CALLER_CLASSES = frozenset({"invalid-argument", "mps-unsupported-feature"})
+CLASS_FIX = {
+    "mps-unsupported-feature": "Run that call on the CPU (x.cpu(), then back .to('mps')), or upgrade torch: "
+    "PYTORCH_ENABLE_MPS_FALLBACK does not help, the op exists on MPS and refuses this input.",
+    "op-needs-newer-macos": "Upgrade macOS to the version the message names, or run that op on the CPU.",
+    "invalid-argument": "Check what the message names (shapes, ranks, values) where the call is made: the op "
+    "does not accept it.",
+    BUG: "Upgrade torch (and macOS); if it persists on the newest release, report it to PyTorch with the op, the "
+    "dtypes and the shapes.",
+}
 MAP_LOCATION_MPS = re.compile(r"map_location\s*=\s*[\w.(]{0,20}['\"]mps")
 UPGRADE = "{python} -m pip install --upgrade torch"
 
@@ -67,21 +80,18 @@ class UnmatchedRules(Reader):
         return self.from_row("mps-checkpoint-load", shown)
 
     def messages(self) -> list[Any]:
+        """The table's matches that are errors (not torch's own log lines, not the fallback warning)."""
         lookup = messages_lookup()
         if lookup is None:
             return []
         try:
-            return list(lookup(self.paste.text))
+            return [m for m in lookup(self.paste.text) if m.cause not in NOT_ERRORS]
         except Exception:  # a table problem must not cost the diagnosis
             return []
 
     def from_message(self, message: Any) -> Cause:
         """A known torch MPS message: its class, releases and source, with the fix of its cause."""
-        cause_id = str(message.cause or BUG)
-        row = next((r for r in table.TABLE if r.cause == cause_id), None)
-        general = table.CAUSES.get(cause_id)
-        if row is None and general is None:
-            cause_id, row = BUG, table.BY_ID["metal-assertion"]
+        cause_id, notes = self.message_class(message)
         span = f"torch {message.first_seen}" + (
             f" to {message.last_seen}" if message.last_seen != message.first_seen else ""
         )
@@ -93,16 +103,47 @@ class UnmatchedRules(Reader):
         if message.macos:
             summary += f"; needs macOS >= {message.macos}"
             commands.append("softwareupdate --list")
-        if row is not None:
-            _, remedy = self.fill(row, {})
-            fix, extra = remedy.summary, remedy.commands
-        else:
-            assert general is not None
-            fix, extra = general.fix, tuple(table.fill(c, {"python": self.python}) for c in general.commands)
+        fix, extra = self.class_fix(cause_id)
         commands += [c for c in extra if c not in commands]
         source = str(message.source or "mpscheck/knowledge/torch_messages.json")
         evidence = (Evidence(int(message.line), str(message.text)),)
-        return Cause(cause_id, summary, Remediation(fix, tuple(commands)), evidence, source, variant="torch-message")
+        remedy = Remediation(fix, tuple(commands))
+        return Cause(cause_id, summary, remedy, evidence, source, notes, variant="torch-message")
+
+    def message_class(self, message: Any) -> tuple[str, tuple[str, ...]]:
+        """The table's class in the one cause vocabulary. An argument check of MPS code is the caller's only
+        where this torch is known to print it still; a message later releases dropped, or one from a torch
+        the paste does not date, is first a bug fixed later, with the other reading named."""
+        cause_id = ALIASES.get(str(message.cause), str(message.cause or BUG))
+        known = cause_id in CLASS_FIX or cause_id in table.CAUSES or any(r.cause == cause_id for r in table.TABLE)
+        if not known:
+            return BUG, ()
+        if cause_id not in CALLER_CLASSES or (not message.fixed_in and self.torch_since(message.first_seen)):
+            return cause_id, ()
+        note = (
+            f"the table of torch's messages classes it {cause_id}: if this torch is {message.first_seen} or newer, "
+            f"the call passes what the MPS op does not accept (check with: {self.python} -c 'import torch; "
+            "print(torch.__version__)')"
+        )
+        return BUG, (note,) if not message.fixed_in else ()
+
+    def torch_since(self, release: str) -> bool:
+        """The paste shows a torch at least *release*."""
+        from mpscheck.knowledge.versions import at_least, parse_version
+
+        torch = self.facts.target.torch
+        shown, wanted = parse_version(torch.version if torch else None), parse_version(release)
+        return bool(shown and wanted and at_least(shown, wanted))
+
+    def class_fix(self, cause_id: str) -> tuple[str, tuple[str, ...]]:
+        row = next((r for r in table.TABLE if r.cause == cause_id), None)
+        if row is not None:
+            _, remedy = self.fill(row, {})
+            return remedy.summary, remedy.commands
+        general = table.CAUSES.get(cause_id)
+        if general is not None:
+            return general.fix, tuple(table.fill(c, {"python": self.python}) for c in general.commands)
+        return CLASS_FIX.get(cause_id, CLASS_FIX[BUG]), (table.fill(UPGRADE, {"python": self.python}),)
 
     def unrecognised(self, first: Any, crash: Any) -> Cause:
         """An error or crash that no row and no message of the table knows: never healthy, never guessed."""
