@@ -13,6 +13,26 @@ from tests.corpus_cases import HELDOUT, Case, cases, fix_matches
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
+    "comfy-cli-568-rosetta-annotated-probe.txt": "an annotated summary (platform.machine() → 'x86_64', "
+    "hw.optional.arm64 = 1): reading annotations is the normalisation stage's (feat/hardening-text)",
+    "comfy-desktop-1492-linalg-solve-old-torch.txt": "the error is only described in prose, its op name mangled "
+    "(aten:: nlinalg.solve-ex.result): no error line",
+    "diffusers-12653-prx-rope-float64-env.txt": "float64 is named only in the thread's title (prose); the paste is an "
+    "environment report with no error",
+    "hypothesis-torch-66-healthy-mps0-repl.txt": "the results are written in code comments (# mps:0 mps:0 True), not "
+    "printed as output",
+    "lightning-17707-mac-pro-x86-cuda-accelerator-quoted.txt": "Lightning's CUDAAccelerator refusal reads as CUDA "
+    "asked for on a Mac; the Intel Mac Pro is named in the thread, not in the paste",
+    "m1-ml-test-14-yolov5-gpu-mem-0-no-device.txt": "a YOLOv5 training log with GPU_mem 0G, which YOLOv5 prints on mps "
+    "as well: the device is not shown",
+    "pytorch-129207-conv1d-65537-silent.txt": "silent wrong results; the size (out_channels > 65536) is only in the "
+    "user's prose: says a bug fixed later",
+    "pytorch-84169-causallm-gibberish.txt": "wrong generated text with no error, no tensor on mps and no words saying "
+    "the results are wrong",
+    "pytorch-cpu-feedstock-106-mps-dev-build-mamba.txt": "the paste ends in mamba's solver output: no line shows MPS "
+    "working",
+    "transformers-22122-device-map-auto-no-mps.txt": "a script (device_map='auto') with no output: nothing shows where "
+    "the model ran",
     "comfyui-2420-placeholder-fixed-by-macos.txt": "the paste shows only the 'Placeholder storage' message, which "
     "means mixed devices; the thread (UNSURE) credits a macOS update",
     "lightning-13946-platform-check-repl.txt": "the paste shows only a native platform string, no Lightning error",
@@ -23,6 +43,11 @@ WRONG_CAUSE = {
     "ultralytics-3967-macos-12-6.txt": "prose only: macOS 12.6.8 with an unknown torch is not judged too old",
 }
 WRONG_FIX = {
+    "diffusers-5894-invalid-buffer-size-env.txt": "one buffer larger than Metal allows: the fix says the watermark "
+    "variable does not help, and the out-of-memory fix shape wants it",
+    "fastai-3952-intel-mac-fastai-picks-mps.txt": "the thread's fix is fastai code (defaults.use_cuda = False)",
+    "insanely-fast-whisper-275-float64-timestamps.txt": "the thread's fix upgrades transformers (pipx runpip ...), "
+    "which made the float64 tensor; the paste does not name it",
     "ai-eng-from-scratch-316-healthy-after-default-index.txt": "healthy (MPS avail: True) has no fix to give, and "
     "the case's fix_command is the install that made it healthy",
     "chatglm3-237-use-mps-device.txt": "the thread's fix is the app's own flag (--use_mps_device 1)",
@@ -34,21 +59,7 @@ WRONG_FIX = {
 
 # Cases added on 2026-11-24 that the engine did not yet get right when they were added (cause or fix):
 # each leaves this set when a rule explains it (strict: an explained case fails until it is removed).
-NOT_YET_EXPLAINED = {
-    "comfy-cli-568-rosetta-annotated-probe.txt",
-    "comfy-desktop-1492-linalg-solve-old-torch.txt",
-    "diffusers-12653-prx-rope-float64-env.txt",
-    "diffusers-5894-invalid-buffer-size-env.txt",
-    "fastai-3952-intel-mac-fastai-picks-mps.txt",
-    "hypothesis-torch-66-healthy-mps0-repl.txt",
-    "insanely-fast-whisper-275-float64-timestamps.txt",
-    "lightning-17707-mac-pro-x86-cuda-accelerator-quoted.txt",
-    "m1-ml-test-14-yolov5-gpu-mem-0-no-device.txt",
-    "pytorch-129207-conv1d-65537-silent.txt",
-    "pytorch-84169-causallm-gibberish.txt",
-    "pytorch-cpu-feedstock-106-mps-dev-build-mamba.txt",
-    "transformers-22122-device-map-auto-no-mps.txt",
-}
+NOT_YET_EXPLAINED: set[str] = set()
 
 
 def _params() -> list[object]:
