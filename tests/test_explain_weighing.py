@@ -140,6 +140,10 @@ def test_a_radeon_mac_is_an_intel_mac_for_lightning() -> None:
             "fork-after-mps-init",
         ),
         ("ValueError: unsupported device mps", "backend-has-no-mps"),
+        ("Error: Cannot install in Homebrew on ARM processor in Intel default prefix (/usr/local)!", "rosetta-python"),
+        ("UserWarning: FP16 is not supported on CPU; using FP32 instead", "mps-not-requested"),
+        ("  - nothing provides __cuda needed by pytorch-2.1.0-cuda118py310", "no-matching-distribution"),
+        ("# user: on my MacBook M1\nDevice set to use cpu", "mps-not-requested"),
         ("RuntimeError: \"LayerNormKernelImpl\" not implemented for 'Half'", "half-on-cpu-fallback"),
     ],
 )

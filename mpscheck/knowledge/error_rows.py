@@ -267,6 +267,31 @@ MORE_EARLY: tuple[Row, ...] = (
 
 LATE: tuple[Row, ...] = (
     Row(
+        "homebrew-intel-prefix",
+        re.compile(
+            r"Cannot install in Homebrew on ARM processor in Intel default prefix"
+            r"|Cannot install under Rosetta 2 in ARM default prefix"
+        ),
+        "rosetta-python",
+        "an Intel (x86_64) Homebrew in /usr/local, or a terminal under Rosetta, on Apple silicon: what it installs "
+        "(Python included) is x86_64 and runs under Rosetta",
+        "Use the arm64 Homebrew in /opt/homebrew from a native (not Rosetta) terminal, and make the Python "
+        "environment again with its Python.",
+        ("arch", "/opt/homebrew/bin/brew config", "ls /opt/homebrew/bin/brew"),
+        "https://docs.brew.sh/Installation (Homebrew's own refusals of the other architecture's prefix)",
+    ),
+    Row(
+        "whisper-on-cpu",
+        re.compile(r"FP16 is not supported on CPU; using FP32 instead"),
+        "mps-not-requested",
+        "Whisper runs on the CPU: it picks CUDA when there is one, else the CPU, unless asked for mps",
+        "Ask for mps: whisper.load_model(name, device='mps') (or --device mps where the tool has it); on an Intel "
+        "Mac the CPU is all there is.",
+        ("{python} -c 'import torch; print(torch.backends.mps.is_available())'",),
+        "https://github.com/openai/whisper (whisper/transcribe.py: the FP16 warning on CPU)",
+        severity=WARNING,
+    ),
+    Row(
         "metal-command-buffer-oom",
         re.compile(r"kIOGPUCommandBufferCallbackErrorOutOfMemory"),
         "out-of-memory",
@@ -319,6 +344,7 @@ LATE: tuple[Row, ...] = (
             r"PackagesNotFoundError: The following packages are not available from current channels"
             r"|UnsatisfiableError: The following specifications were found to be incompatible"
             r"|No candidates were found for (?P<package>[\w-]*torch[\w-]*)"
+            r"|nothing provides (?:requested )?__cuda"
         ),
         "no-matching-distribution",
         "the conda (or pixi) solver found no build of the requested PyTorch packages for this platform",
