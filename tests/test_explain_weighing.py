@@ -37,6 +37,8 @@ HEALTHY_BANNER = corpus("nixpkgs-351778-healthy-mps-tensor.txt")
         ("Mac M3，运行报错：AssertionError: Torch not compiled with CUDA enabled", "paste.error_line"),
         ("RuntimeError                              Traceback (most recent call last)", "paste.error_line"),
         ("Error: tensors must be 2-D", "paste.error_line"),
+        ("ERROR: No matching distribution found for torch==2.1.2+cu118", "paste.error_line"),
+        ("fatal error: 'torch/extension.h' file not found", "paste.error_line"),
         ("zsh: abort      python3 -c", "paste.crash_line"),
         ("*** Terminating app due to uncaught exception 'NSRangeException', reason:", "paste.crash_line"),
         ("zsh: segmentation fault  python train.py", "paste.crash_line"),

@@ -72,7 +72,8 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
         by_id = {c.id: c for c in setup}
         errors = [h for h in self.hits if h.row.severity == table.ERROR]
         warnings = [h for h in self.hits if h.row.severity == table.WARNING]
-        ordered = sorted(errors, key=lambda h: table.TABLE.index(h.row))
+        rank = {row.id: i for i, row in enumerate(table.TABLE)}  # not TABLE.index: it compares whole rows
+        ordered = sorted(errors, key=lambda h: rank[h.row.id])
         reported = self.doctor_causes()  # a pasted mpscheck report's own verdict comes first, if specific
         found = [c for c in reported if c.id != "doctor-check-failed"]
         judged: set[tuple[str, tuple[tuple[str, str], ...]]] = set()

@@ -29,6 +29,8 @@ CRASH = re.compile(
     r"|illegal hardware instruction|libc\+\+abi: terminating|Terminating app due to uncaught exception"
     r"|failed assertion `|Fatal Python error|\bKilled: 9\b|zsh: killed\b"
 )
+# Every pattern below needs one of these words: a line without any is skipped at once (most lines of a log).
+GATE = re.compile(r"rror|RROR|xception|Failed|Exit|Warning|fault|bort|erminat|assertion|illed|illegal|Fatal|FATAL")
 NOT_ERRORS = re.compile(r"^\s*(?:#\s*\[\.\.\.\]|raise\s|except\s|\w+ = )")  # a cut mark, code that names an error
 
 
@@ -37,7 +39,7 @@ def parse(lines: list[str]) -> list[Observation]:
 
 
 def _line(seen: Seen, line: str) -> list[Observation]:
-    if NOT_ERRORS.match(line):
+    if not GATE.search(line) or NOT_ERRORS.match(line):
         return []
     if match := CRASH.search(line):
         return [seen("paste.crash_line", match.group(0))]

@@ -51,14 +51,15 @@ def parse(lines: list[str]) -> list[Observation]:
 
 def _line(seen: Seen, line: str) -> list[Observation]:
     found: list[Observation] = []
-    if WRONG_RESULTS.search(line):
+    if ("mps" in line or "MPS" in line) and WRONG_RESULTS.search(line):
         found.append(seen("paste.wrong_results", True))
     if _looks_like_code_or_output(line):
         return found
-    if PC_GPU.search(line) and not MAC_WORD.search(line) and not CHIP.search(line):
+    chip = CHIP.search(line)
+    if PC_GPU.search(line) and not MAC_WORD.search(line) and not chip:
         found.append(seen("paste.pc_gpu", True))
-    both = bool(CHIP.search(line) and INTEL.search(line))  # "an Intel iMac (built on an M1)": not said which
-    if not both and (match := CHIP.search(line)) and MAC_WORD.search(line):
+    both = bool(chip and INTEL.search(line))  # "an Intel iMac (built on an M1)": not said which
+    if not both and (match := chip) and MAC_WORD.search(line):
         brand = f"Apple {match['family']}" + (f" {match['tier']}" if match["tier"] else "")
         found.append(seen("host.cpu_brand", brand))
         found.append(seen("host.arm64_hardware", True))
@@ -69,7 +70,7 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("host.arm64_hardware", False))
         found.append(seen("paste.intel_prose", True))
         found.append(seen("host.system", "Darwin"))
-    if HOSTED_RUNNER.search(line) and "self-hosted" not in line.lower():
+    if "macos" in line.lower() and HOSTED_RUNNER.search(line) and "self-hosted" not in line.lower():
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
     if match := UNAME.search(line):
         found.append(seen("paste.shell_machine", match["arch"]))
