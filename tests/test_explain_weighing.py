@@ -142,6 +142,13 @@ def test_a_radeon_mac_is_an_intel_mac_for_lightning() -> None:
             "fork-after-mps-init",
         ),
         ("ValueError: unsupported device mps", "backend-has-no-mps"),
+        ("AttributeError: module 'torch._C' has no attribute '_mps_emptyCache'", "torch-mps-module-missing"),
+        ("AttributeError: module 'torch.mps' has no attribute 'current_allocated_memory'", "torch-mps-module-missing"),
+        (
+            "NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'MPS' backend.",
+            "op-not-implemented",
+        ),
+        ("The installed version of bitsandbytes was compiled without GPU support.", "backend-has-no-mps"),
         ("Error: Cannot install in Homebrew on ARM processor in Intel default prefix (/usr/local)!", "rosetta-python"),
         ("UserWarning: FP16 is not supported on CPU; using FP32 instead", "mps-not-requested"),
         ("  - nothing provides __cuda needed by pytorch-2.1.0-cuda118py310", "no-matching-distribution"),

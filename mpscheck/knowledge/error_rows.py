@@ -233,6 +233,42 @@ EARLY: tuple[Row, ...] = (
 
 MORE_EARLY: tuple[Row, ...] = (
     Row(
+        "torch-mps-api-missing",
+        re.compile(r"module 'torch\._C' has no attribute '_mps_\w+'|module 'torch\.mps' has no attribute '\w+'"),
+        "torch-mps-module-missing",
+        "this torch lacks the torch.mps function the code calls (torch.mps came with 2.0 and grew in later releases)",
+        "Upgrade torch (or guard the call with hasattr(torch.mps, name)).",
+        ("{python} -m pip install --upgrade 'torch>=2.0'",),
+        "torch/mps/__init__.py (functions added release by release); https://github.com/huggingface/accelerate/pull/2686",
+    ),
+    Row(
+        "library-op-no-mps",
+        re.compile(r"Could not run '(?P<op>(?!aten::)\w+::\w+)' with arguments from the 'MPS' backend"),
+        "op-not-implemented",
+        "{op} (an op of a library built on torch, such as torchvision) has no MPS kernel in this build of the library",
+        "Upgrade the library to a release with an MPS kernel for it, built for this torch; meanwhile "
+        "PYTORCH_ENABLE_MPS_FALLBACK=1 (set before Python starts) runs it on the CPU.",
+        ("export PYTORCH_ENABLE_MPS_FALLBACK=1", "{python} -m pip install --upgrade torch torchvision"),
+        "aten/src/ATen/core/dispatch (the 'Could not run ... from the backend' text); aten/src/ATen/mps/MPSFallback.mm",
+    ),
+    Row(
+        "cuda-only-library",
+        re.compile(
+            r"bitsandbytes was compiled without GPU support"
+            r"|No operator found for `memory_efficient_attention_\w+`"
+            r"|FlashAttention only supports Ampere GPUs or newer"
+        ),
+        "backend-has-no-mps",
+        "the library that failed (bitsandbytes, xformers or flash-attn) runs its GPU code on CUDA only: it has no "
+        "Metal/MPS backend",
+        "Turn that library off on the Mac (no 4/8-bit loading, attention without xformers/flash-attn: the default "
+        "attention, sdpa), or use its CPU path.",
+        (),
+        "https://github.com/bitsandbytes-foundation/bitsandbytes (cextension.py); "
+        "https://github.com/facebookresearch/xformers (ops/fmha/dispatch.py); "
+        "https://github.com/Dao-AILab/flash-attention",
+    ),
+    Row(
         "mps-tensor-to-numpy",
         re.compile(r"can't convert mps(?::\d+)? device type tensor to numpy"),
         "device-mismatch",
