@@ -222,14 +222,14 @@ def explain(
     or pasted text: collect_env, uname, sysctl, sw_vers, conda info, pip/uv errors, REPL lines, framework
     banners, tracebacks, a line naming the Mac. Exit 0: it shows a working setup; 1: a problem; 2: unreadable."""
     from mpscheck.checks.diagnose import diagnose
-    from mpscheck.probes.explain_input import InputError, cut_note, read_input, saved_report
+    from mpscheck.probes.explain_input import InputError, read_input, saved_report
     from mpscheck.probes.saved_report import ReportError
 
     _check_output(output)
     try:
         given = read_input(report_path)
         if not given.is_report:
-            return _explain_paste(given.text, fmt, output, verbose, strict, cut_note(given))
+            return _explain_paste(given.text, fmt, output, verbose, strict)
         saved = saved_report(given, report_path)
     except (InputError, ReportError) as exc:
         raise click.UsageError(str(exc)) from exc
@@ -240,11 +240,7 @@ def explain(
     _finish(report, fmt, output, verbose)
 
 
-def _explain_paste(
-    text: str, fmt: str | None, output: str | None, verbose: bool, strict: bool, cut: str | None = None
-) -> None:
-    from dataclasses import replace
-
+def _explain_paste(text: str, fmt: str | None, output: str | None, verbose: bool, strict: bool) -> None:
     from mpscheck.judgement import explain_text
     from mpscheck.probes.paste import ACCEPTED
     from mpscheck.redact import redact
@@ -252,8 +248,6 @@ def _explain_paste(
     from mpscheck.render.paste import headline, render
 
     diagnosis = explain_text(text)
-    if cut and diagnosis.exit_code is not ExitCode.USAGE:  # input beyond what is read is said, never dropped
-        diagnosis.cause = replace(diagnosis.cause, notes=(*diagnosis.cause.notes, cut))
     if diagnosis.exit_code is ExitCode.USAGE:
         raise click.UsageError("nothing in the input could be read; explain accepts: " + "; ".join(ACCEPTED))
     fmt = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")

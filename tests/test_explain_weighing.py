@@ -262,7 +262,15 @@ def _patterns() -> list[re.Pattern[str]]:
     found += [v for m in modules for v in vars(m).values() if isinstance(v, re.Pattern)]
     from mpscheck.probes.paste import prose, repl
 
-    found += [repl.DEVICE_OUT, repl.NAN_ROW, repl.MPS_TENSOR, prose.WRONG_RESULTS, prose.PC_GPU, prose.HOSTED_RUNNER]
+    found += [
+        repl.DEVICE_OUT,
+        repl.NAN_ROW,
+        repl.MPS_TENSOR,
+        repl.SHORT_LABEL,
+        prose.WRONG_RESULTS,
+        prose.PC_GPU,
+        prose.RUNNER_LABEL,
+    ]
     return found
 
 
@@ -308,22 +316,6 @@ def test_a_log_repeating_an_error_is_judged_once_per_row_and_values() -> None:
     line += "18.13 GB). Tried to allocate 20.00 GB on private pool."
     once, often = explain_text(line), explain_text("\n".join([line] * 5000))
     assert once.cause.id == often.cause.id == "out-of-memory" and once.cause.summary == often.cause.summary
-
-
-def test_input_beyond_what_is_read_is_said(tmp_path) -> None:
-    from click.testing import CliRunner
-
-    from mpscheck.cli import cli
-    from mpscheck.probes.explain_input import MAX_INPUT
-
-    path = tmp_path / "long.txt"
-    head = "RuntimeError: Output channels > 65536 not supported at the MPS device\n"
-    path.write_text(head + "x" * MAX_INPUT)
-    result = CliRunner().invoke(cli, ["explain", str(path)], catch_exceptions=False)
-    assert result.exit_code == 1 and "mps-size-limit" in result.output
-    assert f"only the first {MAX_INPUT:,} characters" in " ".join(result.output.split())
-    path.write_text(head)
-    assert "only the first" not in CliRunner().invoke(cli, ["explain", str(path)], catch_exceptions=False).output
 
 
 def test_slow_conv3d_names_both_causes_and_the_line_that_tells_them_apart() -> None:

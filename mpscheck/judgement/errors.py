@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from mpscheck.judgement.memory import MemoryRules
 from mpscheck.judgement.model import Cause, Evidence
+from mpscheck.judgement.unmatched import default_ratio_rejected
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.versions import at_least, last_intel_mac_torch, parse_version
 from mpscheck.model import Remediation
@@ -51,7 +52,7 @@ class ErrorRules(MemoryRules):
             return self.lightning(hit, evidence)
         if row.id == "sparse":
             return self.sparse(hit, evidence)
-        if row.id == "watermark" and (rejected := self.default_ratio_rejected(hit, evidence)) is not None:
+        if row.id == "watermark" and (rejected := default_ratio_rejected(self, hit, evidence)) is not None:
             return rejected
         if row.id == "watermark" and hit.groups.get("which") == "low":
             return self.low_watermark(hit, evidence)

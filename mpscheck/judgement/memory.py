@@ -118,20 +118,3 @@ class MemoryRules(Reader):
             evidence + self.ev(f"interpreter.env.{HIGH}"),
             hit.row.source,
         )
-
-    def default_ratio_rejected(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause | None:
-        """'invalid high watermark ratio 1.7' with nothing in the paste setting it: torch refused its own default
-        (on Macs with a discrete GPU, fixed by pytorch/pytorch#91268), so upgrading torch is the fix."""
-        value = hit.groups.get("value", "").rstrip(".")
-        if hit.groups.get("which") != "high" or value not in ("1.7", "1.70") or HIGH in self.paste.text:
-            return None
-        row = table.BY_ID["metal-assertion"]
-        _, remedy = self.fill(row, {})
-        return Cause(
-            "metal-bug-fixed-later",
-            f"torch refused its own default high watermark ratio ({value}), which nothing in the paste sets: a torch "
-            "bug on Macs with a discrete GPU, fixed by a later torch",
-            remedy,
-            evidence,
-            "https://github.com/pytorch/pytorch/pull/91268",
-        )

@@ -15,7 +15,7 @@ import importlib
 import re
 from typing import Any, Callable
 
-from mpscheck.judgement.base import Reader
+from mpscheck.judgement.base import HIGH, Reader
 from mpscheck.judgement.model import Cause, Evidence
 from mpscheck.knowledge import errors as table
 from mpscheck.model import Remediation
@@ -194,3 +194,20 @@ class UnmatchedRules(Reader):
         summary = "the paste says the results on mps are wrong, and shows no error that would explain it"
         evidence = (Evidence(said.line, said.text),)
         return Cause(BUG, summary, remedy, evidence, ISSUES, variant="wrong-results")
+
+
+def default_ratio_rejected(reader: Reader, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause | None:
+    """'invalid high watermark ratio 1.7' with nothing in the paste setting it: torch refused its own default
+    (on Macs with a discrete GPU, fixed by pytorch/pytorch#91268), so upgrading torch is the fix."""
+    value = hit.groups.get("value", "").rstrip(".")
+    if hit.groups.get("which") != "high" or value not in ("1.7", "1.70") or HIGH in reader.paste.text:
+        return None
+    _, remedy = reader.fill(table.BY_ID["metal-assertion"], {})
+    return Cause(
+        BUG,
+        f"torch refused its own default high watermark ratio ({value}), which nothing in the paste sets: a torch "
+        "bug on Macs with a discrete GPU, fixed by a later torch",
+        remedy,
+        evidence,
+        "https://github.com/pytorch/pytorch/pull/91268",
+    )

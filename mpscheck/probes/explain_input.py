@@ -30,34 +30,24 @@ class ExplainInput:
     text: str
     name: str  # the file name, or "standard input"
     is_report: bool
-    cut: bool = False  # the input went on past MAX_INPUT characters: only the first were read (and this is said)
 
 
 def read_input(path: str, stdin: TextIO | None = None) -> ExplainInput:
     if path == "-":
         stream = stdin or sys.stdin
         try:
-            text = stream.read(MAX_INPUT + 1)
+            text = stream.read(MAX_INPUT)
         except (OSError, UnicodeDecodeError) as exc:
             raise InputError(f"cannot read standard input: {exc}") from exc
         name = "standard input"
     else:
         try:
             with open(Path(path), encoding="utf-8", errors="replace") as handle:
-                text = handle.read(MAX_INPUT + 1)
+                text = handle.read(MAX_INPUT)
         except OSError as exc:
             raise InputError(f"cannot read {path}: {exc}") from exc
         name = path
-    cut = len(text) > MAX_INPUT
-    text = text[:MAX_INPUT]
-    return ExplainInput(text, name, looks_like_report(text), cut)
-
-
-def cut_note(given: ExplainInput) -> str | None:
-    """What to say when only part of the input was read."""
-    if not given.cut:
-        return None
-    return f"only the first {MAX_INPUT:,} characters of {given.name} were read; the rest was not judged"
+    return ExplainInput(text, name, looks_like_report(text))
 
 
 def looks_like_report(text: str) -> bool:

@@ -45,25 +45,14 @@ class Paste:
         return seen
 
     def get(self, fact: str) -> Observation | None:
-        found = self.all(fact)
-        return found[0] if found else None
+        return next((o for o in self.observations if o.fact == fact), None)
 
     def value(self, fact: str) -> Any:
         obs = self.get(fact)
         return obs.value if obs else None
 
     def all(self, fact: str) -> list[Observation]:
-        return list(self._by_fact().get(fact, ()))
-
-    def _by_fact(self) -> dict[str, list[Observation]]:
-        """The observations by fact, built once per list (rules ask hundreds of times on a long log)."""
-        key = (id(self.observations), len(self.observations))
-        if getattr(self, "_index_key", None) != key:
-            index: dict[str, list[Observation]] = {}
-            for obs in self.observations:
-                index.setdefault(obs.fact, []).append(obs)
-            self._index, self._index_key = index, key
-        return self._index
+        return [o for o in self.observations if o.fact == fact]
 
     @property
     def facts(self) -> Facts:

@@ -26,12 +26,11 @@ MACOS = re.compile(
     r"(?P<version>(?:1[0-5]|26)(?:\.\d+){0,2})\b(?!\.\d)"
 )
 HOSTED_RUNNER = re.compile(
-    # bounded gaps ({0,80}): an unbounded one rescans the rest of a long line from every start (quadratic)
-    r"(?i)(?<!self-)(?<!self )\b(?:github(?:-hosted)?|hosted|default|gha)\b[\w ]{0,80}\bmacos\b[\w -]{0,80}\brunners?\b"
-    r"|\bmacos-(?:latest|1[2-5]|26)(?:-(?:xlarge|large))?\b.{0,80}\brunners?\b"
-    r"|\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)\b"  # a larger-runner label names a GitHub-hosted VM
+    r"(?i)(?<!self-)(?<!self )\b(?:github(?:-hosted)?|hosted|default|gha)\b[\w ]*\bmacos\b[\w -]*\brunners?\b"
+    r"|\bmacos-(?:latest|1[2-5]|26)(?:-(?:xlarge|large))?\b.*\brunners?\b"
 )
 INTEL = re.compile(r"\b(?:Intel|intel|Radeon)\b(?!-)")  # a Mac with a Radeon GPU is an Intel Mac
+RUNNER_LABEL = re.compile(r"(?i)\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)\b")  # larger runners: GitHub's VMs
 # The user's words that the results on mps are wrong: the run "works", but nothing may call it healthy.
 WRONG_RESULTS = re.compile(
     r"(?i)\b(?:wrong|incorrect|different|broken|gibberish|garbage|not (?:the )?same)\b.{0,60}(?<![a-z])mps\b"
@@ -70,7 +69,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("host.arm64_hardware", False))
         found.append(seen("paste.intel_prose", True))
         found.append(seen("host.system", "Darwin"))
-    if "macos" in line.lower() and HOSTED_RUNNER.search(line) and "self-hosted" not in line.lower():
+    runner = "macos" in line.lower() and (HOSTED_RUNNER.search(line) or RUNNER_LABEL.search(line))
+    if runner and "self-hosted" not in line.lower():
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
     if match := UNAME.search(line):
         found.append(seen("paste.shell_machine", match["arch"]))

@@ -29,10 +29,6 @@ EXPRESSIONS: tuple[tuple[str, str, str], ...] = (
     (r"sysconfig\.get_platform\(\)", "interpreter.machine", r"'?macosx-\d+(?:\.\d+)?-(?P<v>x86_64|arm64)'?"),
     (r"mps\.get_name\(\)", "torch.mps_device_name", r"'?(?P<v>Apple [A-Za-z0-9 ]{1,40}?)'?"),
 )
-# A device printed as a result, not built by torch.device(...) (which prints 'mps' on any machine): a model or
-# pipeline that reports it is on mps.
-NAN_ROW = re.compile(r"^\s*(?:tensor\()?\[*nan, nan\b")  # a printed tensor whose values are NaN
-DEVICE_OUT = re.compile(r"^\s*(?:Out\[\d+\]:\s*)?device\(type='mps'(?:, index=\d+)?\)\s*$")
 PROMPT = re.compile(r"^\s*(?:>>>|\.\.\.|In \[\d+\]:|\$|%|\(\S+\)\s*\S*[$%#]|\S+@\S+ ?[~\w/]*\s*[$%#])")
 OUT_PREFIX = re.compile(r"^\s*(?:Out\[\d+\]:\s*)?")
 MPS_TENSOR = re.compile(r"device='mps(?::\d+)?'(?:\)|,\s*(?:dtype|grad_fn|requires_grad)=|,\s*$)")
@@ -42,11 +38,18 @@ UNAME_RESULT = re.compile(r"uname_result\(system='(?P<system>\w+)'.*?machine='(?
 KERNEL = re.compile(r"RELEASE_(?P<kernel>ARM64|X86_64)")
 LABELS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
-        re.compile(r"(?i)^\W*(?:is[ _])?mps[ _](?:is[ _])?avail(?:able)?\W*\s*[:=?]?\s*(?P<v>True|False)\W*(?:#.*)?$"),
+        re.compile(r"(?i)^\W*(?:is[ _])?mps[ _](?:is[ _])?available\W*\s*[:=?]?\s*(?P<v>True|False)\W*$"),
         "torch.mps_available",
     ),
     (re.compile(r"(?i)^\W*(?:is[ _])?mps[ _](?:is[ _])?built\W*\s*[:=?]?\s*(?P<v>True|False)\W*$"), "torch.mps_built"),
 )
+
+
+# A device printed as a result, not built by torch.device(...) (which prints 'mps' on any machine): a model or
+# pipeline that reports it is on mps.
+DEVICE_OUT = re.compile(r"^\s*(?:Out\[\d+\]:\s*)?device\(type='mps'(?:, index=\d+)?\)\s*$")
+NAN_ROW = re.compile(r"^\s*(?:tensor\()?\[*nan, nan\b")  # a printed tensor whose values are NaN
+SHORT_LABEL = re.compile(r"(?i)^\W*mps[ _]avail\W*(?P<v>True|False)\b\s*(?:#.*)?$")  # "MPS avail: True  # ok"
 
 
 def parse(lines: list[str]) -> list[Observation]:
@@ -62,6 +65,8 @@ def parse(lines: list[str]) -> list[Observation]:
             ]
             if kernel := KERNEL.search(line):
                 out.append(observe(KIND, lines, number, "host.arm64_hardware", kernel["kernel"] == "ARM64"))
+        if match := SHORT_LABEL.match(line):
+            out.append(observe(KIND, lines, number, "torch.mps_available", match["v"] == "True"))
         if NAN_ROW.match(line):
             out.append(observe(KIND, lines, number, "paste.nan_values", True))
         if DEVICE_OUT.match(line) and "torch.device(" not in _command_before(lines, number):
@@ -75,8 +80,6 @@ def parse(lines: list[str]) -> list[Observation]:
 
 
 def _expressions(lines: list[str], number: int, line: str) -> list[Observation]:
-    if "()" not in line and "version" not in line:  # every expression has one: most lines of a log end here
-        return []
     found = [(m.start(), m.end(), fact, shape) for expr, fact, shape in EXPRESSIONS for m in re.finditer(expr, line)]
     if not found or line.lstrip().startswith("#"):
         return []
