@@ -144,7 +144,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "library-op-missing",
-        _re(r"(?<!\w)(?P<op>\w+): implementation for device mps(?::\d+)? not found"),  # (?<!\w): linear
+        _re(r"(?<!\w)(?P<op>\w+): implementation for device mps(?::\d+)? not found"),
         "op-not-implemented",
         "{op} (a compiled op of the library, e.g. mmcv) has no MPS implementation; PYTORCH_ENABLE_MPS_FALLBACK does "
         "not cover a library's own ops",

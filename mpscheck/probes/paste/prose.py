@@ -29,7 +29,12 @@ HOSTED_RUNNER = re.compile(
     r"(?i)(?<!self-)(?<!self )\b(?:github(?:-hosted)?|hosted|default|gha)\b[\w ]*\bmacos\b[\w -]*\brunners?\b"
     r"|\bmacos-(?:latest|1[2-5]|26)(?:-(?:xlarge|large))?\b.*\brunners?\b"
 )
-INTEL = re.compile(r"\b(?:Intel|intel|Radeon)\b(?!-)")  # a Mac with a Radeon GPU is an Intel Mac
+INTEL = re.compile(r"\bIntel\b")
+NAMES = {"Big Sur": "11", "Monterey": "12", "Ventura": "13", "Sonoma": "14", "Sequoia": "15", "Tahoe": "26"}
+NAMED = re.compile(
+    r"\b(?P<name>Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\b(?:\s+(?P<version>\d+(?:\.\d+){0,2})\b)?"
+)
+INTEL_MAC = re.compile(r"\b(?:Intel|intel|Radeon)\b(?!-)")  # a Mac with a Radeon GPU is an Intel Mac
 RUNNER_LABEL = re.compile(r"(?i)\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)\b")  # larger runners: GitHub's VMs
 # The user's words that the results on mps are wrong: the run "works", but nothing may call it healthy.
 WRONG_RESULTS = re.compile(
@@ -38,10 +43,6 @@ WRONG_RESULTS = re.compile(
 )
 # An NVIDIA RTX/GeForce GPU: no Mac has one, so a line naming it (and no Mac) is about a PC.
 PC_GPU = re.compile(r"(?i)\b(?:rtx|gtx|geforce) ?\d{3,4}\b")
-NAMES = {"Big Sur": "11", "Monterey": "12", "Ventura": "13", "Sonoma": "14", "Sequoia": "15", "Tahoe": "26"}
-NAMED = re.compile(
-    r"\b(?P<name>Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\b(?:\s+(?P<version>\d+(?:\.\d+){0,2})\b)?"
-)
 
 
 def parse(lines: list[str]) -> list[Observation]:
@@ -57,7 +58,7 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     chip = CHIP.search(line)
     if PC_GPU.search(line) and not MAC_WORD.search(line) and not chip:
         found.append(seen("paste.pc_gpu", True))
-    both = bool(chip and INTEL.search(line))  # "an Intel iMac (built on an M1)": not said which
+    both = bool(chip and INTEL_MAC.search(line))  # "an Intel iMac (built on an M1)": not said which
     if not both and (match := chip) and MAC_WORD.search(line):
         brand = f"Apple {match['family']}" + (f" {match['tier']}" if match["tier"] else "")
         found.append(seen("host.cpu_brand", brand))
@@ -65,7 +66,7 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("host.system", "Darwin"))
         if memory := MEMORY.search(line):
             found.append(seen("host.memory_bytes", int(memory["n"]) * 1024**3))
-    elif not both and INTEL.search(line) and MAC_WORD.search(line):
+    elif not both and INTEL_MAC.search(line) and MAC_WORD.search(line):
         found.append(seen("host.arm64_hardware", False))
         found.append(seen("paste.intel_prose", True))
         found.append(seen("host.system", "Darwin"))
