@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pytest
 
 from mpscheck.judgement import explain_text, unmatched
-from mpscheck.knowledge import error_rows
+from mpscheck.knowledge import error_texts
 from mpscheck.model import ExitCode
 from mpscheck.probes.paste import error_line, read
 from tests.corpus_cases import CORPUS, load
@@ -257,7 +257,7 @@ def test_without_the_message_table_the_lookup_is_none_or_its_match() -> None:
 
 
 def _patterns() -> list[re.Pattern[str]]:
-    found = [row.pattern for row in (*error_rows.EARLY, *error_rows.LATE)]
+    found = [row.pattern for row in (*error_texts.EARLY, *error_texts.MORE_EARLY, *error_texts.LATE)]
     modules = (error_line, unmatched)
     found += [v for m in modules for v in vars(m).values() if isinstance(v, re.Pattern)]
     from mpscheck.probes.paste import prose, repl

@@ -377,8 +377,8 @@ TABLE: tuple[Row, ...] = (
     ),
 )
 
-# The rows for the causes of the 2026-11-24 corpus: the more specific ones first (mpscheck/knowledge/error_rows.py).
-from mpscheck.knowledge.error_rows import EARLY, LATE, MORE_EARLY  # noqa: E402  (rows built from Row, above)
+# The rows for the causes of the 2026-11-24 corpus: the more specific ones first (mpscheck/knowledge/error_texts.py).
+from mpscheck.knowledge.error_texts import EARLY, LATE, MORE_EARLY  # noqa: E402  (rows built from Row, above)
 
 TABLE = (*EARLY, *MORE_EARLY, *TABLE, *LATE)
 BY_ID: dict[str, Row] = {row.id: row for row in TABLE}
