@@ -220,6 +220,7 @@ def test_an_error_no_row_knows_gets_the_message_tables_class_releases_and_source
     assert cause.id == "int64-op-needs-newer-macos" and cause.variant == "torch-message"
     assert "fixed by torch >= 2.3.0" in cause.summary and "2.0.0 to 2.2.2" in cause.summary
     assert "needs macOS >= 13.3" in cause.summary and cause.source.endswith("ReduceOps.mm")
+    assert "operations/ReduceOps.mm; dtype" in cause.summary  # the source location is said, not only kept
     assert any("'torch>=2.3.0'" in c for c in cause.fix.commands)
 
 

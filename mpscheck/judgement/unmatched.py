@@ -95,7 +95,8 @@ class UnmatchedRules(Reader):
         span = f"torch {message.first_seen}" + (
             f" to {message.last_seen}" if message.last_seen != message.first_seen else ""
         )
-        summary = f"torch's MPS message “{message.format}” ({message.condition}; printed by {span})"
+        where = f"{message.source}; " if message.source else ""
+        summary = f"torch's MPS message “{message.format}” ({where}{message.condition}; printed by {span})"
         commands: list[str] = []
         if message.fixed_in:
             summary += f"; fixed by torch >= {message.fixed_in}"
