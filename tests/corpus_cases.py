@@ -144,6 +144,17 @@ FIX_SHAPES = {
     "metal-bug-fixed-later": lambda fix: "pip install --upgrade torch" in _commands(fix),
     "mps-not-requested": lambda fix: "mps" in _commands(fix) + fix.summary,
     "fallback-env-too-late": lambda fix: "export PYTORCH_ENABLE_MPS_FALLBACK=1" in fix.commands,
+    "dtype-unsupported": lambda fix: re.search(r"float32|complex64|CPU", fix.summary),
+    "mps-size-limit": lambda fix: "CPU" in fix.summary and "--upgrade" in _commands(fix),
+    "mps-checkpoint-load": lambda fix: "map_location='cpu'" in fix.summary,
+    "cuda-requested-on-mac": lambda fix: "mps" in fix.summary and re.search(r"cuda|CUDA", fix.summary),
+    "autocast-needs-newer-torch": lambda fix: re.search(r"--upgrade '?torch>=2\.\d", _commands(fix)),
+    "compile-needs-newer-torch": lambda fix: "torch>=2.8" in _commands(fix) and "eager" in fix.summary,
+    "torch-mps-module-missing": lambda fix: re.search(r"--upgrade '?torch>=2", _commands(fix)),
+    "input-dtype-mismatch": lambda fix: "dtype" in fix.summary,
+    "half-on-cpu-fallback": lambda fix: "float32" in fix.summary,
+    "fork-after-mps-init": lambda fix: "spawn" in fix.summary,
+    "backend-has-no-mps": lambda fix: "device='cpu'" in fix.summary,
 }
 
 

@@ -13,6 +13,28 @@ from tests.corpus_cases import HELDOUT, Case, cases, fix_matches
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
+    "yuna-ai-17-not-linked-mps-braces.txt": "the paste is the message alone, which a torch on Linux or Windows and a "
+    "macOS build without MPS both print: the answer names both and the command that tells them apart",
+    "comfy-cli-568-rosetta-annotated-probe.txt": "an annotated summary (platform.machine() → 'x86_64', "
+    "hw.optional.arm64 = 1): reading annotations is the normalisation stage's (feat/hardening-text)",
+    "comfy-desktop-1492-linalg-solve-old-torch.txt": "the error is only described in prose, its op name mangled "
+    "(aten:: nlinalg.solve-ex.result): no error line",
+    "diffusers-12653-prx-rope-float64-env.txt": "float64 is named only in the thread's title (prose); the paste is an "
+    "environment report with no error",
+    "hypothesis-torch-66-healthy-mps0-repl.txt": "the results are written in code comments (# mps:0 mps:0 True), not "
+    "printed as output",
+    "lightning-17707-mac-pro-x86-cuda-accelerator-quoted.txt": "Lightning's CUDAAccelerator refusal reads as CUDA "
+    "asked for on a Mac; the Intel Mac Pro is named in the thread, not in the paste",
+    "m1-ml-test-14-yolov5-gpu-mem-0-no-device.txt": "a YOLOv5 training log with GPU_mem 0G, which YOLOv5 prints on mps "
+    "as well: the device is not shown",
+    "pytorch-129207-conv1d-65537-silent.txt": "silent wrong results; the size (out_channels > 65536) is only in the "
+    "user's prose: says a bug fixed later",
+    "pytorch-84169-causallm-gibberish.txt": "wrong generated text with no error, no tensor on mps and no words saying "
+    "the results are wrong",
+    "pytorch-cpu-feedstock-106-mps-dev-build-mamba.txt": "the paste ends in mamba's solver output: no line shows MPS "
+    "working",
+    "transformers-22122-device-map-auto-no-mps.txt": "a script (device_map='auto') with no output: nothing shows where "
+    "the model ran",
     "comfyui-2420-placeholder-fixed-by-macos.txt": "the paste shows only the 'Placeholder storage' message, which "
     "means mixed devices; the thread (UNSURE) credits a macOS update",
     "lightning-13946-platform-check-repl.txt": "the paste shows only a native platform string, no Lightning error",
@@ -23,6 +45,13 @@ WRONG_CAUSE = {
     "ultralytics-3967-macos-12-6.txt": "prose only: macOS 12.6.8 with an unknown torch is not judged too old",
 }
 WRONG_FIX = {
+    "diffusers-5894-invalid-buffer-size-env.txt": "one buffer larger than Metal allows: the fix says the watermark "
+    "variable does not help, and the out-of-memory fix shape wants it",
+    "fastai-3952-intel-mac-fastai-picks-mps.txt": "the thread's fix is fastai code (defaults.use_cuda = False)",
+    "insanely-fast-whisper-275-float64-timestamps.txt": "the thread's fix upgrades transformers (pipx runpip ...), "
+    "which made the float64 tensor; the paste does not name it",
+    "ai-eng-from-scratch-316-healthy-after-default-index.txt": "healthy (MPS avail: True) has no fix to give, and "
+    "the case's fix_command is the install that made it healthy",
     "chatglm3-237-use-mps-device.txt": "the thread's fix is the app's own flag (--use_mps_device 1)",
     "fastbook-671-macos-12-7.txt": "the thread's fix is fastai code (dataloaders(device='cpu'))",
     "llama-cpp-python-847-x86-dylib-arm-conda.txt": "the wrong-arch library is llama-cpp-python's, rebuilt with "
@@ -32,73 +61,7 @@ WRONG_FIX = {
 
 # Cases added on 2026-11-24 that the engine did not yet get right when they were added (cause or fix):
 # each leaves this set when a rule explains it (strict: an explained case fails until it is removed).
-NOT_YET_EXPLAINED = {
-    "accelerate-2686-torch-mps-missing-1-13-1.txt",
-    "accelerate-2693-test-autocast-mps.txt",
-    "accelerate-3718-fp16-requires-gpu-not-mps.txt",
-    "ai-eng-from-scratch-316-healthy-after-default-index.txt",
-    "applied-ai-rag-8-poetry-torch-231-french.txt",
-    "audiosr-70-output-channels-quoted.txt",
-    "chandra-11-cuda-error-system-profiler.txt",
-    "comfy-cli-568-rosetta-annotated-probe.txt",
-    "comfy-desktop-1492-linalg-solve-old-torch.txt",
-    "cosyvoice-672-output-channels-chinese.txt",
-    "diamond-6-load-mps-torch201.txt",
-    "diffusers-11229-sdxl-slicing-nan.txt",
-    "diffusers-12653-prx-rope-float64-env.txt",
-    "diffusers-1847-accelerate-config-mps-choice-rtx.txt",
-    "diffusers-2521-fp16-layernorm-broadcast.txt",
-    "diffusers-5894-invalid-buffer-size-env.txt",
-    "fastai-3952-intel-mac-fastai-picks-mps.txt",
-    "fastbook-538-view-size-mps.txt",
-    "faster-whisper-911-ctranslate2-unsupported-mps.txt",
-    "hypothesis-torch-66-healthy-mps0-repl.txt",
-    "insanely-fast-whisper-275-float64-timestamps.txt",
-    "langchain-chatchat-2990-cuda-config-chinese.txt",
-    "lightning-15861-intel-amd-misconfig.txt",
-    "lightning-17707-mac-pro-x86-cuda-accelerator-quoted.txt",
-    "liveportraitkj-31-cuda-on-m3-pro.txt",
-    "m1-ml-test-14-yolov5-gpu-mem-0-no-device.txt",
-    "onetrainer-169-torch-cu118-on-m2.txt",
-    "otvision-141-torch-1-10-2-py310-m1.txt",
-    "prompt-da-2-pixi-pytorch-gpu-osx-arm64.txt",
-    "pytorch-118115-addcdiv-noncontiguous.txt",
-    "pytorch-125197-macos-14-xlarge-runner.txt",
-    "pytorch-125254-inductor-device-mps-not-supported.txt",
-    "pytorch-129207-conv1d-65537-silent.txt",
-    "pytorch-134416-conv1d-channels-quoted.txt",
-    "pytorch-139190-autocast-dtype-warning.txt",
-    "pytorch-145144-fp16-trainer-torch27.txt",
-    "pytorch-148528-arm64-wheel-not-supported.txt",
-    "pytorch-158824-ndarray-int-max-assert.txt",
-    "pytorch-176981-complexdouble-inconsistent.txt",
-    "pytorch-190645-batchnorm3d-nsrangeexception.txt",
-    "pytorch-63558-libtorch-x86-link-arm64.txt",
-    "pytorch-77874-load-map-location-mps-jupyter.txt",
-    "pytorch-78042-placeholder-buffer-size-nightly.txt",
-    "pytorch-78044-complexfloat-abort.txt",
-    "pytorch-82483-conda-repodata-osx-arm64.txt",
-    "pytorch-83384-m1-nightly-conda-unsatisfiable.txt",
-    "pytorch-84169-causallm-gibberish.txt",
-    "pytorch-90635-cumsum-int-wrong.txt",
-    "pytorch-91268-invalid-high-watermark-x86.txt",
-    "pytorch-96976-compile-mps-cuda-assert.txt",
-    "pytorch-cpu-feedstock-106-mps-dev-build-mamba.txt",
-    "riffusion-125-generator-device-cpu.txt",
-    "rl-swarm-369-killed-9-watermark-off.txt",
-    "sd-webui-11633-upsample-nearest-half.txt",
-    "sd-webui-freeu-12-complexfloat-fft-sysctl.txt",
-    "second-me-32-poetry2-torch-251-intel-mac.txt",
-    "transformers-20415-gpt2-tensors-2d-torch-1-12.txt",
-    "transformers-22122-device-map-auto-no-mps.txt",
-    "transformers-30071-pipeline-device-repl-healthy.txt",
-    "uv-8746-intel-imac-torch-260-tag.txt",
-    "verifiers-553-uv-cu128-on-macos.txt",
-    "whisper-dictation-9-fp16-warning-intel.txt",
-    "whisper-vits-svc-17-cuda-on-m1-chinese.txt",
-    "yolov5-8102-restore-location-mps-banner.txt",
-    "yuna-ai-17-not-linked-mps-braces.txt",
-}
+NOT_YET_EXPLAINED: set[str] = set()
 
 
 def _params() -> list[object]:

@@ -108,7 +108,6 @@ def test_explain_of_10_mb_of_hostile_text_ends_in_bounded_time(tmp_path: Path) -
     MAX_INPUT and the linear patterns bound the time, whatever the size. The bound is generous (this
     machine is shared); benchmarks/bench_explain_large.py measures the real figure (target < 2 s)."""
     from mpscheck.checks.causes import explain_text
-
     from mpscheck.probes.explain_input import read_input
 
     line = "mps available " + "_/ '\"([{" * 499 + "\n"

@@ -39,6 +39,7 @@ IRRELEVANT = {
     r"facts/target/smoke/(requested|reason|mode)$": "how the device was chosen, not what it did",
     r"facts/target/smoke/steps/\d+/(seconds|error|error_type|note)$": "timing and text of a step that ran",
     r"facts/target/bench$": "bench results: not part of the doctor's verdict",
+    r"facts/errors$": "error texts a paste showed; a doctor's own run keeps its errors in the smoke steps",
 }
 # Deleting or garbling the workload's kind: the recorded steps still show the quick workload ran
 # (the reader no longer takes a missing kind for "none", which would excuse a failed smoke test).

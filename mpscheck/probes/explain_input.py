@@ -155,5 +155,6 @@ def said_cut(diagnosis: Any, name: str, *, require: Any, strict: bool) -> Any:
 
     diagnosis.cause = replace(diagnosis.cause, notes=(*diagnosis.cause.notes, cut_notice(name)))
     if diagnosis.status is Status.PASS:
+        diagnosis.status = Status.SKIP
         diagnosis.exit_code = decide_text(Status.SKIP, require=require, strict=strict)
     return diagnosis

@@ -134,15 +134,17 @@ def _escape_command(value: str) -> str:
 def junit(diagnosis: Diagnosis, verbose: bool = False) -> str:
     cause = diagnosis.cause
     failed = diagnosis.status is Status.FAIL
+    skipped = diagnosis.status is Status.SKIP  # not confirmed (e.g. a cut input): said, and not a pass
+    tag = "failure" if failed else "skipped" if skipped else None
     body = (
-        f"<failure message={quoteattr(tilde(cause.summary))} type={quoteattr(cause.id)}>"
-        f"{escape(text(diagnosis, verbose))}</failure>"
-        if failed
+        f"<{tag} message={quoteattr(tilde(cause.summary))} type={quoteattr(cause.id)}>"
+        f"{escape(text(diagnosis, verbose))}</{tag}>"
+        if tag
         else ""
     )
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
-        f'<testsuite name="mpscheck explain" tests="1" failures="{int(failed)}" errors="0" skipped="0">\n'
+        f'<testsuite name="mpscheck explain" tests="1" failures="{int(failed)}" errors="0" skipped="{int(skipped)}">\n'
         f'  <testcase classname="mpscheck.explain" name={quoteattr(cause.id)}>{body}</testcase>\n'
         "</testsuite>\n"
     )

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from mpscheck.checks.causes.memory import MemoryRules
 from mpscheck.checks.causes.model import Cause, Evidence
+from mpscheck.checks.causes.unmatched import default_ratio_rejected
 from mpscheck.checks.installing import NATIVE_VENV
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.versions import at_least, last_intel_mac_torch, parse_version
@@ -19,12 +20,14 @@ EXPLAINED_BY: dict[str, tuple[str, ...]] = {
     "no-metal-device": ("not-macos", "rosetta-python", "intel-mac", "virtual-machine", "macos-too-old"),
     "dtype-needs-macos14": ("rosetta-python", "intel-mac", "macos-too-old"),
     "bf16-needs-newer-torch": ("rosetta-python", "intel-mac"),
-    "lightning-processor": ("rosetta-python", "x86_64-python"),
+    "lightning-processor": ("rosetta-python", "x86_64-python", "intel-mac"),
     "no-matching-distribution": ("rosetta-python",),
     "torch-not-built-with-mps": ("not-macos", "rosetta-python"),
     "torch-too-old": ("not-macos",),
 }
 # Ops reached only when the input is on the CPU and the weights on MPS (pytorch/pytorch#86844).
+# Ops reached on MPS also for an input too large for 32-bit indexing (issue 17): the paste cannot tell which.
+LARGE_INPUT_OPS = ("aten::slow_conv3d_forward",)
 CPU_INPUT_OPS = ("aten::_slow_conv2d_forward", "aten::_slow_conv2d_backward", "aten::slow_conv3d_forward")
 
 
@@ -50,6 +53,8 @@ class ErrorRules(MemoryRules):
             return self.lightning(hit, evidence)
         if row.id == "sparse":
             return self.sparse(hit, evidence)
+        if row.id == "watermark" and (rejected := default_ratio_rejected(self, hit, evidence)) is not None:
+            return rejected
         if row.id == "watermark" and hit.groups.get("which") == "low":
             return self.low_watermark(hit, evidence)
         if row.cause == "no-matching-distribution":
@@ -67,6 +72,8 @@ class ErrorRules(MemoryRules):
         op = hit.groups["op"]
         torch = self.facts.target.torch
         torch_version = parse_version(torch.version) if torch else None
+        if hit.row.cause == "op-not-implemented" and op in LARGE_INPUT_OPS:
+            return self.mismatch_or_size(op, evidence)
         if hit.row.cause == "op-not-implemented" and op in CPU_INPUT_OPS:
             row = table.BY_ID["device-mismatch"]
             return Cause(
@@ -126,6 +133,23 @@ class ErrorRules(MemoryRules):
         shown_version = self.ev("torch.version") if upgrade else ()
         return Cause("op-not-implemented", summary, remedy, evidence + shown_version, hit.row.source, notes)
 
+    def mismatch_or_size(self, op: str, evidence: tuple[Evidence, ...]) -> Cause:
+        """Two causes reach this op; name both, and the one line that tells them apart."""
+        row = table.BY_ID["device-mismatch"]
+        return Cause(
+            "device-mismatch",
+            f"{op} runs on MPS when the input is on the CPU and the weights on mps, or when the input is too large "
+            "for 32-bit indexing (over 2**31 elements): the paste does not show which",
+            Remediation(
+                "Print the devices and the size where the conv is called: different devices -> move both to mps "
+                "(x.to(device)); more than 2**31 - 1 elements -> split the batch (a size limit of the MPS kernels).",
+                ("print(x.device, conv.weight.device, x.numel() > 2**31 - 1)",),
+            ),
+            evidence,
+            "https://github.com/pytorch/pytorch/pull/86844; " + row.source,
+            ("also possible: mps-size-limit (an input too large for 32-bit indexing)",),
+        )
+
     def since(self, release: str | None) -> str:
         """'2.6.0', or '2.0.0 (or earlier: the oldest release the table covers)'."""
         if release is None:
@@ -166,6 +190,8 @@ class ErrorRules(MemoryRules):
         )
 
     def no_distribution(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
+        if (pinned := self.pin_not_published(hit, evidence)) is not None:
+            return pinned
         listed = self.value("paste.pip_versions")
         versions = listed if isinstance(listed, list) else []
         info = self.facts.target.interpreter
@@ -206,6 +232,30 @@ class ErrorRules(MemoryRules):
                 ),
             )
         return Cause("no-matching-distribution", summary, remedy, ev, hit.row.source)
+
+    def pin_not_published(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause | None:
+        """torch==X asked for where X has no wheel here: a CUDA/ROCm build (+cuXXX has no macOS wheel), or a
+        release missing from the versions pip lists for this Python and platform; the fix relaxes the pin."""
+        listed = self.value("paste.pip_versions")
+        versions = [str(v) for v in listed] if isinstance(listed, list) else []
+        pin = re.match(r"torch==(?P<base>[\d.]+)(?P<local>\+\w+)?", hit.groups.get("package", ""))
+        if pin is None or (not pin["local"] and (not versions or pin["base"] in versions)):
+            return None
+        wanted, base = pin.group(0), pin["base"]
+        if pin["local"]:
+            summary = f"{wanted} is a build for another platform ({pin['local'][1:]}): no macOS wheel of it exists"
+            spec = f"torch=={base}" if not versions or base in versions else "torch"
+        else:
+            summary = f"{wanted} has no wheel for this Python and platform: pip lists {', '.join(versions[-4:])}"
+            spec = "torch"
+        remedy = Remediation(
+            "Relax the pin for this machine (requirements file or pyproject): install a torch that has a wheel here, "
+            "or use a Python version the pinned release has wheels for.",
+            (f"{self.python} -m pip install '{spec}'",),
+        )
+        return Cause(
+            "no-matching-distribution", summary, remedy, evidence + self.ev("paste.pip_versions"), hit.row.source
+        )
 
     # ---- no error ----
 

@@ -19,6 +19,7 @@ from mpscheck.checks.causes.findings import CHECK_INPUTS, DOCTOR_CAUSES, FINDING
 from mpscheck.checks.causes.model import Cause, Diagnosis, Evidence, evidence_of
 from mpscheck.checks.causes.ops import OpCoverage, knowledge_ops
 from mpscheck.checks.causes.setup import SetupRules
+from mpscheck.checks.causes.unmatched import UnmatchedRules
 from mpscheck.checks.policy import decide_text
 from mpscheck.facts import Facts
 from mpscheck.knowledge import errors as table
@@ -30,6 +31,8 @@ from mpscheck.probes.paste.model import Observation, Paste
 HEALTHY, NOT_ENOUGH = "healthy", "not-enough-evidence"
 AMBIGUOUS = (NOT_ENOUGH, "x86_64-python", "no-metal-device")  # the paste cannot settle these alone
 DOCTOR_HINT = "mpscheck doctor --format markdown"
+# Text about torch on the GPU that shows no fact (a script, a question) is read, and lacks evidence: not "unreadable".
+ON_TOPIC = re.compile(r"(?i)\b(?:torch|pytorch|mps)\b")
 
 
 def explain_text(
@@ -43,7 +46,7 @@ def judge(
 ) -> Diagnosis:
     facts = paste.facts
     hits = seen_hits(facts)
-    if not paste.observations and not hits:
+    if not paste.observations and not hits and not ON_TOPIC.search(paste.text):
         unread = Cause("unreadable", "nothing in the input could be read", None)
         return Diagnosis([], unread, exit_code=decide_text(None, require=require, strict=strict), status=None)
     findings = relevant_findings(paste)
@@ -54,7 +57,7 @@ def judge(
     status = Status.PASS if top.id == HEALTHY else Status.WARN if top.id == "op-fallback-warning" else Status.FAIL
     ok = status is not Status.FAIL
     shows_setup = any(o.fact.split(".")[0] in ("host", "interpreter", "torch") for o in paste.observations)
-    unsure = top.id in AMBIGUOUS or (not ok and not shows_setup)
+    unsure = top.id in AMBIGUOUS or top.variant == "unrecognised" or (not ok and not shows_setup)
     top, others = fit_installs(top, facts, judge_.python), [fit_installs(c, facts, judge_.python) for c in others]
     return Diagnosis(
         kinds=[k for k in paste.kinds if k != "error text"]
@@ -81,16 +84,22 @@ def seen_hits(facts: Facts) -> list[table.Hit]:
 # ---- the judge: setup rules and error rules, and what comes when there is no error ----------------
 
 
-class _Judge(SetupRules, ErrorRules):
+class _Judge(SetupRules, ErrorRules, UnmatchedRules):
     def causes(self) -> list[Cause]:
         setup = self.setup_causes()
         by_id = {c.id: c for c in setup}
         errors = [h for h in self.hits if h.row.severity == table.ERROR]
         warnings = [h for h in self.hits if h.row.severity == table.WARNING]
-        ordered = sorted(errors, key=lambda h: table.TABLE.index(h.row))
+        rank = {row.id: i for i, row in enumerate(table.TABLE)}  # not TABLE.index: it compares whole rows
+        ordered = sorted(errors, key=lambda h: rank[h.row.id])
         reported = self.doctor_causes()  # a pasted mpscheck report's own verdict comes first, if specific
         found = [c for c in reported if c.id != "doctor-check-failed"]
+        judged: set[tuple[str, tuple[tuple[str, str], ...]]] = set()
         for hit in ordered:
+            key = (hit.row.id, tuple(sorted(hit.groups.items())))
+            if key in judged:  # a log repeats its errors: the first of the same row and values is the cause
+                continue
+            judged.add(key)
             cause = self.error_cause(hit, by_id)
             if cause.id not in {c.id for c in found}:
                 found.append(cause)
@@ -100,6 +109,7 @@ class _Judge(SetupRules, ErrorRules):
             found = [c for c in found if c.id != "x86_64-python"]
         if not found:
             found += self.failed_checks()
+        found += [c for c in self.unmatched_errors() if c.id not in {f.id for f in found}]  # outranks health
         if not found and (not_requested := self.mps_not_requested()):
             found.append(not_requested)
         for hit in warnings:
@@ -184,6 +194,8 @@ class _Judge(SetupRules, ErrorRules):
         ev: list[Observation] = []
         if torch and torch.mps_available:
             ev += self.paste.all("torch.mps_available")
+        if torch and torch.mps_device_name and "Paravirtual" not in torch.mps_device_name:
+            ev += self.paste.all("torch.mps_device_name")  # torch.backends.mps.get_name() named a chip
         ev += self.paste.all("paste.mps_tensor")
         ev += [o for o in self.paste.all("paste.device_used") if o.value == "mps"]
         return ev
@@ -204,6 +216,7 @@ def _describe(obs: Observation) -> str:
         "torch.mps_available": "torch.backends.mps.is_available() is True",
         "paste.mps_tensor": "a tensor was created on mps",
         "paste.device_used": "the run used the mps device",
+        "torch.mps_device_name": "torch.backends.mps.get_name() names the GPU",
     }.get(obs.fact, obs.fact)
 
 

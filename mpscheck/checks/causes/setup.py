@@ -66,6 +66,8 @@ class SetupRules(Reader):
         host, torch = self.facts.host, self.facts.target.torch
         if host.system in ("Linux", "Windows"):
             found["not-macos"] = self.general("not-macos", self.ev("host.system"), system=host.system)
+        elif not host.system and self.value("paste.pc_gpu"):  # an NVIDIA RTX/GeForce: a PC, not a Mac
+            found["not-macos"] = self.general("not-macos", self.ev("paste.pc_gpu"), system="a PC with an NVIDIA GPU")
         x86, arm = self.x86_python(), self.arm64_hardware()
         intel = intel_mac(host)
         if x86 and arm and not intel:

@@ -25,6 +25,7 @@ PARSERS = (
     "repl",
     "banner",
     "traceback",
+    "error_line",
     "environment",
     "prose",
     "errors",
@@ -42,6 +43,7 @@ ACCEPTED = (
     "a Python REPL or python -c transcript (torch.backends.mps.is_available(), platform.processor() ...)",
     "framework banners (Lightning, Ultralytics, ComfyUI, transformers-cli env)",
     "tracebacks and warnings from torch on MPS",
+    "an error, warning or crash line anywhere (with or without a traceback or an exception prefix)",
     "a line of prose naming the Mac (e.g. 'on an M2 Max with 32 GB, macOS 14.5')",
 )
 MAX_LINE = 4000  # longer lines are cut: the patterns never need more, and regexes stay fast
@@ -63,9 +65,13 @@ BLANKS = re.compile(r"[ \t]{33,}")  # no reader needs more than 32 blanks in a r
 def split(text: str) -> list[str]:
     """The paste's lines, without terminal colour codes or a reply's "> " quote marks; any line too long
     to be output cut to MAX_LINE, any run of blanks to 32."""
+    return [_unquote(line) for line in _raw_lines(text)]
+
+
+def _raw_lines(text: str) -> list[str]:
     text = BLANKS.sub(" " * 32, ANSI.sub("", text))
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return [_unquote(line[:MAX_LINE]) for line in lines]
+    return [line[:MAX_LINE] for line in lines]
 
 
 def _unquote(line: str) -> str:
@@ -76,8 +82,9 @@ def read(text: str) -> Paste:
     """Every parser over the paste's lines, after normalise.py has undone wraps, reprs and annotations."""
     from mpscheck.probes.paste.normalise import normalise
 
-    normalised = normalise(split(text))
-    lines = normalised.lines
+    # Wraps are undone on the lines as the terminal cut them, quote marks and all; then the quotes go.
+    normalised = normalise(_raw_lines(text))
+    lines = [_unquote(line) for line in normalised.lines]
     observations: list[Observation] = []
     for name in PARSERS:
         observations += parser(name)(lines)

@@ -31,6 +31,7 @@ COMFY_DEVICE = re.compile(r"^\s*Device:\s*(?P<device>mps|cpu|cuda(?::\d+)?)\b")
 GENERIC_DEVICE = re.compile(
     r"(?i)^\s*(?:using|running on|selected) device:?\s*'?(?P<device>mps|cpu|cuda)(?::\d+)?'?\s*$"
     r"|^\s*Device \"(?P<device2>mps|cpu|cuda)\" is detected"  # Whisper-WebUI
+    r"|^\s*Device set to use (?P<device3>mps|cpu|cuda)(?::\d+)?\s*$"  # transformers' pipeline()
 )
 YOLO = re.compile(r"^\s*(?:[$%>]\s*|!)?(?P<command>yolo\s+\S(?:.*\S)?)\s*$")
 PACKAGE = re.compile(
@@ -75,7 +76,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     if match := COMFY_TORCH.match(line):
         return [seen("torch.version", match["version"])]
     if match := COMFY_DEVICE.match(line) or GENERIC_DEVICE.match(line):
-        device = match.groupdict().get("device") or match.groupdict().get("device2") or ""
+        named = match.groupdict()
+        device = named.get("device") or named.get("device2") or named.get("device3") or ""
         return [seen("paste.device_used", device.split(":")[0].lower())]
     if match := YOLO.match(line):
         return [seen("paste.yolo_command", match["command"])]

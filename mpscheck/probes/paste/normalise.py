@@ -26,6 +26,7 @@ _ERRORISH = re.compile(r"Error|Exception|Traceback|Warning|torch|MPS|mps")
 _ARROW = re.compile(r"(?<=\))\s*(?:→|⇒|=>|->)\s*")  # f(x) → 'value': a summary's annotation
 # a line that starts a record of its own: a prompt, a comment, a "Label: value" row, a traceback's frame
 _RECORD = re.compile(r"\A\s*(?:>>>|\.\.\.|[$%#]|[A-Z][\w .()/-]{0,40}:\s|File \"|Traceback)")
+_QUOTE_MARK = re.compile(r"\A(?:> ?){1,8}")
 _CONTINUES = re.compile(r"^\s*(?:\(?`?macosx_|\(`|`?(?:arm64|x86_64)`?\)?\s*$|RELEASE_|root:xnu)")
 
 
@@ -83,6 +84,7 @@ def join_wrapped(lines: list[str]) -> list[str]:
 def _continued(line: str, following: str) -> bool:
     """*following* carries on a line cut at the wrap width: it is no record of its own, or the cut fell
     inside a word (a letter or digit on both sides, as in "RuntimeError: M" + "PS backend out of memory")."""
+    following = _QUOTE_MARK.sub("", following)  # a quoted reply's record is still a record
     return not _RECORD.match(following) or (line[-1:].isalnum() and following[:1].isalnum())
 
 

@@ -36,6 +36,15 @@ NAMES = {"Big Sur": "11", "Monterey": "12", "Ventura": "13", "Sonoma": "14", "Se
 NAMED = re.compile(
     r"\b(?P<name>Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\b(?:\s+(?P<version>\d+(?:\.\d+){0,2})\b)?"
 )
+INTEL_MAC = re.compile(r"\b(?:Intel|intel|Radeon)\b(?!-)")  # a Mac with a Radeon GPU is an Intel Mac
+RUNNER_LABEL = re.compile(r"(?i)\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)\b")  # larger runners: GitHub's VMs
+# The user's words that the results on mps are wrong: the run "works", but nothing may call it healthy.
+WRONG_RESULTS = re.compile(
+    r"(?i)\b(?:wrong|incorrect|different|broken|gibberish|garbage|not (?:the )?same)\b.{0,60}(?<![a-z])mps\b"
+    r"|(?<![a-z])mps\b.{0,60}\b(?:wrong|incorrect|different|broken|gibberish|garbage|not (?:the )?same)\b"
+)
+# An NVIDIA RTX/GeForce GPU: no Mac has one, so a line naming it (and no Mac) is about a PC.
+PC_GPU = re.compile(r"(?i)\b(?:rtx|gtx|geforce) ?\d{3,4}\b")
 
 
 def parse(lines: list[str]) -> list[Observation]:
@@ -44,20 +53,27 @@ def parse(lines: list[str]) -> list[Observation]:
 
 def _line(seen: Seen, line: str) -> list[Observation]:
     found: list[Observation] = []
+    if ("mps" in line or "MPS" in line) and WRONG_RESULTS.search(line):
+        found.append(seen("paste.wrong_results", True))
     if _looks_like_code_or_output(line):
         return found
-    if (match := CHIP.search(line)) and MAC_WORD.search(line):
+    chip = CHIP.search(line)
+    if PC_GPU.search(line) and not MAC_WORD.search(line) and not chip:
+        found.append(seen("paste.pc_gpu", True))
+    both = bool(chip and INTEL_MAC.search(line))  # "an Intel iMac (built on an M1)": not said which
+    if not both and (match := chip) and MAC_WORD.search(line):
         brand = f"Apple {match['family']}" + (f" {match['tier']}" if match["tier"] else "")
         found.append(seen("host.cpu_brand", brand))
         found.append(seen("host.arm64_hardware", True))
         found.append(seen("host.system", "Darwin"))
         if memory := MEMORY.search(line):
             found.append(seen("host.memory_bytes", int(memory["n"]) * 1024**3))
-    elif INTEL.search(line) and MAC_WORD.search(line):
+    elif not both and INTEL_MAC.search(line) and MAC_WORD.search(line):
         found.append(seen("host.arm64_hardware", False))
         found.append(seen("paste.intel_prose", True))
         found.append(seen("host.system", "Darwin"))
-    if HOSTED_RUNNER.search(line) and "self-hosted" not in line.lower():
+    runner = "macos" in line.lower() and (HOSTED_RUNNER.search(line) or RUNNER_LABEL.search(line))
+    if runner and "self-hosted" not in line.lower():
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
     if match := UNAME.search(line):
         found.append(seen("paste.shell_machine", match["arch"]))

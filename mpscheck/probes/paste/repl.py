@@ -27,12 +27,13 @@ EXPRESSIONS: tuple[tuple[str, str, str], ...] = (
     (r"torch\.__version__", "torch.version", r"'?(?P<v>\d+\.\d+[\w.+-]*)'?"),
     (r"sys\.version\b(?!_)", "interpreter.version", r"'?(?P<v>\d+\.\d+\.\d+)"),
     (r"sysconfig\.get_platform\(\)", "interpreter.machine", r"'?macosx-\d+(?:\.\d+)?-(?P<v>x86_64|arm64)'?"),
+    (r"mps\.get_name\(\)", "torch.mps_device_name", r"'?(?P<v>Apple [A-Za-z0-9 ]{1,40}?)'?"),
 )
 PROMPT = re.compile(
     r"^\s*(?:>>>|\.\.\.|In \[\d+\]:|\$|%|\([^\s()]+\)\s*[^\s$%#]*[$%#]|[^\s@]+@[^\s$%#]+(?: [~\w/]*)?\s*[$%#])"
 )
 OUT_PREFIX = re.compile(r"^\s*(?:Out\[\d+\]:\s*)?")
-MPS_TENSOR = re.compile(r"device='mps(?::\d+)?'\)")
+MPS_TENSOR = re.compile(r"device='mps(?::\d+)?'(?:\)|,\s*(?:dtype|grad_fn|requires_grad)=|,\s*$)")
 BANNER = re.compile(r"^\s*\[(?:GCC|Clang)[^\]]*\] on (?P<os>linux|darwin|win32)\s*$")
 SYSTEMS = {"linux": "Linux", "darwin": "Darwin", "win32": "Windows"}
 UNAME_RESULT = re.compile(r"uname_result\(system='(?P<system>\w+)'.{0,1000}?machine='(?P<machine>\w+)'")
@@ -44,6 +45,13 @@ LABELS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (re.compile(r"(?i)^\W*(?:is[ _])?mps[ _](?:is[ _])?built\W*(?P<v>True|False)\W*$"), "torch.mps_built"),
 )
+
+
+# A device printed as a result, not built by torch.device(...) (which prints 'mps' on any machine): a model or
+# pipeline that reports it is on mps.
+DEVICE_OUT = re.compile(r"^\s*(?:Out\[\d+\]:\s*)?device\(type='mps'(?:, index=\d+)?\)\s*$")
+NAN_ROW = re.compile(r"^\s*(?:tensor\()?\[*nan, nan\b")  # a printed tensor whose values are NaN
+SHORT_LABEL = re.compile(r"(?i)^\W*mps[ _]avail\W*(?P<v>True|False)\b\s*(?:#.*)?$")  # "MPS avail: True  # ok"
 
 
 def parse(lines: list[str]) -> list[Observation]:
@@ -59,6 +67,12 @@ def parse(lines: list[str]) -> list[Observation]:
             ]
             if kernel := KERNEL.search(line):
                 out.append(observe(KIND, lines, number, "host.arm64_hardware", kernel["kernel"] == "ARM64"))
+        if match := SHORT_LABEL.match(line):
+            out.append(observe(KIND, lines, number, "torch.mps_available", match["v"] == "True"))
+        if NAN_ROW.match(line):
+            out.append(observe(KIND, lines, number, "paste.nan_values", True))
+        if DEVICE_OUT.match(line) and "torch.device(" not in _command_before(lines, number):
+            out.append(observe(KIND, lines, number, "paste.device_used", "mps"))
         if match := BANNER.match(line):
             out.append(observe(KIND, lines, number, "host.system", SYSTEMS[match["os"]]))
         for pattern, fact in LABELS:
@@ -112,7 +126,9 @@ def _output_line(lines: list[str], number: int) -> tuple[int, str] | None:
 
 
 def _value(lines: list[str], number: int, fact: str, raw: str, command: int | None = None) -> list[Observation]:
-    value: object = raw == "True" if fact.startswith("torch.") and fact != "torch.version" else raw
+    value: object = raw == "True" if fact.startswith("torch.mps_") or fact.startswith("torch.cuda_") else raw
+    if fact == "torch.mps_device_name":
+        value = raw
     found = [observe(KIND, lines, number, fact, value, command)]
     if fact == "interpreter.platform":
         system = next(
@@ -121,3 +137,11 @@ def _value(lines: list[str], number: int, fact: str, raw: str, command: int | No
         if system:
             found.append(observe(KIND, lines, number, "host.system", system, command))
     return found
+
+
+def _command_before(lines: list[str], number: int) -> str:
+    """The nearest non-empty line above line *number* (the command that printed it, in a transcript)."""
+    for at in range(number - 1, max(number - 4, 0), -1):
+        if lines[at - 1].strip():
+            return lines[at - 1]
+    return ""

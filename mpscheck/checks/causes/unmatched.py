@@ -1,0 +1,215 @@
+"""Errors that no hand-written row of the known-errors table matches: looked up in the generated table
+of torch's MPS messages (``mpscheck.knowledge.messages``, when this mpscheck has it), which gives the
+message's class (cause id), the releases that print it ("fixed by torch >= X" when it disappears), the
+macOS it names and its source file; else judged as what they are, an unrecognised error or a crash,
+which outranks a healthy banner and never passes.
+
+The messages table is reached through ``messages_lookup()`` (None when absent), so tests hand in a
+stand-in with the same interface: ``match(text)`` -> matches with ``cause``, ``format``, ``condition``,
+``first_seen``, ``last_seen``, ``fixed_in``, ``macos``, ``source``, ``line``, ``text``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Any, Callable
+
+from mpscheck.checks.causes.base import HIGH, Reader
+from mpscheck.checks.causes.model import Cause, Evidence
+from mpscheck.knowledge import errors as table
+from mpscheck.knowledge.causes import CAUSES
+from mpscheck.model import Remediation
+
+BUG = "metal-bug-fixed-later"
+ISSUES = "https://github.com/pytorch/pytorch/issues"
+# The message table's classes that the corpus vocabulary names otherwise (docs/explain.md has both).
+ALIASES = {"size-limit": "mps-size-limit", "complex-unsupported": "dtype-unsupported"}
+NOT_ERRORS = frozenset({"mps-diagnostic-output", "op-fallback-warning"})
+CALLER_CLASSES = frozenset({"invalid-argument", "mps-unsupported-feature"})
+CLASS_FIX = {
+    "mps-unsupported-feature": "Run that call on the CPU (x.cpu(), then back .to('mps')), or upgrade torch: "
+    "PYTORCH_ENABLE_MPS_FALLBACK does not help, the op exists on MPS and refuses this input.",
+    "op-needs-newer-macos": "Upgrade macOS to the version the message names, or run that op on the CPU.",
+    "invalid-argument": "Check what the message names (shapes, ranks, values) where the call is made: the op "
+    "does not accept it.",
+    BUG: "Upgrade torch (and macOS); if it persists on the newest release, report it to PyTorch with the op, the "
+    "dtypes and the shapes.",
+}
+MAP_LOCATION_MPS = re.compile(r"map_location\s*=\s*[\w.(]{0,20}['\"]mps")
+UPGRADE = "{python} -m pip install --upgrade torch"
+
+
+def messages_lookup() -> Callable[[str], list[Any]] | None:
+    """``mpscheck.knowledge.messages.match`` when this mpscheck has the generated table, else None."""
+    try:
+        module = importlib.import_module("mpscheck.knowledge.messages")
+    except ImportError:
+        return None
+    found: Callable[[str], list[Any]] | None = getattr(module, "match", None)
+    return found
+
+
+class UnmatchedRules(Reader):
+    def unmatched_errors(self) -> list[Cause]:
+        """One cause for the first error the rows did not explain: its message-table class, or unrecognised."""
+        if any(h.row.severity == table.ERROR for h in self.hits):
+            return []
+        hit_lines = {h.line for h in self.hits}
+        for message in self.messages():
+            if message.line not in hit_lines:
+                return [self.from_message(message)]
+        lines = [o for o in self.paste.observations if o.fact in ("paste.error_line", "paste.crash_line")]
+        lines = [o for o in lines if o.line not in hit_lines]
+        if not lines:
+            return self.nan_results()
+        first = lines[0]
+        crash = next((o for o in lines if o.fact == "paste.crash_line"), None)
+        if crash is None and (loading := self.loading_onto_mps(first)) is not None:
+            return [loading]
+        return [self.unrecognised(first, crash)]
+
+    def loading_onto_mps(self, first: Any) -> Cause | None:
+        """An error raised inside torch.load (torch/serialization.py) called with map_location on mps: the
+        checkpoint cannot be restored onto mps by this torch, whatever the cut-off message said."""
+        text = self.paste.text
+        where = MAP_LOCATION_MPS.search(text)
+        if "/torch/serialization.py" not in text or where is None:
+            return None
+        number = text.count("\n", 0, where.start()) + 1
+        shown = (Evidence(first.line, first.text), Evidence(number, text.split("\n")[number - 1]))
+        return self.from_row("mps-checkpoint-load", shown)
+
+    def messages(self) -> list[Any]:
+        """The table's matches that are errors (not torch's own log lines, not the fallback warning)."""
+        lookup = messages_lookup()
+        if lookup is None:
+            return []
+        try:
+            return [m for m in lookup(self.paste.text) if m.cause not in NOT_ERRORS]
+        except Exception:  # a table problem must not cost the diagnosis
+            return []
+
+    def from_message(self, message: Any) -> Cause:
+        """A known torch MPS message: its class, releases and source, with the fix of its cause."""
+        cause_id, notes = self.message_class(message)
+        span = f"torch {message.first_seen}" + (
+            f" to {message.last_seen}" if message.last_seen != message.first_seen else ""
+        )
+        where = f"{message.source}; " if message.source else ""
+        summary = f"torch's MPS message “{message.format}” ({where}{message.condition}; printed by {span})"
+        commands: list[str] = []
+        if message.fixed_in:
+            summary += f"; fixed by torch >= {message.fixed_in}"
+            commands.append(f"{self.python} -m pip install --upgrade 'torch>={message.fixed_in}'")
+        if message.macos:
+            summary += f"; needs macOS >= {message.macos}"
+            commands.append("softwareupdate --list")
+        fix, extra = self.class_fix(cause_id)
+        commands += [c for c in extra if c not in commands]
+        source = str(message.source or "mpscheck/knowledge/torch_messages.json")
+        evidence = (Evidence(int(message.line), str(message.text)),)
+        remedy = Remediation(fix, tuple(commands))
+        return Cause(cause_id, summary, remedy, evidence, source, notes, variant="torch-message")
+
+    def message_class(self, message: Any) -> tuple[str, tuple[str, ...]]:
+        """The table's class in the one cause vocabulary. An argument check of MPS code is the caller's only
+        where this torch is known to print it still; a message later releases dropped, or one from a torch
+        the paste does not date, is first a bug fixed later, with the other reading named."""
+        cause_id = ALIASES.get(str(message.cause), str(message.cause or BUG))
+        known = cause_id in CLASS_FIX or cause_id in CAUSES or any(r.cause == cause_id for r in table.TABLE)
+        if not known:
+            return BUG, ()
+        if cause_id not in CALLER_CLASSES or (not message.fixed_in and self.torch_since(message.first_seen)):
+            return cause_id, ()
+        note = (
+            f"the table of torch's messages classes it {cause_id}: if this torch is {message.first_seen} or newer, "
+            f"the call passes what the MPS op does not accept (check with: {self.python} -c 'import torch; "
+            "print(torch.__version__)')"
+        )
+        return BUG, (note,) if not message.fixed_in else ()
+
+    def torch_since(self, release: str) -> bool:
+        """The paste shows a torch at least *release*."""
+        from mpscheck.knowledge.versions import at_least, parse_version
+
+        torch = self.facts.target.torch
+        shown, wanted = parse_version(torch.version if torch else None), parse_version(release)
+        return bool(shown and wanted and at_least(shown, wanted))
+
+    def class_fix(self, cause_id: str) -> tuple[str, tuple[str, ...]]:
+        row = next((r for r in table.TABLE if r.cause == cause_id), None)
+        if row is not None:
+            _, remedy = self.fill(row, {})
+            return remedy.summary, remedy.commands
+        general = CAUSES.get(cause_id)
+        if general is not None:
+            return general.fix, tuple(table.fill(c, {"python": self.python}) for c in general.commands)
+        return CLASS_FIX.get(cause_id, CLASS_FIX[BUG]), (table.fill(UPGRADE, {"python": self.python}),)
+
+    def unrecognised(self, first: Any, crash: Any) -> Cause:
+        """An error or crash that no row and no message of the table knows: never healthy, never guessed."""
+        said = str(first.value)
+        if crash is not None:
+            summary = (
+                f"the process crashed ({crash.value}) and nothing in the paste says why"
+                if crash is first
+                else f"an error no known rule recognises (“{said}”), and the process crashed ({crash.value})"
+            )
+        else:
+            summary = f"an error no known rule recognises: “{said}”"
+        summary += "; in torch's MPS code such failures are most often backend bugs that a later torch fixed"
+        evidence = tuple(Evidence(o.line, o.text) for o in (first, crash) if o is not None)
+        remedy = Remediation(
+            "Upgrade torch (and macOS) and run it again; if it persists on the newest release, report it to PyTorch "
+            "with the op, the dtypes and the shapes.",
+            (table.fill(UPGRADE, {"python": self.python}),),
+        )
+        return Cause(BUG, summary, remedy, evidence, ISSUES, variant="unrecognised")
+
+    def nan_results(self) -> list[Cause]:
+        """A tensor on mps printed full of NaN: the run went through, but its results are wrong; not healthy."""
+        nan, on_mps = self.paste.get("paste.nan_values"), self.paste.get("paste.mps_tensor")
+        said = self.paste.get("paste.wrong_results")
+        if said is not None and (nan is None or on_mps is None):
+            return [self.wrong_results(said)]
+        if nan is None or on_mps is None:
+            return []
+        remedy = Remediation(
+            "Compare with the same run on the CPU (device='cpu') to find the op, and upgrade torch (and macOS): "
+            "wrong or NaN results on mps are mostly backend bugs fixed in later releases; float32 instead of "
+            "float16 rules out an overflow.",
+            (table.fill(UPGRADE, {"python": self.python}),),
+        )
+        summary = "the results on mps are NaN (the run finished, so no error names the op)"
+        evidence = (Evidence(nan.line, nan.text), Evidence(on_mps.line, on_mps.text))
+        return [Cause(BUG, summary, remedy, evidence, ISSUES, variant="nan")]
+
+    def wrong_results(self, said: Any) -> Cause:
+        """The paste says the results on mps are wrong (and shows no error): a backend bug until shown otherwise."""
+        remedy = Remediation(
+            "Compare the op on the CPU and on mps to find the first that differs, and upgrade torch (and macOS): "
+            "wrong results on mps are mostly backend bugs fixed in later releases (.contiguous() before the op, or "
+            "float32, are the usual workarounds meanwhile).",
+            (table.fill(UPGRADE, {"python": self.python}),),
+        )
+        summary = "the paste says the results on mps are wrong, and shows no error that would explain it"
+        evidence = (Evidence(said.line, said.text),)
+        return Cause(BUG, summary, remedy, evidence, ISSUES, variant="wrong-results")
+
+
+def default_ratio_rejected(reader: Reader, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause | None:
+    """'invalid high watermark ratio 1.7' with nothing in the paste setting it: torch refused its own default
+    (on Macs with a discrete GPU, fixed by pytorch/pytorch#91268), so upgrading torch is the fix."""
+    value = hit.groups.get("value", "").rstrip(".")
+    if hit.groups.get("which") != "high" or value not in ("1.7", "1.70") or HIGH in reader.paste.text:
+        return None
+    _, remedy = reader.fill(table.BY_ID["metal-assertion"], {})
+    return Cause(
+        BUG,
+        f"torch refused its own default high watermark ratio ({value}), which nothing in the paste sets: a torch "
+        "bug on Macs with a discrete GPU, fixed by a later torch",
+        remedy,
+        evidence,
+        "https://github.com/pytorch/pytorch/pull/91268",
+    )

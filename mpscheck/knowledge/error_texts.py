@@ -1,0 +1,400 @@
+"""More rows of the known-errors table (``mpscheck/knowledge/errors.py`` joins them into ``TABLE``):
+the texts that torch, the Objective-C runtime, Metal and the installers (pip, uv, Poetry, pixi, conda)
+print to everyone, for the causes the 2026-11-24 corpus threads concluded.
+
+``EARLY`` rows are tried before the older rows, because each is more specific than an older row that
+would also match (a conv size limit before the generic Metal assertion, two MPS dtypes in a conv
+before "different devices", complex dtypes before the macOS-14 row); ``LATE`` rows after them (a
+``Killed: 9`` says less than torch's own out-of-memory line). Every pattern is a plain alternation of
+literals and bounded classes: linear on any line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mpscheck.knowledge.errors import TORCH_ISSUE, WARNING, Row
+
+UPGRADE = "{python} -m pip install --upgrade torch"
+FALLBACK_USELESS = "PYTORCH_ENABLE_MPS_FALLBACK does not help here"
+
+EARLY: tuple[Row, ...] = (
+    Row(
+        "lightning-mps-quoted",
+        re.compile(r"`MPSAccelerator` can not run on your system since the accelerator is not available"),
+        "lightning-processor",
+        "Lightning says MPS is not available: it also requires platform.processor() to be 'arm', which an x86_64 "
+        "(Rosetta) Python reports as 'i386'",
+        "Run a native arm64 Python; check what Lightning sees with platform.processor().",
+        ("{python} -c 'import platform; print(platform.processor())'",),
+        "https://github.com/Lightning-AI/pytorch-lightning/issues/15861 (newer Lightning quotes the class name)",
+    ),
+    Row(
+        "linker-other-arch",
+        re.compile(
+            r"building for macOS-(?P<need>arm64|x86_64) but attempting to link with file built for "
+            r"macOS-(?P<have>arm64|x86_64)"
+        ),
+        "wrong-arch-wheel",
+        "the linker skips a library built for {have} while building for {need}: the libtorch (or other library) "
+        "linked is for the other architecture",
+        "Link against a library of this architecture: the libtorch inside an arm64 `pip install torch` (its folder: "
+        "python -c 'import torch, os; print(os.path.dirname(torch.__file__))'), not an x86_64 download.",
+        ("{python} -m pip install --force-reinstall --no-cache-dir torch",),
+        TORCH_ISSUE + "63558 (ld64's 'building for ... but attempting to link with file built for')",
+    ),
+    Row(
+        "mps-size-limit",
+        re.compile(
+            r"Output channels > 65536 not supported at the MPS device"
+            r"|\[MPS\w*NDArray initWithDevice:descriptor:[\w:]*\] Error"
+            r"|total bytes of NDArray > 2\*\*32|NDArray dimension length > INT_MAX"
+            r"|does not support tensor dims larger than INT_MAX"
+        ),
+        "mps-size-limit",
+        "a size limit of torch's MPS kernels was hit (a convolution with more than 65536 output channels, a "
+        "dimension over INT_MAX, an MPS array over 2**32 bytes); " + FALLBACK_USELESS,
+        "Keep the tensor under the limit on mps (fewer channels, split the batch or the sequence) or run that op on "
+        "the CPU; newer torch and macOS lift some of these limits (conv channels > 65536 on macOS 15.1+).",
+        (UPGRADE, "softwareupdate --list"),
+        TORCH_ISSUE + "129207; PR pytorch/pytorch#140726; PR pytorch/pytorch#158824 "
+        "(aten/src/ATen/native/mps/operations/Convolution.mm)",
+    ),
+    Row(
+        "complex-on-mps",
+        re.compile(r"Trying to convert (?P<dtype>Complex\w+) to the MPS backend"),
+        "dtype-unsupported",
+        "this torch has no {dtype} on MPS (complex64 came to MPS in later torch releases on macOS 14; complex128 "
+        "never did)",
+        "Keep complex tensors (and torch.fft on them) on the CPU: x.cpu() before the op, then .to('mps'); or use "
+        "complex64 with a newer torch on macOS 14 or later.",
+        (UPGRADE, "softwareupdate --list"),
+        TORCH_ISSUE + "78044; " + TORCH_ISSUE + "176981 (aten/src/ATen/native/mps/OperationUtils.mm, getMPSDataType)",
+    ),
+    Row(
+        "input-dtype-mismatch",
+        re.compile(
+            # Bounded names: linear-time on hostile text (a type name is a few dozen characters at most).
+            r"Input type \((?P<input>[\w.]{0,40}MPS\w{0,40}|torch\.mps\.\w{1,40})\) and weight type "
+            r"\((?P<weight>[\w.]{0,40}MPS\w{0,40}|torch\.mps\.\w{1,40})\) should be the same"
+            r"|Input type \((?P<input2>[\w.]{1,60})\) and bias type \((?P<weight2>[\w.:]{1,60})\) should be the same"
+            r"|mat1 and mat2 must have the same dtype|MPS device does not support linear for non-float inputs"
+        ),
+        "input-dtype-mismatch",
+        "the input and the weights (or two operands) are on the same device but of different dtypes",
+        "Cast the input to the model's dtype before the call: x = x.to(device='mps', dtype=torch.float32) (an image "
+        "read as uint8 needs .float() / 255).",
+        (),
+        "aten/src/ATen/native/Convolution.cpp (check_input_same_type_as_parameters)",
+    ),
+    Row(
+        "not-linked-mps",
+        re.compile(r"PyTorch is not linked with support for mps devices"),
+        "torch-not-built-with-mps",
+        "this torch has no MPS device at all (PyTorch is not linked with support for mps devices): either it runs on "
+        "Linux or Windows (a Docker container on a Mac is Linux), where torch has no MPS, or it is a macOS build "
+        "made without MPS; the paste does not show which",
+        "Print where this torch runs and whether it has MPS: on Linux or Windows use CUDA or the CPU (MPS exists only "
+        "on macOS); on a Mac install the PyPI torch with this interpreter.",
+        (
+            "{python} -c 'import platform, torch; print(platform.system(), platform.machine(), "
+            "torch.backends.mps.is_built())'",
+            "{python} -m pip install --force-reinstall torch",
+        ),
+        "c10/core/impl/DeviceGuardImplInterface.h (getDeviceGuardImpl); https://github.com/jankais3r/LLaMA_MPS/issues/6",
+    ),
+    Row(
+        "compile-on-mps",
+        re.compile(
+            r"\bDevice mps not supported\b|BackendCompilerFailed: \w+ raised AssertionError: Torch not compiled"
+        ),
+        "compile-needs-newer-torch",
+        "torch.compile (Inductor) has no MPS backend in this torch: MPSInductor came with torch 2.8",
+        "Upgrade torch to 2.8 or later for torch.compile on mps; meanwhile run eager (no torch.compile) or "
+        "torch.compile(model, backend='aot_eager').",
+        ("{python} -m pip install --upgrade 'torch>=2.8'",),
+        TORCH_ISSUE + "125254; " + TORCH_ISSUE + "96976 (torch/_inductor: MPS backend in 2.8)",
+    ),
+    Row(
+        "autocast-device-mps",
+        re.compile(r"User specified an unsupported autocast device_type '?mps"),
+        "autocast-needs-newer-torch",
+        "this torch has no autocast for mps (MPS autocast came with torch 2.5 for float16, 2.6 for bfloat16)",
+        "Upgrade torch (2.6 or later for bfloat16 autocast on mps) and the library that asked for it, or turn "
+        "mixed precision off on mps.",
+        ("{python} -m pip install --upgrade 'torch>=2.6' accelerate",),
+        "https://github.com/huggingface/accelerate/issues/2693 (torch/amp/autocast_mode.py)",
+    ),
+    Row(
+        "accelerate-fp16-mps",
+        re.compile(
+            r"(?:fp16|bf16) mixed precision requires (?:a GPU \(not '?mps'?\)|PyTorch >= [\d.]+ and a supported)"
+            r"|fp16 mixed precision requires a GPU \(not \{self\.device\.type!r\}\)"  # the raise line, quoted
+        ),
+        "autocast-needs-newer-torch",
+        "accelerate refuses mixed precision on mps with this torch and accelerate (fp16 amp on mps needs torch 2.8 "
+        "and an accelerate with huggingface/accelerate#3373)",
+        "Train without mixed precision on mps (fp16=False / mixed_precision='no'), or upgrade torch to 2.8+ and "
+        "accelerate.",
+        ("{python} -m pip install --upgrade 'torch>=2.8' accelerate",),
+        "https://github.com/huggingface/accelerate/issues/3718 (accelerate/accelerator.py)",
+    ),
+    Row(
+        "autocast-dtype-mps",
+        re.compile(
+            r"In MPS autocast, but the target dtype is not supported|MPS Autocast only supports dtype of torch\.\w+"
+        ),
+        "autocast-needs-newer-torch",
+        "this torch's MPS autocast does not take the dtype asked for, so autocast was disabled (float16 from torch "
+        "2.5, bfloat16 from 2.6)",
+        "Autocast with dtype=torch.float16 on mps with this torch, or upgrade torch for bfloat16 autocast.",
+        ("{python} -m pip install --upgrade 'torch>=2.6'",),
+        TORCH_ISSUE + "139190 (torch/amp/autocast_mode.py)",
+        severity=WARNING,
+    ),
+    Row(
+        "torch-mps-module",
+        re.compile(r"module 'torch' has no attribute 'mps'|No module named 'torch\.mps'"),
+        "torch-mps-module-missing",
+        "this torch has no torch.mps module (it came with torch 2.0; torch 2.0.0 needs `import torch.mps`)",
+        "Upgrade torch to 2.0 or later (or guard torch.mps calls with hasattr(torch, 'mps')).",
+        ("{python} -m pip install --upgrade 'torch>=2.0'",),
+        "https://github.com/huggingface/accelerate/pull/2686 (torch/mps/__init__.py, new in 2.0)",
+    ),
+    Row(
+        "mps-checkpoint-load",
+        re.compile(r"don't know how to restore data location of [\w.]+ \(tagged with mps"),
+        "mps-checkpoint-load",
+        "the checkpoint's tensors were saved on mps, and this torch cannot restore them there",
+        "Load on the CPU, then move: torch.load(path, map_location='cpu') and model.to('mps'); or upgrade torch.",
+        (UPGRADE,),
+        TORCH_ISSUE + "77874; https://github.com/ultralytics/yolov5/issues/8102 (torch/serialization.py)",
+    ),
+    Row(
+        "cuda-checkpoint-on-mac",
+        re.compile(
+            r"Attempting to deserialize object on a CUDA device but torch\.cuda\.is_available\(\) is False"
+            r"|Attempting to deserialize object on CUDA device \d+ but torch\.cuda\.device_count\(\) is"
+        ),
+        "cuda-requested-on-mac",
+        "the checkpoint was saved on a CUDA GPU, and torch.load tries to put it back on CUDA, which this Mac has not",
+        "Pass map_location: torch.load(path, map_location='mps') (or 'cpu'), in the code or the tool's device option.",
+        (),
+        "torch/serialization.py (validate_cuda_device)",
+    ),
+    Row(
+        "cuda-on-mac",
+        re.compile(
+            r"Torch not compiled with CUDA enabled|`CUDAAccelerator` can not run on your system"
+            r"|Found no NVIDIA driver on your system"
+        ),
+        "cuda-requested-on-mac",
+        "the code (or its config, or a library default) asks for CUDA, which torch on a Mac does not have",
+        "Ask for mps (or cpu) instead of cuda: device='mps' in the code, the config file or the tool's --device "
+        "option, and replace .cuda() with .to('mps').",
+        ("{python} -c 'import torch; print(torch.backends.mps.is_available())'",),
+        "torch/cuda/__init__.py (_lazy_init); https://github.com/kijai/ComfyUI-LivePortraitKJ/issues/31",
+    ),
+    Row(
+        "generator-device",
+        re.compile(r"Expected a '(?:mps|cpu)' device type for generator but found '(?:mps|cpu)'"),
+        "device-mismatch",
+        "a torch.Generator is on another device than the tensors it fills (one on mps, one on the CPU)",
+        "Create the generator on the tensors' device: torch.Generator(device='mps'), or move the tensors .to(device).",
+        (),
+        "aten/src/ATen/core/Generator.h (check_generator); https://github.com/riffusion/riffusion-hobby/issues/125",
+    ),
+    Row(
+        "half-on-cpu",
+        re.compile(r"\"(?P<op>\w+)\" not implemented for 'Half'"),
+        "half-on-cpu-fallback",
+        "{op} ran on the CPU with float16, which the CPU kernel does not take (a CPU fallback, or a model half on "
+        "the CPU)",
+        "Run the model in float32 (a --no-half or precision option of the tool, or model.float()), or use a torch and "
+        "macOS with the MPS kernel for this op.",
+        (UPGRADE,),
+        "https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/11633 (aten/src/ATen/Dispatch.h)",
+    ),
+    Row(
+        "fork-after-mps",
+        re.compile(r"may have been in progress in another thread when fork\(\) was called"),
+        "fork-after-mps-init",
+        "the process forked after MPS (MPSGraph) was initialised, which the Objective-C runtime forbids",
+        "Start worker processes with spawn (multiprocessing.set_start_method('spawn'), DataLoader "
+        "multiprocessing_context='spawn', num_workers=0), or touch mps only inside the children.",
+        (),
+        "https://github.com/apple-oss-distributions/objc4 (runtime/objc-initialize.mm, the fork() check)",
+    ),
+    Row(
+        "backend-without-mps",
+        re.compile(r"unsupported device mps\b"),
+        "backend-has-no-mps",
+        "the engine that raised this is not torch and has no Metal/MPS backend (CTranslate2, used by faster-whisper)",
+        "Use its CPU device (device='cpu', compute_type='int8' or 'float32'); for the Apple GPU use a torch-based "
+        "or MLX-based tool instead.",
+        (),
+        "https://github.com/SYSTRAN/faster-whisper/issues/911 (CTranslate2 devices)",
+    ),
+)
+
+MORE_EARLY: tuple[Row, ...] = (
+    Row(
+        "torch-mps-api-missing",
+        re.compile(r"module 'torch\._C' has no attribute '_mps_\w+'|module 'torch\.mps' has no attribute '\w+'"),
+        "torch-mps-module-missing",
+        "this torch lacks the torch.mps function the code calls (torch.mps came with 2.0 and grew in later releases)",
+        "Upgrade torch (or guard the call with hasattr(torch.mps, name)).",
+        ("{python} -m pip install --upgrade 'torch>=2.0'",),
+        "torch/mps/__init__.py (functions added release by release); https://github.com/huggingface/accelerate/pull/2686",
+    ),
+    Row(
+        "library-op-no-mps",
+        re.compile(r"Could not run '(?P<op>(?!aten::)\w+::\w+)' with arguments from the 'MPS' backend"),
+        "op-not-implemented",
+        "{op} (an op of a library built on torch, such as torchvision) has no MPS kernel in this build of the library",
+        "Upgrade the library to a release with an MPS kernel for it, built for this torch; meanwhile "
+        "PYTORCH_ENABLE_MPS_FALLBACK=1 (set before Python starts) runs it on the CPU.",
+        ("export PYTORCH_ENABLE_MPS_FALLBACK=1", "{python} -m pip install --upgrade torch torchvision"),
+        "aten/src/ATen/core/dispatch (the 'Could not run ... from the backend' text); aten/src/ATen/mps/MPSFallback.mm",
+    ),
+    Row(
+        "cuda-only-library",
+        re.compile(
+            r"bitsandbytes was compiled without GPU support"
+            r"|No operator found for `memory_efficient_attention_\w+`"
+            r"|FlashAttention only supports Ampere GPUs or newer"
+        ),
+        "backend-has-no-mps",
+        "the library that failed (bitsandbytes, xformers or flash-attn) runs its GPU code on CUDA only: it has no "
+        "Metal/MPS backend",
+        "Turn that library off on the Mac (no 4/8-bit loading, attention without xformers/flash-attn: the default "
+        "attention, sdpa), or use its CPU path.",
+        (),
+        "https://github.com/bitsandbytes-foundation/bitsandbytes (cextension.py); "
+        "https://github.com/facebookresearch/xformers (ops/fmha/dispatch.py); "
+        "https://github.com/Dao-AILab/flash-attention",
+    ),
+    Row(
+        "mps-tensor-to-numpy",
+        re.compile(r"can't convert mps(?::\d+)? device type tensor to numpy"),
+        "device-mismatch",
+        "a tensor on mps was handed to numpy, which reads only CPU memory",
+        "Copy it to the CPU first: t.detach().cpu().numpy() (or t.to('cpu')) where the error points.",
+        (),
+        "torch/_tensor.py (Tensor.__array__ / numpy(): 'can't convert ... device type tensor to numpy')",
+    ),
+    Row(
+        "int64-no-support",
+        re.compile(r"MPS: no support for int64 (?P<op>[\w/ ]{1,40}?)(?: ops?)?, (?:please )?cast"),
+        "int64-op-needs-newer-macos",
+        "this MPS op ({op}) has no int64 kernel here",
+        "Cast the tensor to int32 before the op, or upgrade macOS (13.3 or later) and torch.",
+        ("softwareupdate --list", UPGRADE),
+        "aten/src/ATen/native/mps/operations/ReduceOps.mm ('MPS: no support for int64 ...')",
+    ),
+    Row(
+        "cuda-amp-on-mac",
+        re.compile(
+            r"User provided device_type of 'cuda', but CUDA is not available"
+            r"|GradScaler is enabled, but CUDA is not available"
+        ),
+        "cuda-requested-on-mac",
+        "autocast or the gradient scaler was asked for on cuda, which this Mac has not, so torch disabled it",
+        "Ask for mps instead of cuda: torch.autocast('mps', dtype=torch.float16) (torch 2.5+), or no mixed precision.",
+        (),
+        "torch/amp/autocast_mode.py; torch/amp/grad_scaler.py (the 'Disabling' warnings)",
+        severity=WARNING,
+    ),
+)
+
+LATE: tuple[Row, ...] = (
+    Row(
+        "homebrew-intel-prefix",
+        re.compile(
+            r"Cannot install in Homebrew on ARM processor in Intel default prefix"
+            r"|Cannot install under Rosetta 2 in ARM default prefix"
+        ),
+        "rosetta-python",
+        "an Intel (x86_64) Homebrew in /usr/local, or a terminal under Rosetta, on Apple silicon: what it installs "
+        "(Python included) is x86_64 and runs under Rosetta",
+        "Use the arm64 Homebrew in /opt/homebrew from a native (not Rosetta) terminal, and make the Python "
+        "environment again with its Python.",
+        ("arch", "/opt/homebrew/bin/brew config", "ls /opt/homebrew/bin/brew"),
+        "https://docs.brew.sh/Installation (Homebrew's own refusals of the other architecture's prefix)",
+    ),
+    Row(
+        "whisper-on-cpu",
+        re.compile(r"FP16 is not supported on CPU; using FP32 instead"),
+        "mps-not-requested",
+        "Whisper runs on the CPU: it picks CUDA when there is one, else the CPU, unless asked for mps",
+        "Ask for mps: whisper.load_model(name, device='mps') (or --device mps where the tool has it); on an Intel "
+        "Mac the CPU is all there is.",
+        ("{python} -c 'import torch; print(torch.backends.mps.is_available())'",),
+        "https://github.com/openai/whisper (whisper/transcribe.py: the FP16 warning on CPU)",
+        severity=WARNING,
+    ),
+    Row(
+        "metal-command-buffer-oom",
+        re.compile(r"kIOGPUCommandBufferCallbackErrorOutOfMemory"),
+        "out-of-memory",
+        "Metal ran out of GPU memory while running the work (Insufficient Memory in a command buffer)",
+        "Use less memory (smaller model, batch or resolution); if PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 is set, unset "
+        "it so torch refuses an allocation first.",
+        ("unset PYTORCH_MPS_HIGH_WATERMARK_RATIO", "top -l 1 -o mem -n 10"),
+        "Metal's IOGPU command buffer errors (kIOGPUCommandBufferCallbackErrorOutOfMemory); " + TORCH_ISSUE + "119088",
+    ),
+    Row(
+        "killed-9",
+        re.compile(r"\bKilled: 9\b|zsh: killed\s"),
+        "out-of-memory",
+        "macOS killed the process (SIGKILL, Killed: 9), which it does when memory runs out",
+        "Use less memory (smaller model, batch or resolution); if PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 is set, unset "
+        "it so torch refuses an allocation instead of the system killing the process.",
+        ("unset PYTORCH_MPS_HIGH_WATERMARK_RATIO", "top -l 1 -o mem -n 10"),
+        "https://github.com/gensyn-ai/rl-swarm/issues/369; aten/src/ATen/mps/MPSAllocator.mm (watermark 0.0)",
+    ),
+    Row(
+        "poetry-no-candidates",
+        re.compile(r"Unable to find installation candidates for (?P<package>torch) \((?P<version>[\w.+]+)\)"),
+        "no-matching-distribution",
+        "Poetry found no torch {version} file that this environment can install",
+        "Use a torch version that has a wheel for this Python and platform (pin it in pyproject.toml).",
+        (),
+        "https://github.com/mindverse/Second-Me/issues/32 (poetry/installation/chooser.py)",
+    ),
+    Row(
+        "wheel-not-supported",
+        re.compile(r"(?<![\w.+-])(?P<wheel>torch-[\w.+-]{1,120}\.whl) is not a supported wheel on this platform"),
+        "no-matching-distribution",
+        "{wheel} does not fit this interpreter (its Python version tag or architecture differs)",
+        "Install with plain pip from the Python you will run, which picks the right wheel, instead of a wheel file.",
+        ("{python} -m pip install torch",),
+        TORCH_ISSUE + "148528 (pip/_internal/req/constructors.py)",
+    ),
+    Row(
+        "uv-only-wheels-for",
+        re.compile(r"but `(?P<package>torch)` \(v(?P<version>[\w.+]+)\) only has wheels for the following platforms"),
+        "no-matching-distribution",
+        "uv found no torch {version} wheel for macOS: that build has wheels for other platforms only",
+        "Resolve torch from PyPI on macOS (drop the CUDA index or the +cuXXX local version there).",
+        ("{python} -m pip install torch",),
+        "https://github.com/PrimeIntellect-ai/verifiers/issues/553 (uv's resolver hint)",
+    ),
+    Row(
+        "conda-not-found",
+        re.compile(
+            r"PackagesNotFoundError: The following packages are not available from current channels"
+            r"|UnsatisfiableError: The following specifications were found to be incompatible"
+            r"|No candidates were found for (?P<package>[\w-]*torch[\w-]*)"
+            r"|nothing provides (?:requested )?__cuda"
+        ),
+        "no-matching-distribution",
+        "the conda (or pixi) solver found no build of the requested PyTorch packages for this platform",
+        "Install the PyPI wheels into this environment (PyPI's macOS arm64 torch has MPS), or drop the package the "
+        "channel lacks for this platform (a CUDA build such as pytorch-gpu has none for macOS).",
+        ("{python} -m pip install torch torchvision torchaudio",),
+        TORCH_ISSUE + "82483; https://github.com/rerun-io/prompt-da/issues/2",
+    ),
+)
+
+OWN_WORDS = frozenset({"poetry-no-candidates", "wheel-not-supported", "uv-only-wheels-for", "conda-not-found"})
