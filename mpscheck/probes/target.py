@@ -30,7 +30,7 @@ from mpscheck.facts import (
     TorchFacts,
     from_dict,
 )
-from mpscheck.probes.process import Completed, run_command
+from mpscheck.probes.process import STDOUT_LIMIT, Completed, run_command
 from mpscheck.probes.progress import Progress, terminal_progress
 from mpscheck.redact import ENV_POLICY, redact
 
@@ -38,6 +38,7 @@ AGENT_PATH = Path(__file__).resolve().parent / "agent" / "main.py"  # run by pat
 ENV_POLICY_VARIABLE = "MPSCHECK_ENV_POLICY"  # read by the agent's main.py
 PROTOCOL_VERSION = 1  # the agent's protocol.PROTOCOL_VERSION (a test keeps the two equal)
 STDERR_TAIL_CHARS = 2000
+RECORD_CHARS = 1_000_000  # a protocol line longer than this is not a record the agent writes: junk
 _F = TypeVar("_F")
 _PYTHON_NAME = re.compile(r"^(python|pypy)[0-9.]*[tmd]?(\.exe)?$", re.IGNORECASE)
 
@@ -166,6 +167,9 @@ def parse_records(stdout: str) -> tuple[dict[str, Any], str | None, list[str]]:
     for line in stdout.splitlines():
         if not line.strip():
             continue
+        if len(line) > RECORD_CHARS:
+            junk.append(line[:200])
+            continue
         try:
             record = json.loads(line)
         except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested past the limit
@@ -227,6 +231,11 @@ def _classify(
         return "timeout", f"no answer within {timeout:g} s{where}"
     if done.returncode is not None and done.returncode < 0:
         return "crashed", f"killed by {_signal_name(-done.returncode)}{where}"
+    if done.stdout_cut:  # what came after the cut was never read: nothing it said can count
+        return "bad-output", (
+            f"printed more than {STDOUT_LIMIT // 1048576} MiB on its protocol stream; "
+            f"the {done.stdout_cut} bytes after that were not read"
+        )
     if "end" not in stages:
         if done.returncode:
             return "failed", f"exited with status {done.returncode}{where}"
