@@ -57,7 +57,7 @@ def looks_like_report(text: str) -> bool:
         return False
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser goes
         return True
     if isinstance(data, dict) and data.get("kind") == REPORT_KIND:
         return True

@@ -74,6 +74,13 @@ def choose_target(
 def resolve_python(requested: str, environ: Mapping[str, str], timeout: float = 10.0) -> str:
     if not requested.strip():
         raise TargetError("--python: empty; give a path, a name on PATH, or an env folder")
+    try:
+        return _resolve(requested, environ, timeout)
+    except (OSError, ValueError) as exc:  # a name too long for the file system, a NUL byte
+        raise TargetError(f"--python {requested!r}: cannot be used: {getattr(exc, 'strerror', None) or exc}") from exc
+
+
+def _resolve(requested: str, environ: Mapping[str, str], timeout: float) -> str:
     path = Path(requested).expanduser()
     if path.is_dir():
         found = _python_in(path)
