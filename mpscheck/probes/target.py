@@ -74,6 +74,8 @@ def choose_target(
 def resolve_python(requested: str, environ: Mapping[str, str], timeout: float = 10.0) -> str:
     if not requested.strip():
         raise TargetError("--python: empty; give a path, a name on PATH, or an env folder")
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 or c in "\u2028\u2029" for c in requested):
+        raise TargetError(f"--python {requested!r}: holds a line break or control character; give the path on one line")
     try:
         return _resolve(requested, environ, timeout)
     except (OSError, ValueError) as exc:  # a name too long for the file system, a NUL byte

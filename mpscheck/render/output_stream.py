@@ -6,6 +6,13 @@ locale). None of these is mpscheck breaking (exit 3): a write that fails is a cl
 and exit 2, and a character the encoding lacks is written as a backslash escape. A stream that
 failed is pointed at the null device, so Python's own flush at exit adds no second traceback.
 A closed stdin reads as an error ("standard input is closed"), never as an empty paste.
+
+stderr carries mpscheck's messages, and they quote what the user typed (a --python path, `run`'s
+command, an unknown option). The GitHub Actions runner reads a workflow command from any output
+line that starts with ``::`` after blanks, or holds ``##[`` anywhere, and it breaks lines at CR as
+well as LF; so every line written to stderr is defused as render/github.py defuses the plain report
+(``: :``, ``## [``), whatever the value that put a line break in it. mpscheck writes no workflow
+command of its own to stderr; the user's command in `run` writes to the inherited descriptor, as is.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import codecs
 import contextlib
 import errno
 import os
+import re
 import sys
 from typing import IO, Any
 
@@ -21,6 +29,7 @@ import click
 
 NAMES = {0: "stdin", 1: "stdout", 2: "stderr"}
 LABELS = {"stdin": "standard input", "stdout": "standard output", "stderr": "standard error"}
+LINE_BREAKS = re.compile("([\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])")  # str.splitlines' set
 
 
 class StreamError(click.ClickException):
@@ -38,7 +47,7 @@ def guard_streams() -> None:
             setattr(sys, name, Closed(LABELS[name]))
         elif name != "stdin" and not isinstance(stream, GuardedText):
             _make_total(stream)
-            setattr(sys, name, GuardedText(stream, LABELS[name]))
+            setattr(sys, name, GuardedText(stream, LABELS[name], defuse=name == "stderr"))
 
 
 def flush_streams() -> None:
@@ -77,11 +86,14 @@ def _make_total(stream: Any) -> None:
 class GuardedText:
     """A text stream whose write and flush failures become StreamError, once; later writes are dropped."""
 
-    def __init__(self, stream: IO[str], label: str) -> None:
+    def __init__(self, stream: IO[str], label: str, defuse: bool = False) -> None:
         self._stream = stream
         self._label = label
         self._broken = False
         self._buffer: GuardedBinary | None = None
+        self._defuse = defuse
+        self._line_blank = True  # nothing but blanks written on the current line yet
+        self._tail = ""  # the last two characters written on the current line
 
     def write(self, text: str) -> int:
         if not isinstance(text, str):  # click probes a stream with write(b"") and catches what it raises
@@ -89,9 +101,26 @@ class GuardedText:
         if self._broken or not text:
             return len(text)
         try:
-            return self._stream.write(text)
+            self._stream.write(self.defused(text) if self._defuse else text)
+            return len(text)
         except (OSError, ValueError) as exc:
             raise self.fail(exc) from exc
+
+    def defused(self, text: str) -> str:
+        """*text* with no workflow command in it, across writes (a line or a ``##[`` may come in pieces)."""
+        parts = LINE_BREAKS.split(text)  # segment, break, segment, ...
+        for index in range(0, len(parts), 2):
+            if index:
+                self._line_blank, self._tail = True, ""
+            part = (self._tail + parts[index]).replace("##[", "## [")[len(self._tail) :]
+            stripped = part.lstrip()
+            if self._line_blank and stripped.startswith(":"):  # ":" then ":" in the next write is caught too
+                part = part[: len(part) - len(stripped)] + ": " + stripped[1:]
+            if stripped:
+                self._line_blank = False
+            parts[index] = part
+            self._tail = (self._tail + part)[-2:]
+        return "".join(parts)
 
     def writelines(self, lines: Any) -> None:
         for line in lines:
