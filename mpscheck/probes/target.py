@@ -12,7 +12,6 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, TypeVar
@@ -32,6 +31,7 @@ from mpscheck.facts import (
 )
 from mpscheck.probes.process import STDOUT_LIMIT, Completed, run_command
 from mpscheck.probes.progress import Progress, terminal_progress
+from mpscheck.probes.scratch import scratch
 from mpscheck.redact import ENV_POLICY, redact
 
 AGENT_PATH = Path(__file__).resolve().parent / "agent" / "main.py"  # run by path: mpscheck never imports it
@@ -143,7 +143,7 @@ def probe_target(
     progress = terminal_progress() if progress is None else progress
     on_line = progress.on_line if progress else None
     # In a temporary folder, so that no stray torch.py can shadow torch.
-    with tempfile.TemporaryDirectory(prefix="mpscheck-") as cwd, progress or contextlib.nullcontext():
+    with scratch() as cwd, progress or contextlib.nullcontext():
         done = run_command(argv, timeout=timeout, env=env, cwd=cwd, on_line=on_line)
     facts = parse_run(done, timeout, environ)
     facts.run.workload = workload
