@@ -89,3 +89,40 @@ def test_a_signal_while_no_command_runs_is_held_and_raised_after_the_cleanup(tmp
         folder.rmdir()  # the cleanup runs in full
     assert raised.value.code == 128 + signal.SIGUSR1
     assert not folder.exists()
+
+
+class _BrokenStderr:
+    """mpscheck's stderr after the terminal went away: every write fails."""
+
+    class buffer:  # stands for sys.stderr.buffer
+        @staticmethod
+        def write(data: bytes) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+        @staticmethod
+        def flush() -> None:
+            raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_run_trace_keeps_draining_the_commands_stderr_when_ours_is_gone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before: the copying thread died at the first failed write, the pipe filled, the command blocked."""
+    import threading
+
+    from mpscheck.probes.command import TEE_LINE_LIMIT, run_user_command
+
+    monkeypatch.setattr(sys, "stderr", _BrokenStderr())
+    script = "import sys; sys.stderr.write('e' * (4 * 1024 * 1024) + '\\n' + 'line\\n' * 100000)"
+    seen: list[int] = []
+    results = []
+    worker = threading.Thread(
+        target=lambda: results.append(
+            run_user_command(
+                [sys.executable, "-c", script], dict(os.environ), on_stderr_line=lambda s: seen.append(len(s))
+            )
+        ),
+        daemon=True,
+    )
+    worker.start()
+    worker.join(timeout=60)
+    assert results and results[0].returncode == 0
+    assert max(seen) <= TEE_LINE_LIMIT and seen.count(4) == 100000

@@ -132,17 +132,31 @@ def _wait(proc: subprocess.Popen[bytes]) -> int:
             continue
 
 
+TEE_LINE_LIMIT = 65536  # a longer line is copied in pieces: the child's bytes all pass, mpscheck's memory stays bounded
+
+
 def _tee_lines(stream: IO[bytes], on_line: Callable[[str], None]) -> None:
-    out = getattr(sys.stderr, "buffer", None)
-    for raw in iter(stream.readline, b""):
-        if out is not None:
-            out.write(raw)
-            out.flush()
-        else:
-            sys.stderr.write(raw.decode("utf-8", "replace"))
-            sys.stderr.flush()
+    """Copy the child's stderr to ours as it comes; when ours cannot be written, keep draining the
+    pipe, so the child never blocks on a full pipe because mpscheck's stderr went away."""
+    copy = True
+    for raw in iter(lambda: stream.readline(TEE_LINE_LIMIT), b""):
+        if copy:
+            try:
+                _copy_to_stderr(raw)
+            except Exception:  # a closed or full stderr (StreamError, OSError): the child goes on
+                copy = False
         try:
             on_line(raw.decode("utf-8", "replace").rstrip("\r\n"))
         except Exception:  # a parser bug must never stop the user's output
             continue
     stream.close()
+
+
+def _copy_to_stderr(raw: bytes) -> None:
+    out = getattr(sys.stderr, "buffer", None)
+    if out is not None:
+        out.write(raw)
+        out.flush()
+    else:
+        sys.stderr.write(raw.decode("utf-8", "replace"))
+        sys.stderr.flush()
