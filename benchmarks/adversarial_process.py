@@ -186,9 +186,11 @@ CATCHABLE = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SI
 
 def process_cases(b: Bench, quick: bool) -> list[tuple[str, Case]]:
     cases: list[tuple[str, Case]] = [
-        ("setsid daemon, normal exit", _tree_case(b, "exit 0", timeout=30)),
+        # the pause lets each daemon leave the process group before the command exits
+        ("setsid daemon, normal exit", _tree_case(b, "sleep 0.5; exit 0", timeout=30)),
         ("setsid daemon, timeout", _tree_case(b, "sleep 300", timeout=2)),
-        ("setsid daemon x5, normal exit", _tree_case(b, "exit 0", timeout=30, daemons=5)),
+        ("setsid daemon x5, normal exit", _tree_case(b, "sleep 0.5; exit 0", timeout=30, daemons=5)),
+        ("setsid daemon x5, timeout", _tree_case(b, "sleep 300", timeout=2, daemons=5)),
         ("probe hangs, mpscheck SIGKILL", _agent_case(b, "SIGKILL")),
     ]
     for name in CATCHABLE[1:] if quick else CATCHABLE:
@@ -266,7 +268,8 @@ def _relay_case(b: Bench, command: str, name: str) -> Case:
             "ops": ["ops", "--output", str(temp.parent / f"ops{b.counter}.txt"), "--"],
         }[command]
         env = {**ENV, "TMPDIR": str(temp)}
-        proc = b.start([*args, PYTHON, "-c", RELAY_CHILD.format(numbers=numbers)], env=env, stdin=subprocess.DEVNULL)
+        child_argv = [*args, PYTHON, "-c", RELAY_CHILD.format(numbers=numbers)]
+        proc = b.start(child_argv, env=env, stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         assert proc.stdout is not None
         line = b""
         end = time.monotonic() + 120
@@ -276,10 +279,14 @@ def _relay_case(b: Bench, command: str, name: str) -> Case:
         signum = getattr(signal, name)
         proc.send_signal(signum)
         try:
-            proc.communicate(timeout=60)
+            proc.wait(timeout=60)  # not communicate(): a command left running would hold the pipes open
         except subprocess.TimeoutExpired:
             proc.kill()
+            reap(child, 0)
             return "mpscheck did not end"
+        for pipe in (proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
         problems = []
         left = reap(child)
         if left:
@@ -375,18 +382,19 @@ def injection_cases(b: Bench, quick: bool) -> list[tuple[str, Case]]:
     env = {**ENV, "GITHUB_ACTIONS": "true"}
     for brk in ("\n", "\r", "\r\n", "\u2028", "\x0b"):
         bad = f"x{brk}{FORGED}{brk}##[warning]forged"
-        name = repr(brk)
-        for args in (
-            ["doctor", "--python", f"/usr/bin/python3{brk}{FORGED}", "--no-smoke"],
-            ["doctor", "--python", bad],
-            ["run", "--require", "none", "--", PYTHON, "-c", "pass", bad],
-            ["run", "--require", "none", "--python", bad, "--", PYTHON, "-c", "pass"],
-            ["doctor", "--check", bad],
-            ["doctor", f"--{bad}"],
-            ["explain", bad],
-            ["doctor", "--timeout", bad],
+        for where, args in enumerate(
+            (
+                ["doctor", "--python", f"/usr/bin/python3{brk}{FORGED}", "--no-smoke"],
+                ["doctor", "--python", bad],
+                ["run", "--require", "none", "--", PYTHON, "-c", "pass", bad],
+                ["run", "--require", "none", "--python", bad, "--", PYTHON, "-c", "pass"],
+                ["doctor", "--check", bad],
+                ["doctor", f"--{bad}"],
+                ["explain", bad],
+                ["doctor", "--timeout", bad],
+            )
         ):
-            cases.append((f"{args[0]} {args[1]} {name}", lambda a=args: _injection(b, a, env)))
+            cases.append((f"{args[0]} #{where} {brk!r}", lambda a=args: _injection(b, a, env)))
     return cases
 
 
