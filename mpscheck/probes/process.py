@@ -85,7 +85,7 @@ def run_command(
                 env=child_env,
                 cwd=cwd,
                 start_new_session=True,  # its own session and group: a Ctrl-C is ours to pass on
-                pass_fds=(control.read_fd,),
+                pass_fds=(control.read_fd,) if os.name == "posix" else (),  # Windows has no pass_fds
             )
         except (OSError, ValueError) as exc:  # ValueError: an argument with a NUL byte
             control.close()
