@@ -1,19 +1,37 @@
 """The process around the CLI: what must hold before click loads and after the command returns.
 
-The console script imports this module first, and it imports only the standard library at load
-time, so that a Ctrl-C in the first milliseconds (while click, rich and the probes load) ends
-with one line and exit 130, not a traceback. mpscheck's standard streams are guarded
-(render/output_stream.py): a closed stdout, /dev/full, a broken pipe or an ASCII-only encoding
-ends in a clear error and exit 2, never exit 3.
+The console script imports this module first; its first act is a SIGINT handler, so that a
+Ctrl-C in the first milliseconds (while click, rich and the probes load) ends with one line and
+exit 130, not a traceback (only Python's own start-up, before any mpscheck line, is out of
+reach). mpscheck's standard streams are guarded (render/output_stream.py): a closed stdout,
+/dev/full, a broken pipe or an ASCII-only encoding ends in a clear error and exit 2, never exit 3.
 """
 
 from __future__ import annotations
 
-import os
 import signal
-import sys
 
 INTERRUPTED = b"mpscheck: interrupted\n"
+
+
+def _interrupted_while_loading(_signum: int, _frame: object) -> None:
+    _say(INTERRUPTED)
+    os._exit(130)  # nothing has started yet that needs cleaning up
+
+
+def _say(message: bytes) -> None:
+    try:
+        os.write(2, message)
+    except OSError:
+        return
+
+
+# At import, not in main(): this module is the console script's, and the sooner the better (the
+# console script imports it, then calls main(); a Ctrl-C in between would print a traceback).
+signal.signal(signal.SIGINT, _interrupted_while_loading)
+
+import os  # noqa: E402 - after the handler: every line before it is a window for a traceback
+import sys  # noqa: E402
 
 
 def main() -> None:
@@ -45,15 +63,3 @@ def main() -> None:
         _say(INTERRUPTED)
         code = 130
     sys.exit(code if isinstance(code, int) else 0)
-
-
-def _interrupted_while_loading(_signum: int, _frame: object) -> None:
-    _say(INTERRUPTED)
-    os._exit(130)  # nothing has started yet that needs cleaning up
-
-
-def _say(message: bytes) -> None:
-    try:
-        os.write(2, message)
-    except OSError:
-        return
