@@ -1,6 +1,6 @@
 """Entry point for ``python -m mpscheck``."""
 
-from mpscheck.cli import main
+from mpscheck.entry import main
 
 if __name__ == "__main__":
     main()

@@ -42,6 +42,9 @@ class HostFacts:
     gpu_name: Optional[str] = None  # system_profiler SPDisplaysDataType: sppci_model
     gpu_cores: Optional[int] = None  # system_profiler SPDisplaysDataType: sppci_cores
     nvidia_driver: Optional[str] = None  # Linux: first line of /proc/driver/nvidia/version; None: none seen
+    # Linux: True when /proc/driver/nvidia, nvidia-smi on PATH or libcuda is there; False when none is;
+    # None when not looked for (not Linux, no /proc, or a report saved before this fact existed).
+    nvidia_driver_seen: Optional[bool] = None
     clang_version: Optional[str] = None  # first line of `clang --version`, as collect_env reports
     cmake_version: Optional[str] = None
     errors: Dict[str, str] = field(default_factory=dict)  # fact name -> why it is None

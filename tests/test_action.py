@@ -29,7 +29,7 @@ def run_step(tmp_path: Path, **inputs: str) -> tuple[subprocess.CompletedProcess
     mpscheck = shutil.which("mpscheck", path=os.path.dirname(sys.executable)) or shutil.which("mpscheck")
     assert mpscheck, "the mpscheck console script is not installed"
     values = {name: spec.get("default", "") for name, spec in ACTION["inputs"].items()}
-    values.update(python=PYTHON, **inputs)
+    values.update({"python": PYTHON, **inputs})
     env = {**os.environ, **{f"INPUT_{k.upper()}": v for k, v in values.items()}}
     env.update(
         MPSCHECK_BIN=mpscheck,
@@ -83,3 +83,14 @@ def test_a_failed_run_never_shows_the_report_of_an_earlier_one(tmp_path, real_to
     assert second_report != first_report and not second_report.exists()
     assert "::" not in second.stdout and "Ready" not in second.stdout, second.stdout
     assert (tmp_path / "summary.md").read_text() == summary  # nothing stale appended
+
+
+@pytest.mark.parametrize("name", ["python", "require", "timeout", "strict", "smoke"])
+@pytest.mark.parametrize("brk", ["\n", "\r", "\r\n"])
+def test_an_input_with_a_line_break_is_refused_and_starts_no_command(tmp_path, name: str, brk: str) -> None:
+    done, _ = run_step(tmp_path, **{name: f"x{brk}::error::forged{brk}##[warning]forged"})
+    assert done.returncode == 2
+    assert f"::error::{name} must be one line" in done.stdout
+    for line in (done.stdout + done.stderr).replace("\r", "\n").splitlines():  # the runner's line breaks
+        assert not line.lstrip().startswith("::error::forged"), line
+        assert "##[" not in line or line.startswith(f"::error::{name} must be one line"), line  # data, not a command

@@ -95,5 +95,5 @@ def test_the_actions_own_error_echo_escapes_the_input(tmp_path, name: str) -> No
     done, _ = run_step(tmp_path, **{name: "yes\n::error::injected\r##[warning]legacy 100%"})
     assert done.returncode == 2
     commands = commands_in(done.stdout)
-    assert len(commands) == 1 and commands[0].startswith(f"::error::{name} must be true or false")
+    assert len(commands) == 1 and commands[0].startswith(f"::error::{name} must be one line")  # checked first
     assert "%0A::error::injected%0D##[warning]legacy 100%25" in commands[0]

@@ -172,6 +172,8 @@ def cuda(ctx: Context) -> Outcome:
     torch = ctx.torch
     if torch is None or torch.cuda_available is None:
         return skipped("not determined: torch did not report on CUDA")
+    if cuda_usable(ctx) and ctx.host.nvidia_driver_seen is False:
+        return _host_sees_no_driver(ctx)
     if cuda_usable(ctx):
         return passed(accelerators(ctx))
     if torch.cuda_built:
@@ -185,6 +187,19 @@ def cuda(ctx: Context) -> Outcome:
         fix(
             "On a machine with an NVIDIA GPU, install PyPI's default Linux torch, which is a CUDA build.",
             ctx.install("torch", reinstall=True),
+            "nvidia-smi",
+        ),
+    )
+
+
+def _host_sees_no_driver(ctx: Context) -> Outcome:
+    """The target says CUDA works; the host shows no NVIDIA driver at all. One of them is wrong (a
+    wrapper that runs another machine's Python, a forged or stale report), so CUDA does not count."""
+    return failed(
+        f"the target reports {accelerators(ctx)}, but this host shows no NVIDIA driver (no /proc/driver/nvidia, "
+        "no nvidia-smi on PATH, no libcuda): the two disagree, so CUDA is not counted as working",
+        fix(
+            "Check that the driver is loaded here and that --python runs on this machine.",
             "nvidia-smi",
         ),
     )

@@ -7,12 +7,13 @@ ran before it failed are still judged.
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass
 from typing import IO, Any, Callable, Mapping, Sequence
 
 from mpscheck.ops.recording import Recording, load_recordings
 from mpscheck.probes.command import ChildResult, hook_environment, make_hook_dir, run_user_command
+from mpscheck.probes.relay import Relay
+from mpscheck.probes.scratch import scratch
 
 RECORD_PREFIX = "ops"
 
@@ -33,11 +34,12 @@ def record_command(
     on_stderr_line: Callable[[str], None] | None = None,
 ) -> RecordedRun:
     """Run *argv* with the recording hook and return how it ended and every op it ran."""
-    with tempfile.TemporaryDirectory(prefix="mpscheck-ops-") as folder:
+    # The relay outlives the folder: a signal is forwarded to the script, or held until the folder is gone.
+    with Relay() as relay, scratch("mpscheck-ops-") as folder:
         hook_dir = make_hook_dir(folder)
         env = hook_environment(environ, hook_dir, record_prefix=f"{folder}/{RECORD_PREFIX}", warn_always=warn_always)
         env.update(extra_env or {})
-        child = run_user_command(argv, env, stdout=stdout, on_stderr_line=on_stderr_line)
+        child = run_user_command(argv, env, stdout=stdout, on_stderr_line=on_stderr_line, relay=relay)
         recording = load_recordings(folder, RECORD_PREFIX)
     return RecordedRun(child, recording)
 
@@ -51,8 +53,8 @@ def run_with_hook(
     on_stderr_line: Callable[[str], None] | None = None,
 ) -> ChildResult:
     """Run *argv* with only the warn-always part of the hook (``run --trace`` on a Mac)."""
-    with tempfile.TemporaryDirectory(prefix="mpscheck-run-") as folder:
+    with Relay() as relay, scratch("mpscheck-run-") as folder:
         hook_dir = make_hook_dir(folder)
         env = hook_environment(environ, hook_dir, warn_always=warn_always)
         env.update(extra_env or {})
-        return run_user_command(argv, env, on_stderr_line=on_stderr_line)
+        return run_user_command(argv, env, on_stderr_line=on_stderr_line, relay=relay)

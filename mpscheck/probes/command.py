@@ -1,18 +1,16 @@
 """Run the user's own command: output streams live, signals are forwarded, the exit code is kept.
 
 This is the one subprocess without a timeout, by design: it is the user's training run, which may
-take as long as it takes (mpscheck's own probes go through ``process.run_command``). SIGINT and
-SIGTERM that reach mpscheck are passed on to the child and mpscheck waits for it to end. When the
-child shares a terminal with us, a Ctrl-C from that terminal already reached it (the whole
-foreground process group gets it), so that SIGINT is not sent a second time.
+take as long as it takes (mpscheck's own probes go through ``process.run_command``). Every
+terminating signal that reaches mpscheck is passed on to the child and mpscheck waits for it to
+end (probes/relay.py); a terminal's Ctrl-C already reached a child in our foreground group, so
+that SIGINT is not sent a second time.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -23,9 +21,9 @@ from pathlib import Path
 from typing import IO, Any, Callable, Mapping, Sequence
 
 from mpscheck.probes import startup_hook
+from mpscheck.probes.relay import Relay
 
 HOOK_SOURCE = Path(startup_hook.__file__).resolve()
-FORWARDED_SIGNALS = ("SIGINT", "SIGTERM")
 
 
 @dataclass(frozen=True)
@@ -80,13 +78,28 @@ def run_user_command(
     *,
     stdout: IO[Any] | int | None = None,
     on_stderr_line: Callable[[str], None] | None = None,
+    relay: Relay | None = None,
 ) -> ChildResult:
-    """Start *argv*, stream its output, forward SIGINT/SIGTERM, and wait for it however long it runs.
+    """Start *argv*, stream its output, forward every terminating signal, and wait for it however long it runs.
 
     *stdout*: where the child's stdout goes (None: ours, inherited; 2: our stderr). *on_stderr_line*: when given,
     the child's stderr is read through a pipe, copied to ours as it arrives, and each line passed
     to this callback (used by ``run --trace`` to read torch's fallback warnings and tables).
+    *relay*: the caller's, when it holds temporary folders that must outlive the command (probes/relay.py).
     """
+    if relay is None:
+        with Relay() as own:
+            return _run(argv, env, stdout, on_stderr_line, own)
+    return _run(argv, env, stdout, on_stderr_line, relay)
+
+
+def _run(
+    argv: Sequence[str],
+    env: Mapping[str, str],
+    stdout: IO[Any] | int | None,
+    on_stderr_line: Callable[[str], None] | None,
+    relay: Relay,
+) -> ChildResult:
     started = time.perf_counter()
     try:
         proc = subprocess.Popen(
@@ -95,10 +108,9 @@ def run_user_command(
             stdout=stdout,
             stderr=subprocess.PIPE if on_stderr_line else None,
         )
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # ValueError: an argument with a NUL byte
         return ChildResult(tuple(argv), None, time.perf_counter() - started, start_error=str(exc))
-    forwarded: list[str] = []
-    previous = _forward_signals(proc, forwarded)
+    relay.attach(proc)
     tee = None
     if on_stderr_line is not None and proc.stderr is not None:
         tee = threading.Thread(target=_tee_lines, args=(proc.stderr, on_stderr_line), daemon=True)
@@ -106,10 +118,10 @@ def run_user_command(
     try:
         returncode = _wait(proc)
     finally:
-        _restore_signals(previous)
+        relay.detach()
     if tee is not None:
         tee.join(timeout=10)  # the pipe closes when the child (and any helper holding it) ends
-    return ChildResult(tuple(argv), returncode, time.perf_counter() - started, signals_forwarded=tuple(forwarded))
+    return ChildResult(tuple(argv), returncode, time.perf_counter() - started, signals_forwarded=tuple(relay.forwarded))
 
 
 def _wait(proc: subprocess.Popen[bytes]) -> int:
@@ -120,59 +132,31 @@ def _wait(proc: subprocess.Popen[bytes]) -> int:
             continue
 
 
-def _terminal_already_told(proc: subprocess.Popen[bytes]) -> bool:
-    """True when a terminal Ctrl-C reached the child directly: it is in our foreground group."""
-    try:
-        if not os.isatty(0):
-            return False
-        return os.tcgetpgrp(0) == os.getpgrp() == os.getpgid(proc.pid)
-    except (OSError, AttributeError):
-        return False
-
-
-def _forward_signals(proc: subprocess.Popen[bytes], forwarded: list[str]) -> dict[int, Any]:
-    previous: dict[int, Any] = {}
-    if threading.current_thread() is not threading.main_thread():
-        return previous  # signal handlers can only be set from the main thread
-
-    def forward(signum: int, frame: object) -> None:
-        name = signal.Signals(signum).name
-        forwarded.append(name)
-        if signum == signal.SIGINT and _terminal_already_told(proc):
-            return
-        with contextlib.suppress(ProcessLookupError):
-            proc.send_signal(signum)
-
-    for name in FORWARDED_SIGNALS:
-        number = getattr(signal, name, None)
-        if number is None:
-            continue
-        try:
-            previous[number] = signal.signal(number, forward)
-        except (OSError, ValueError):
-            continue
-    return previous
-
-
-def _restore_signals(previous: dict[int, Any]) -> None:
-    for number, handler in previous.items():
-        try:
-            signal.signal(number, handler)
-        except (OSError, ValueError, TypeError):
-            continue
+TEE_LINE_LIMIT = 65536  # a longer line is copied in pieces: the child's bytes all pass, mpscheck's memory stays bounded
 
 
 def _tee_lines(stream: IO[bytes], on_line: Callable[[str], None]) -> None:
-    out = getattr(sys.stderr, "buffer", None)
-    for raw in iter(stream.readline, b""):
-        if out is not None:
-            out.write(raw)
-            out.flush()
-        else:
-            sys.stderr.write(raw.decode("utf-8", "replace"))
-            sys.stderr.flush()
+    """Copy the child's stderr to ours as it comes; when ours cannot be written, keep draining the
+    pipe, so the child never blocks on a full pipe because mpscheck's stderr went away."""
+    copy = True
+    for raw in iter(lambda: stream.readline(TEE_LINE_LIMIT), b""):
+        if copy:
+            try:
+                _copy_to_stderr(raw)
+            except Exception:  # a closed or full stderr (StreamError, OSError): the child goes on
+                copy = False
         try:
             on_line(raw.decode("utf-8", "replace").rstrip("\r\n"))
         except Exception:  # a parser bug must never stop the user's output
             continue
     stream.close()
+
+
+def _copy_to_stderr(raw: bytes) -> None:
+    out = getattr(sys.stderr, "buffer", None)
+    if out is not None:
+        out.write(raw)
+        out.flush()
+    else:
+        sys.stderr.write(raw.decode("utf-8", "replace"))
+        sys.stderr.flush()

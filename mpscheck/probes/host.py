@@ -123,6 +123,29 @@ def _read_macos(facts: HostFacts, sysctl: Sysctl, run: Runner) -> None:
 
 
 NVIDIA_DRIVER = "/proc/driver/nvidia/version"  # present where the NVIDIA kernel driver is loaded
+# Where the user-space driver library libcuda.so lives when no loader cache names it: WSL2 (which has no
+# /proc/driver/nvidia), the CUDA forward-compatibility package.
+LIBCUDA_FOLDERS = ("/usr/lib/wsl/lib", "/usr/local/cuda/compat")
+LOADER_CACHE = "/etc/ld.so.cache"
+
+
+def nvidia_driver_seen(
+    exists: Callable[[str], bool] = os.path.exists,
+    which: Callable[[str], Optional[str]] = shutil.which,
+    loader_cache: str = LOADER_CACHE,
+) -> Optional[bool]:
+    """On Linux: is any sign of the NVIDIA driver here? None when /proc itself is not there to look in."""
+    if exists("/proc/driver/nvidia") or which("nvidia-smi"):
+        return True
+    if any(exists(os.path.join(folder, "libcuda.so.1")) for folder in LIBCUDA_FOLDERS):
+        return True
+    try:
+        with open(loader_cache, "rb") as handle:
+            if b"libcuda.so" in handle.read(16 * 1024 * 1024):  # the loader's cache names every library it finds
+                return True
+    except OSError:
+        pass
+    return False if exists("/proc/self") else None
 
 
 def _read_other(facts: HostFacts) -> None:
@@ -133,6 +156,8 @@ def _read_other(facts: HostFacts) -> None:
             facts.nvidia_driver = handle.readline().strip() or None
     except OSError as exc:
         facts.errors["nvidia_driver"] = f"{NVIDIA_DRIVER}: {exc.strerror or exc}"
+    if facts.system == "Linux":
+        facts.nvidia_driver_seen = nvidia_driver_seen()
 
     facts.cpu_count = psutil.cpu_count(logical=True)
     facts.memory_bytes = int(psutil.virtual_memory().total)

@@ -1,10 +1,13 @@
-"""Run a command with a hard timeout and keep whatever it printed, even when it hangs or crashes.
+"""Run a command with a hard timeout and keep what it printed, bounded, even when it hangs or crashes.
 
 Every subprocess mpscheck starts goes through here, so nothing can hang the doctor. The command
-runs in its own session; its descendants are tracked while it runs (psutil), so that on a timeout,
-on SIGINT/SIGTERM/SIGHUP to mpscheck, and at its end, the whole tree is killed: the process group
-and the children that left it with setsid. Output is read as it comes, line by line for a callback
-(the progress display), and the partial output is kept when the run is cut short.
+runs in its own session; its descendants are tracked while it runs, and at its end, on a timeout,
+and on any terminating signal to mpscheck, the whole tree is killed (probes/children.py: the
+process group, the children seen, the processes carrying this run's marker; a control pipe ends
+the agent when mpscheck is killed outright). Output is read as it comes, line by line for a
+callback (the progress display); what is kept is bounded whatever the command writes (the head of
+stdout, where the protocol is, and the tail of stderr), and a cut is said aloud (``stdout_cut``).
+The deadline holds however fast the command writes.
 """
 
 from __future__ import annotations
@@ -18,11 +21,18 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass
-from typing import IO, Any, Callable, Mapping, Optional, Sequence
+from typing import IO, Any, Callable, Mapping, Sequence
+
+from mpscheck.probes.children import MARKER_ENV, ControlPipe, Tree, new_token, terminating_signals
 
 SCAN_SECONDS = 0.2  # how often the process tree is listed while the command runs
 EXIT_GRACE_SECONDS = 1.0  # after the command exits: how long a helper may still hold its output open
 DRAIN_SECONDS = 0.5  # after the kill: how long to wait for the last bytes in the pipes
+
+STDOUT_LIMIT = 8 * 1024 * 1024  # bytes of stdout kept (its head): the agent's protocol is a few KB
+STDERR_LIMIT = 256 * 1024  # bytes of stderr kept (its tail): the report shows its last 2,000 characters
+CALLBACK_LINE_LIMIT = 64 * 1024  # a longer stdout line reaches the callback cut to this
+CALLBACK_QUEUE = 1024  # lines waiting for the callback; past that they are dropped (progress only)
 
 LineCallback = Callable[[str], None]
 MAX_TIMEOUT_SECONDS = 86400.0  # a day: anything longer is a typo, and 1e308 would overflow the clocks
@@ -44,6 +54,8 @@ class Completed:
     seconds: float
     timed_out: bool = False
     start_error: str | None = None  # set when the program could not be started at all
+    stdout_cut: int = 0  # bytes of stdout past STDOUT_LIMIT, not kept
+    stderr_cut: int = 0  # bytes of stderr before its last STDERR_LIMIT, not kept
 
 
 def run_command(
@@ -59,6 +71,10 @@ def run_command(
     """
     started = time.perf_counter()
     deadline = started + timeout
+    token = new_token()
+    control = ControlPipe()
+    child_env = dict(os.environ if env is None else env)
+    child_env.update({MARKER_ENV: token, **control.child_env()})
     with _SignalGuard() as guard:  # set before the start: a signal never finds the tree unguarded
         try:
             proc = subprocess.Popen(
@@ -66,25 +82,29 @@ def run_command(
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                env=dict(env) if env is not None else None,
+                env=child_env,
                 cwd=cwd,
                 start_new_session=True,  # its own session and group: a Ctrl-C is ours to pass on
+                pass_fds=(control.read_fd,) if os.name == "posix" else (),  # Windows has no pass_fds
             )
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: an argument with a NUL byte
+            control.close()
             guard.raise_pending()
             return Completed(tuple(argv), None, "", "", time.perf_counter() - started, start_error=str(exc))
-        tree = _Tree(proc.pid)
-        lines: queue.Queue[Optional[bytes]] = queue.Queue()
-        out: list[bytes] = []
-        err: list[bytes] = []
+        control.started()
+        tree = Tree(proc.pid, token)
+        lines: queue.Queue[bytes] = queue.Queue(maxsize=CALLBACK_QUEUE)
+        stdout_closed = threading.Event()
+        out, err = _Head(STDOUT_LIMIT), _Tail(STDERR_LIMIT)
         try:
             guard.arm()  # from here a signal raises at once; one that came during the start raises now
             assert proc.stdout is not None and proc.stderr is not None
-            readers = [_reader(proc.stdout, out, lines), _reader(proc.stderr, err, None)]
-            finished = _follow(proc, lines, on_line, deadline, tree)
+            readers = [_reader(proc.stdout, out, lines, stdout_closed), _reader(proc.stderr, err, None, None)]
+            finished = _follow(proc, lines, stdout_closed, on_line, deadline, tree)
         finally:  # a timeout, a signal or an exception in the callback: the tree goes in every case
             guard.disarm()  # a second signal must not cut the cleanup short; it is raised after it
             _end(proc, tree)
+            control.close()
         guard.raise_pending()
     drained_by = time.perf_counter() + DRAIN_SECONDS  # one allowance for both pipes, not one each
     for reader in readers:
@@ -94,29 +114,80 @@ def run_command(
     return Completed(
         argv=tuple(argv),
         returncode=proc.returncode if finished else None,
-        stdout=b"".join(list(out)).decode("utf-8", "replace"),
-        stderr=b"".join(list(err)).decode("utf-8", "replace"),
+        stdout=out.text(),
+        stderr=err.text(),
         seconds=time.perf_counter() - started,
         timed_out=not finished,
+        stdout_cut=out.cut,
+        stderr_cut=err.cut,
     )
+
+
+class _Head:
+    """The first *limit* bytes of a stream; the rest is counted, not kept."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.kept: list[bytes] = []
+        self.size = 0
+        self.dropped = 0
+
+    def add(self, chunk: bytes) -> None:
+        room = max(0, self.limit - self.size)
+        if room:
+            self.kept.append(chunk[:room])
+            self.size += min(room, len(chunk))
+        self.dropped += max(0, len(chunk) - room)
+
+    @property
+    def cut(self) -> int:
+        return self.dropped
+
+    def text(self) -> str:
+        return b"".join(list(self.kept)).decode("utf-8", "replace")
+
+
+class _Tail(_Head):
+    """The last *limit* bytes of a stream; what came before is counted, not kept."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit)
+        self.buffer = bytearray()
+
+    def add(self, chunk: bytes) -> None:
+        self.buffer += chunk
+        if len(self.buffer) > 2 * self.limit:  # trimmed in halves: linear however small the chunks
+            extra = len(self.buffer) - self.limit
+            self.dropped += extra
+            del self.buffer[:extra]
+
+    @property
+    def cut(self) -> int:
+        return self.dropped + max(0, len(self.buffer) - self.limit)
+
+    def text(self) -> str:
+        data = bytes(self.buffer)
+        return data[max(0, len(data) - self.limit) :].decode("utf-8", "replace")
 
 
 def _follow(
     proc: subprocess.Popen[bytes],
-    lines: queue.Queue[Optional[bytes]],
+    lines: queue.Queue[bytes],
+    stdout_closed: threading.Event,
     on_line: LineCallback | None,
     deadline: float,
-    tree: _Tree,
+    tree: Tree,
 ) -> bool:
     """Pass lines on until the command exits and its stdout closes; False when the deadline came first."""
-    stdout_closed = False
     exited_at: float | None = None
     next_scan = 0.0
     while True:
         now = time.perf_counter()
         if exited_at is None and proc.poll() is not None:
             exited_at = now
-        if exited_at is not None and (stdout_closed or now - exited_at > EXIT_GRACE_SECONDS):
+        if exited_at is not None and (
+            (stdout_closed.is_set() and lines.empty()) or now - exited_at > EXIT_GRACE_SECONDS
+        ):
             return True
         if now >= deadline:
             return False
@@ -124,25 +195,26 @@ def _follow(
             tree.scan()
             next_scan = now + SCAN_SECONDS
         wait = max(0.001, min(SCAN_SECONDS, deadline - now))
-        if stdout_closed:  # nothing more can arrive on the queue: wait for the exit itself, not a timeout
+        if stdout_closed.is_set() and lines.empty():  # nothing more can arrive: wait for the exit itself
             with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=wait)
+                proc.wait(timeout=min(wait, 0.05))
             continue
         try:
-            line = lines.get(timeout=wait)
+            line = lines.get(timeout=min(wait, 0.05))
         except queue.Empty:
             continue
-        if line is None:
-            stdout_closed = True
-        elif on_line is not None:
+        if on_line is not None:
             on_line(line.decode("utf-8", "replace").rstrip("\r\n"))
 
 
-def _reader(stream: IO[bytes], chunks: list[bytes], lines: queue.Queue[Optional[bytes]] | None) -> threading.Thread:
-    """A daemon thread that keeps every byte of *stream* and, for stdout, queues whole lines."""
+def _reader(
+    stream: IO[bytes], kept: _Head, lines: queue.Queue[bytes] | None, closed: threading.Event | None
+) -> threading.Thread:
+    """A daemon thread that keeps what *kept* bounds and, for stdout, queues whole lines (bounded) for the callback."""
 
     def pump() -> None:
         pending = b""
+        overlong = False  # the current line passed CALLBACK_LINE_LIMIT: its rest is skipped
         fd = stream.fileno()
         while True:
             try:
@@ -151,16 +223,23 @@ def _reader(stream: IO[bytes], chunks: list[bytes], lines: queue.Queue[Optional[
                 chunk = b""
             if not chunk:
                 break
-            chunks.append(chunk)
-            if lines is not None:
-                pending += chunk
-                *complete, pending = pending.split(b"\n")
-                for line in complete:
-                    lines.put(line)
-        if lines is not None:
-            if pending:
-                lines.put(pending)
-            lines.put(None)
+            kept.add(chunk)
+            if lines is None:
+                continue
+            *complete, rest = (pending + chunk).split(b"\n")
+            for line in complete:
+                if not overlong:
+                    _offer(lines, line)
+                overlong = False
+            if complete or not overlong:
+                pending = rest
+            if len(pending) > CALLBACK_LINE_LIMIT:
+                _offer(lines, pending[:CALLBACK_LINE_LIMIT])
+                pending, overlong = b"", True
+        if lines is not None and pending and not overlong:
+            _offer(lines, pending)
+        if closed is not None:
+            closed.set()
         with contextlib.suppress(OSError):
             stream.close()
 
@@ -169,52 +248,27 @@ def _reader(stream: IO[bytes], chunks: list[bytes], lines: queue.Queue[Optional[
     return thread
 
 
-def _deliver_rest(lines: queue.Queue[Optional[bytes]], on_line: LineCallback) -> None:
+def _offer(lines: queue.Queue[bytes], line: bytes) -> None:
+    """Queue a line for the callback; when the callback lags far behind, the line is dropped (never the kept output)."""
+    with contextlib.suppress(queue.Full):
+        lines.put_nowait(line)
+
+
+def _deliver_rest(lines: queue.Queue[bytes], on_line: LineCallback) -> None:
     while True:
         try:
             line = lines.get_nowait()
         except queue.Empty:
             return
-        if line is not None:
-            on_line(line.decode("utf-8", "replace").rstrip("\r\n"))
+        on_line(line.decode("utf-8", "replace").rstrip("\r\n"))
 
 
-class _Tree:
-    """The command's descendants seen so far: a child that calls setsid leaves the process group
-    but not this list, and a process is only killed if it is still the one that was seen."""
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        self.seen: dict[int, Any] = {}  # pid -> psutil.Process, which remembers its start time
-
-    def scan(self) -> None:
-        try:
-            import psutil
-
-            for child in psutil.Process(self.pid).children(recursive=True):
-                self.seen.setdefault(child.pid, child)
-            for process in list(self.seen.values()):  # children of a child whose parent has exited
-                with contextlib.suppress(psutil.Error):
-                    for child in process.children(recursive=True):
-                        self.seen.setdefault(child.pid, child)
-        except Exception:  # psutil can fail on odd platforms; the process group is still killed
-            return
-
-    def kill(self) -> None:
-        try:
-            import psutil
-        except ImportError:
-            return
-        for process in self.seen.values():
-            with contextlib.suppress(psutil.Error, OSError):
-                process.kill()  # psutil checks that the pid was not reused
-
-
-def _end(proc: subprocess.Popen[bytes], tree: _Tree) -> None:
-    """Kill the command, its process group and every descendant seen; reap the command."""
+def _end(proc: subprocess.Popen[bytes], tree: Tree) -> None:
+    """Kill the command, its process group, every descendant seen and every one marked; reap the command."""
     if proc.poll() is None:
         tree.scan()
     _kill_group(proc)
+    tree.find_marked()
     tree.kill()
     with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=2)
@@ -232,7 +286,7 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
 
 
 class _SignalGuard:
-    """SIGINT, SIGTERM and SIGHUP end mpscheck through the command's cleanup, never around it.
+    """Every terminating signal (children.TERMINATING_SIGNALS) ends mpscheck through the command's cleanup.
 
     The command runs in its own session, so a signal to mpscheck never reaches it by itself: it is
     turned into an exception (KeyboardInterrupt for SIGINT, SystemExit(128 + n) otherwise) that
@@ -241,8 +295,6 @@ class _SignalGuard:
     probes in threads are short and bounded.
     """
 
-    NAMES = ("SIGINT", "SIGTERM", "SIGHUP")
-
     def __init__(self) -> None:
         self.armed = False
         self.pending: int | None = None
@@ -250,9 +302,8 @@ class _SignalGuard:
 
     def __enter__(self) -> _SignalGuard:
         if threading.current_thread() is threading.main_thread():
-            for name in self.NAMES:
-                if hasattr(signal, name):
-                    number = getattr(signal, name)
+            for number in terminating_signals():
+                with contextlib.suppress(OSError, ValueError):
                     self.previous[number] = signal.signal(number, self._on_signal)
         return self
 

@@ -12,7 +12,6 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, TypeVar
@@ -30,14 +29,16 @@ from mpscheck.facts import (
     TorchFacts,
     from_dict,
 )
-from mpscheck.probes.process import Completed, run_command
+from mpscheck.probes.process import STDOUT_LIMIT, Completed, run_command
 from mpscheck.probes.progress import Progress, terminal_progress
+from mpscheck.probes.scratch import scratch
 from mpscheck.redact import ENV_POLICY, redact
 
 AGENT_PATH = Path(__file__).resolve().parent / "agent" / "main.py"  # run by path: mpscheck never imports it
 ENV_POLICY_VARIABLE = "MPSCHECK_ENV_POLICY"  # read by the agent's main.py
 PROTOCOL_VERSION = 1  # the agent's protocol.PROTOCOL_VERSION (a test keeps the two equal)
 STDERR_TAIL_CHARS = 2000
+RECORD_CHARS = 1_000_000  # a protocol line longer than this is not a record the agent writes: junk
 _F = TypeVar("_F")
 _PYTHON_NAME = re.compile(r"^(python|pypy)[0-9.]*[tmd]?(\.exe)?$", re.IGNORECASE)
 
@@ -73,6 +74,15 @@ def choose_target(
 def resolve_python(requested: str, environ: Mapping[str, str], timeout: float = 10.0) -> str:
     if not requested.strip():
         raise TargetError("--python: empty; give a path, a name on PATH, or an env folder")
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 or c in "\u2028\u2029" for c in requested):
+        raise TargetError(f"--python {requested!r}: holds a line break or control character; give the path on one line")
+    try:
+        return _resolve(requested, environ, timeout)
+    except (OSError, ValueError) as exc:  # a name too long for the file system, a NUL byte
+        raise TargetError(f"--python {requested!r}: cannot be used: {getattr(exc, 'strerror', None) or exc}") from exc
+
+
+def _resolve(requested: str, environ: Mapping[str, str], timeout: float) -> str:
     path = Path(requested).expanduser()
     if path.is_dir():
         found = _python_in(path)
@@ -133,7 +143,7 @@ def probe_target(
     progress = terminal_progress() if progress is None else progress
     on_line = progress.on_line if progress else None
     # In a temporary folder, so that no stray torch.py can shadow torch.
-    with tempfile.TemporaryDirectory(prefix="mpscheck-") as cwd, progress or contextlib.nullcontext():
+    with scratch() as cwd, progress or contextlib.nullcontext():
         done = run_command(argv, timeout=timeout, env=env, cwd=cwd, on_line=on_line)
     facts = parse_run(done, timeout, environ)
     facts.run.workload = workload
@@ -165,6 +175,9 @@ def parse_records(stdout: str) -> tuple[dict[str, Any], str | None, list[str]]:
     junk: list[str] = []
     for line in stdout.splitlines():
         if not line.strip():
+            continue
+        if len(line) > RECORD_CHARS:
+            junk.append(line[:200])
             continue
         try:
             record = json.loads(line)
@@ -227,6 +240,11 @@ def _classify(
         return "timeout", f"no answer within {timeout:g} s{where}"
     if done.returncode is not None and done.returncode < 0:
         return "crashed", f"killed by {_signal_name(-done.returncode)}{where}"
+    if done.stdout_cut:  # what came after the cut was never read: nothing it said can count
+        return "bad-output", (
+            f"printed more than {STDOUT_LIMIT // 1048576} MiB on its protocol stream; "
+            f"the {done.stdout_cut} bytes after that were not read"
+        )
     if "end" not in stages:
         if done.returncode:
             return "failed", f"exited with status {done.returncode}{where}"

@@ -55,6 +55,7 @@ def main(argv):
     env_policy = json.loads(os.environ.pop(ENV_POLICY_VARIABLE, "{}") or "{}")
     fallback_env = os.environ.get("PYTORCH_ENABLE_MPS_FALLBACK")  # as the process started with it
     load_package()
+    part("watchdog").start()  # first: a hang anywhere below still ends when mpscheck does
     channel = part("protocol").Channel()
     channel.emit("start", "interpreter")
     channel.emit("done", "interpreter", part("interpreter").interpreter_facts(env_policy))

@@ -1,0 +1,65 @@
+"""The process around the CLI: what must hold before click loads and after the command returns.
+
+The console script imports this module first; its first act is a SIGINT handler, so that a
+Ctrl-C in the first milliseconds (while click, rich and the probes load) ends with one line and
+exit 130, not a traceback (only Python's own start-up, before any mpscheck line, is out of
+reach). mpscheck's standard streams are guarded (render/output_stream.py): a closed stdout,
+/dev/full, a broken pipe or an ASCII-only encoding ends in a clear error and exit 2, never exit 3.
+"""
+
+from __future__ import annotations
+
+import signal
+
+INTERRUPTED = b"mpscheck: interrupted\n"
+
+
+def _interrupted_while_loading(_signum: int, _frame: object) -> None:
+    _say(INTERRUPTED)
+    os._exit(130)  # nothing has started yet that needs cleaning up
+
+
+def _say(message: bytes) -> None:
+    try:
+        os.write(2, message)
+    except OSError:
+        return
+
+
+# At import, not in main(): this module is the console script's, and the sooner the better (the
+# console script imports it, then calls main(); a Ctrl-C in between would print a traceback).
+signal.signal(signal.SIGINT, _interrupted_while_loading)
+
+import os  # noqa: E402 - after the handler: every line before it is a window for a traceback
+import sys  # noqa: E402
+
+
+def main() -> None:
+    signal.signal(signal.SIGINT, _interrupted_while_loading)
+    import click
+
+    from mpscheck.cli import cli
+    from mpscheck.render.output_stream import StreamError, flush_streams, guard_streams
+
+    guard_streams()
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # from here the CLI's own handling
+    try:
+        try:
+            try:
+                code = cli.main(prog_name="mpscheck", standalone_mode=False)
+            finally:
+                flush_streams()
+        except click.exceptions.Abort:  # click's word for a KeyboardInterrupt outside a command
+            _say(INTERRUPTED)
+            code = 130
+        except click.ClickException as exc:  # usage errors, and StreamError: a stream that cannot be written
+            code = exc.exit_code
+            exc.show()
+            flush_streams()
+    except StreamError as exc:  # stderr cannot take the message either: say it where it can go, if anywhere
+        _say(f"mpscheck: {exc.format_message()}\n".encode(errors="backslashreplace"))
+        code = exc.exit_code
+    except KeyboardInterrupt:  # during the final flush or the message
+        _say(INTERRUPTED)
+        code = 130
+    sys.exit(code if isinstance(code, int) else 0)

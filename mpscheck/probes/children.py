@@ -1,0 +1,137 @@
+"""Every process a probe starts ends with it, whatever ends mpscheck.
+
+Each net has a hole the next one covers:
+
+- the process group (the command runs in its own session): one ``killpg`` reaches every process
+  that did not leave it;
+- the tree seen while it runs (psutil): it remembers a child that called ``setsid``;
+- a marker: the command and its descendants inherit ``MPSCHECK_RUN_TOKEN=<this run's token>``, so
+  at the end a daemon that double-forked out of both (re-parented to init before any scan saw it)
+  is still found, by its environment, among the processes started since the run began (readable
+  for our own user on Linux and macOS; unreadable ones are not ours to kill anyway);
+- a control pipe, for when mpscheck is killed outright (SIGKILL from a CI timeout or the OOM
+  killer) and can clean nothing: the command inherits the read end (its number in
+  ``MPSCHECK_CONTROL_FD``); the agent watches it from a thread and, at end-of-file, kills its own
+  process group and exits (probes/agent/watchdog.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import time
+from typing import Any
+
+MARKER_ENV = "MPSCHECK_RUN_TOKEN"
+CONTROL_FD_ENV = "MPSCHECK_CONTROL_FD"  # read by probes/agent/watchdog.py
+
+# The signals whose default action ends mpscheck and that a handler can catch: each one must end
+# the command too (probes) or reach it (the user's own command in `run`/`ops`). SIGKILL and SIGSTOP
+# cannot be caught; the job-control, fault and informational signals are left alone.
+TERMINATING_SIGNALS = (
+    "SIGINT",
+    "SIGTERM",
+    "SIGHUP",
+    "SIGQUIT",
+    "SIGUSR1",
+    "SIGUSR2",
+    "SIGALRM",
+    "SIGVTALRM",
+    "SIGPROF",
+    "SIGXCPU",
+    "SIGXFSZ",
+    "SIGPWR",
+)
+
+
+def terminating_signals() -> list[int]:
+    """The numbers of TERMINATING_SIGNALS on this platform (SIGPWR is Linux only)."""
+    return [getattr(signal, name) for name in TERMINATING_SIGNALS if hasattr(signal, name)]
+
+
+def new_token() -> str:
+    return secrets.token_hex(12)
+
+
+class Tree:
+    """The command's descendants: those seen while it runs, and at the end those carrying the marker.
+
+    A process is only killed if it is still the one that was seen (psutil checks the start time).
+    """
+
+    def __init__(self, pid: int, token: str | None = None) -> None:
+        self.pid = pid
+        self.token = token
+        self.since = time.time() - 1.0  # create_time has coarse resolution on some systems
+        self.seen: dict[int, Any] = {}  # pid -> psutil.Process
+
+    def scan(self) -> None:
+        try:
+            import psutil
+
+            for child in psutil.Process(self.pid).children(recursive=True):
+                self.seen.setdefault(child.pid, child)
+            for process in list(self.seen.values()):  # children of a child whose parent has exited
+                with contextlib.suppress(psutil.Error):
+                    for child in process.children(recursive=True):
+                        self.seen.setdefault(child.pid, child)
+        except Exception:  # psutil can fail on odd platforms; the process group is still killed
+            return
+
+    def find_marked(self) -> None:
+        """Add every process started since the run began whose environment carries this run's token."""
+        if not self.token:
+            return
+        try:
+            import psutil
+        except ImportError:
+            return
+        me = os.getpid()
+        for process in psutil.process_iter(["create_time"]):
+            created = process.info.get("create_time")
+            if process.pid == me or process.pid in self.seen or created is None or created < self.since:
+                continue
+            with contextlib.suppress(psutil.Error, OSError):
+                if has_marker(process, self.token):
+                    self.seen[process.pid] = process
+
+    def kill(self) -> None:
+        try:
+            import psutil
+        except ImportError:
+            return
+        for process in self.seen.values():
+            with contextlib.suppress(psutil.Error, OSError):
+                process.kill()
+
+
+def has_marker(process: Any, token: str) -> bool:
+    """True when *process*'s environment (psutil reads it from the kernel) holds this run's token."""
+    return bool(process.environ().get(MARKER_ENV) == token)
+
+
+class ControlPipe:
+    """The pipe whose closing tells the agent that mpscheck is gone: mpscheck holds the only write end."""
+
+    def __init__(self) -> None:
+        self.read_fd, self.write_fd = os.pipe()  # neither inheritable (PEP 446) until pass_fds says so
+
+    def child_env(self) -> dict[str, str]:
+        return {CONTROL_FD_ENV: str(self.read_fd)}
+
+    def started(self) -> None:
+        """The child has its copy of the read end; ours must go, or our own death would not close it."""
+        self._close("read_fd")
+
+    def close(self) -> None:
+        self._close("read_fd")
+        self._close("write_fd")
+
+    def _close(self, attr: str) -> None:
+        fd = getattr(self, attr)
+        if fd is not None:
+            setattr(self, attr, None)
+            with contextlib.suppress(OSError):
+                os.close(fd)
