@@ -81,6 +81,20 @@ def test_a_failing_script_is_reported_with_its_exit_code_and_the_ops_before(tabl
     assert "aten::roll" in {op["name"] for op in report["ops"]}
 
 
+def test_a_script_that_died_is_never_ready_and_its_last_words_are_shown(table: FixtureTable, tmp_path: Path) -> None:
+    # Issue 18 item 2: every op it ran is fine on 2.1, but it died on line 3: nothing is predicted for the rest.
+    script = _script(tmp_path, "import torch\ntorch.ones(2)\nimport no_such_module_for_mpscheck\ntorch.ones(3)\n")
+    result = invoke("ops", "--format", "json", "--torch", "2.1", "--", sys.executable, script)
+    report = json.loads(result.stdout)
+    assert result.exit_code == 1 and report["ready"] is False and report["script_completed"] is False
+    assert report["script_exit_code"] == 1 and report["counts"]["mps"] >= 1
+    assert any("No module named 'no_such_module_for_mpscheck'" in line for line in report["script_last_words"])
+    assert "did not run to its end (exit 1)" in report["headline"]
+    text = invoke("ops", "--torch", "2.1", "--", sys.executable, script)
+    assert text.exit_code == 1
+    assert "The script's last words (stderr):" in text.stdout and "ModuleNotFoundError" in text.stdout
+
+
 def test_ops_writes_the_report_to_a_file(table: FixtureTable, tmp_path: Path) -> None:
     out = tmp_path / "ops.md"
     result = invoke("ops", "--torch", "2.0", "--format", "markdown", "-o", str(out), "--", sys.executable,

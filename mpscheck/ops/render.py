@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mpscheck.knowledge.versions import show
@@ -27,15 +27,33 @@ class OpsReport:
     child: ChildResult
     release_why: str
     note: str | None = None  # e.g. run --trace off a Mac: "a prediction from a recording, not a trace"
+    last_words: tuple[str, ...] = field(default_factory=tuple)  # the script's last stderr lines
+
+    @property
+    def script_completed(self) -> bool:
+        """The script ran to its end (exit 0): only then does the recording cover the whole program."""
+        return self.child.start_error is None and self.child.exit_code == 0
+
+    @property
+    def ready(self) -> bool:
+        """Every op would run on MPS, and the recording covers the whole script (it did not die midway)."""
+        return self.script_completed and self.prediction.ready
 
     @property
     def exit_code(self) -> int:
-        return 0 if self.prediction.ready else 1
+        return 0 if self.ready else 1
 
     @property
     def headline(self) -> str:
         p = self.prediction
         where = f"torch {p.release} on macOS {show(p.macos)}"
+        if not self.script_completed:
+            seen = f"{len(p.problems)} problem op(s)" if p.problems else "no problem"
+            seen += " among the ops it ran"
+            return (
+                f"The script did not run to its end (exit {self.child.exit_code}): nothing is predicted for the "
+                f"rest of it; {seen} with {where}"
+            )
         if not p.ops:
             return f"No ops recorded: nothing to judge for {where} (did the script import torch?)"
         if p.ready:
@@ -59,7 +77,9 @@ def to_dict(report: OpsReport) -> dict[str, Any]:
         "command": list(report.child.argv),
         "script_exit_code": report.child.exit_code,
         "script_start_error": report.child.start_error,
-        "ready": p.ready,
+        "script_completed": report.script_completed,
+        "script_last_words": list(report.last_words),
+        "ready": report.ready,
         "exit_code": report.exit_code,
         "headline": report.headline,
         "note": report.note,
@@ -83,6 +103,13 @@ def _script_line(report: OpsReport) -> str:
     return f"Recorded {command} ({ended}), {report.recording.processes} Python process(es)"
 
 
+def _last_words(report: OpsReport) -> list[str]:
+    """The script's last stderr lines, when it did not run to its end."""
+    if report.script_completed or not report.last_words:
+        return []
+    return ["The script's last words (stderr):", *(f"  | {line}" for line in report.last_words)]
+
+
 def _site(site: str) -> str:
     """A call site relative to the current folder when it lies below it (shorter to read)."""
     path, _, line = site.rpartition(":")
@@ -102,6 +129,7 @@ def render_text(report: OpsReport, verbose: bool = False) -> str:
     lines = [
         f"mpscheck ops: torch {p.release} ({report.release_why}), macOS {show(p.macos)} ({p.macos_why})",
         _script_line(report),
+        *_last_words(report),
     ]
     if report.note:
         lines.append(report.note)
@@ -148,6 +176,9 @@ def render_markdown(report: OpsReport, verbose: bool = False) -> str:
         _script_line(report) + ".",
         "",
     ]
+    words = _last_words(report)
+    if words:
+        lines += [words[0], "", "```", *(line[4:] for line in words[1:]), "```", ""]
     if report.note:
         lines += [report.note, ""]
     problems = p.problems
