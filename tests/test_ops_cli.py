@@ -219,3 +219,18 @@ def test_run_trace_on_a_mac_sets_the_profiler_bit_and_warn_always_and_reads_stde
     assert result.exit_code == 5
     assert json.loads(seen.read_text()) == {"profile": "65", "warn_always": True}
     assert "aten::roll: 2 call(s)" in result.stderr
+
+
+def test_the_dataloaders_shuffling_is_never_an_mps_problem_with_the_real_table() -> None:
+    """Issue 19 item 1: aten::random_ first reached in the DataLoader's seeding was a false alarm for 2.0."""
+    result = invoke("ops", "--torch", "2.0", "--format", "json", "--", sys.executable,
+                    str(SCRIPTS / "dataloader_shuffle.py"))  # fmt: skip
+    report = json.loads(result.stdout)
+    problems = [(op["name"], op["first_site"]) for op in report["ops"] if op["status"] not in ("mps", "composite")]
+    # Only the script's own random_ (its last line) is flagged; the DataLoader's is CPU-side.
+    assert problems == [("aten::random_", f"{SCRIPTS / 'dataloader_shuffle.py'}:23")]
+    sides = {(op["name"], op["side"]) for op in report["cpu_side_ops"]}
+    assert ("aten::random_", "data-loading") in sides and ("aten::argmax", "cpu-result") in sides
+    assert "DataLoader" in report["cpu_side_rule"] and ".cpu()" in report["cpu_side_rule"]
+    text = invoke("ops", "--torch", "2.0", "--", sys.executable, str(SCRIPTS / "dataloader_shuffle.py")).stdout
+    assert "How ops were judged: a CPU-only run" in text and "DataLoader work (torch/utils/data)" in text

@@ -24,6 +24,20 @@ STATUSES = ("mps", "composite", "fallback", "cpu-always", "dtype-unsupported", "
 SEVERITY = ("dtype-unsupported", "fallback", "cpu-always", "macos-gated", "unknown", "composite", "mps")
 PROBLEMS = frozenset({"dtype-unsupported", "fallback", "cpu-always", "macos-gated", "unknown"})
 FALLBACK_ENV = "PYTORCH_ENABLE_MPS_FALLBACK=1"
+CUDA_RULE = (
+    "the script ran on CUDA: each call is judged by the device of its inputs; calls on CPU tensors, "
+    "and the DataLoader's work (sampler, seeding, collate, workers), stay on the CPU on a Mac too"
+)
+CPU_RULE = (
+    "a CPU-only run: every op the script computes is judged as if its tensors were on MPS, except the "
+    "DataLoader's work (sampler, shuffling and seeding, collate, workers, anything under torch/utils/data) "
+    "and ops only on results of .cpu(), which stay on the CPU on a Mac too"
+)
+SIDE_WHY = {
+    "data-loading": "DataLoader work (torch/utils/data): runs on the CPU on a Mac too",
+    "cpu-result": "only on results of .cpu(): runs on the CPU on a Mac too",
+    None: "ran on CPU tensors while the script computes on CUDA: the script keeps it on the CPU",
+}
 
 
 class CoverageTable(Protocol):
@@ -77,7 +91,8 @@ class Prediction:
     macos: Version
     macos_why: str
     ops: list[OpPrediction] = field(default_factory=list)
-    cpu_side: list[OpUse] = field(default_factory=list)  # ops the script itself kept on the CPU
+    cpu_side: list[OpUse] = field(default_factory=list)  # ops that stay on the CPU on a Mac too: not judged
+    cpu_side_rule: str = ""  # how the recording's ops were split into judged and CPU-side
     dropped: list[str] = field(default_factory=list)  # CUDA bookkeeping with no MPS counterpart
 
     @property
@@ -149,10 +164,11 @@ def predict(
 ) -> Prediction:
     """Judge every recorded op for *release* on *macos*, merged under the name torch's warning prints."""
     prediction = Prediction(release, macos, macos_why)
-    judge_all = not recording.accelerator_seen
+    on_cuda = recording.accelerator_seen
+    prediction.cpu_side_rule = CUDA_RULE if on_cuda else CPU_RULE
     merged: dict[str, OpPrediction] = {}
     for use in recording.ops:
-        if not judge_all and not _on_accelerator(use):
+        if use.side is not None or (on_cuda and not use.accelerated):
             prediction.cpu_side.append(use)
             continue
         if use.name in NOT_ON_MPS:
@@ -164,10 +180,6 @@ def predict(
         merged[judged.name] = judged if seen is None else _merge(seen, judged)
     prediction.ops = sorted(merged.values(), key=_order)
     return prediction
-
-
-def _on_accelerator(use: OpUse) -> bool:
-    return any(d not in ("cpu", "default", "meta") for d in use.devices)
 
 
 def _order(op: OpPrediction) -> tuple[int, int, str]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mpscheck.knowledge.versions import show
-from mpscheck.ops.prediction import FALLBACK_ENV, OpPrediction, Prediction
+from mpscheck.ops.prediction import FALLBACK_ENV, SIDE_WHY, OpPrediction, Prediction
 from mpscheck.ops.recording import Recording
 from mpscheck.probes.command import ChildResult
 
@@ -85,9 +85,42 @@ def to_dict(report: OpsReport) -> dict[str, Any]:
         "note": report.note,
         "counts": p.counts(),
         "ops": [op.to_dict() for op in p.ops],
-        "cpu_side_ops": [use.to_dict() for use in p.cpu_side],
+        "cpu_side_rule": p.cpu_side_rule,
+        "cpu_side_ops": [dict(use.to_dict(), why=SIDE_WHY.get(use.side, SIDE_WHY[None])) for use in p.cpu_side],
+        "recording": recording_dict(report.recording),
         "ignored": list(p.dropped),
     }
+
+
+def recording_dict(recording: Recording) -> dict[str, Any]:
+    """How the recording was paced: whether every call was counted, and what ran unrecorded."""
+    return {
+        "paused": recording.paused,
+        "compiled_graphs": recording.compiled_graphs,
+        "processes": list(recording.pacing),
+    }
+
+
+def pacing_lines(recording: Recording) -> list[str]:
+    """One line on what the calls counted cover; one on compiled code, when torch.compile built graphs."""
+    lines = []
+    if recording.paused:
+        events = [e for p in recording.pacing for e in p.get("events", ())]
+        first = next(e for e in events if e.get("event") == "paused")
+        rearmed = sum(1 for e in events if e.get("event") == "re-armed")
+        lines.append(
+            f"Recording paused after {first.get('after_steps')} optimizer step(s) and {first.get('after_batches')} "
+            f"batch(es) with no new op signature ({first.get('why')}); re-armed {rearmed} time(s) at phase changes "
+            "(a new DataLoader, the end of a DataLoader loop, a first eval()/train()). Calls are counted while "
+            "it recorded; an op first reached only while paused is not seen (MPSCHECK_RECORD_ALL=1 records every call)."
+        )
+    graphs = recording.compiled_graphs
+    if graphs:
+        lines.append(
+            f"torch.compile built {graphs} graph(s): their fused kernels ran unrecorded (only the ops they call "
+            "out to were seen); run once without torch.compile to see every op."
+        )
+    return lines
 
 
 def render_json(report: OpsReport, verbose: bool = False) -> str:
@@ -133,10 +166,14 @@ def render_text(report: OpsReport, verbose: bool = False) -> str:
     ]
     if report.note:
         lines.append(report.note)
+    lines.extend(pacing_lines(report.recording))
+    lines.append(f"How ops were judged: {p.cpu_side_rule}.")
     if p.cpu_side:
-        lines.append(
-            f"{len(p.cpu_side)} op(s) ran only on the CPU next to CUDA: the script keeps them there; not judged"
-        )
+        lines.append(f"Not judged, they stay on the CPU on a Mac too: {len(p.cpu_side)} op(s)")
+        for why in dict.fromkeys(use.side for use in p.cpu_side):
+            names = [use.name for use in p.cpu_side if use.side == why]
+            shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+            lines.append(f"  {SIDE_WHY.get(why, SIDE_WHY[None])}: {shown}")
     lines.append("")
     problems = p.problems
     if problems:
@@ -181,6 +218,9 @@ def render_markdown(report: OpsReport, verbose: bool = False) -> str:
         lines += [words[0], "", "```", *(line[4:] for line in words[1:]), "```", ""]
     if report.note:
         lines += [report.note, ""]
+    lines += [*pacing_lines(report.recording), f"How ops were judged: {p.cpu_side_rule}.", ""]
+    if p.cpu_side:
+        lines += [f"{len(p.cpu_side)} op(s) not judged: they stay on the CPU on a Mac too.", ""]
     problems = p.problems
     if problems:
         lines += ["| status | op | calls | dtypes | why | fix | first reached at |", "|---|---|---:|---|---|---|---|"]
