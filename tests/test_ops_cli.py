@@ -107,7 +107,8 @@ def test_ops_writes_the_report_to_a_file(table: FixtureTable, tmp_path: Path) ->
     ("args", "message"),
     [
         (["ops"], "give the command to record"),
-        (["ops", "--torch", "9.9", "--", "python3", "-c", "pass"], "--torch 9.9: not in the op coverage table"),
+        (["ops", "--torch", "1.9", "--", "python3", "-c", "pass"], "--torch 1.9: not in the op coverage table"),
+        (["ops", "--torch", "nightly", "--", "python3", "-c", "pass"], "--torch nightly: not a torch version"),
         (["ops", "--macos", "sonoma", "--", "python3", "-c", "pass"], "--macos sonoma"),
         (["ops", "--", "/no/such/program"], "cannot start /no/such/program"),
         (["ops", "--op", "roll", "--", "python3"], "give it no command"),

@@ -138,12 +138,34 @@ def test_nothing_recorded_is_not_ready() -> None:
 
 
 def test_release_choice() -> None:
-    assert choose_release(TABLE, "2.1", None) == ("2.1.0", "--torch")
+    # The why now names the table row (issue 19 item 6; it was the bare "--torch").
+    assert choose_release(TABLE, "2.1", None) == ("2.1.0", "--torch 2.1: table row 2.1.0")
     assert choose_release(TABLE, None, "2.1.0+cpu")[0] == "2.1.0"
     release, why = choose_release(TABLE, None, "2.13.0+cpu")
-    assert release == "2.2.0" and "not in it" in why
+    assert release == "2.2.0" and "the op coverage table lacks 2.13.0" in why
     with pytest.raises(ReleaseError, match="not in the op coverage table"):
         choose_release(TABLE, "1.9", None)
+    with pytest.raises(ReleaseError, match="not a torch version"):
+        choose_release(TABLE, "latest", None)
+
+
+@pytest.mark.parametrize(
+    ("requested", "row", "said"),
+    [
+        # A pre-release is not its release (knowledge.releases.nearest_known, as the doctor reads it).
+        ("2.15.0.dev20260801", "2.15.0", "a pre-release, read as 2.15.0 by the release rules; table row 2.15.0"),
+        ("2.13.0+cpu", "2.13.0", "table row 2.13.0"),  # a local version is its release
+        ("2.2.3", "2.2.2", "not a release in the table, read as 2.2.2 by the release rules; table row 2.2.2"),
+        ("9.9", "2.15.0", "not a release in the table, read as 2.15.0 by the release rules; table row 2.15.0"),
+    ],
+)
+def test_torch_is_read_as_the_release_rules_read_it(requested: str, row: str, said: str) -> None:
+    from mpscheck.knowledge import ops as real_table
+    from mpscheck.knowledge.releases import nearest_known
+
+    assert choose_release(real_table, requested, None) == (row, f"--torch {requested}: {said}")
+    found = nearest_known(requested)
+    assert found is not None and found[0].version == row  # the same reading as the release rules
 
 
 def test_macos_choice_defaults_to_the_oldest_the_release_supports() -> None:

@@ -112,33 +112,60 @@ class Prediction:
 
 
 def choose_release(table: CoverageTable, requested: str | None, installed: str | None) -> tuple[str, str]:
-    """(release, why): --torch resolved to a release in the table; else the installed one; else the newest."""
+    """(release, why): --torch, else the installed torch, else the newest, resolved to one row of the table.
+
+    A version is read as the release rules read it (``knowledge.releases.nearest_known``, the doctor's
+    one reading): a local version (2.13.0+cpu) is its release; a pre-release (2.15.0.dev20260801), an
+    unknown patch or a release newer than the table uses the row of the release it is nearest, and
+    the *why* names that row. Older than the table, or not a version at all, is refused.
+    """
     known = table.known_releases()
     if not known:
         raise ReleaseError("the op coverage table lists no torch releases")
     if requested:
-        found = _match_release(known, requested)
-        if found is None:
-            raise ReleaseError(
-                f"--torch {requested}: not in the op coverage table (it knows {known[0]} to {known[-1]})"
-            )
-        return found, "--torch"
-    found = _match_release(known, installed) if installed else None
-    if found:
-        return found, f"the installed torch ({installed})"
+        row, note = _row_for(known, requested)
+        if row is None:
+            raise ReleaseError(f"--torch {requested}: {note}")
+        return row, f"--torch {requested}: {note}"
+    if installed:
+        row, note = _row_for(known, installed)
+        if row is not None:
+            return row, f"the installed torch ({installed}): {note}"
     why = f"the newest in the table; the installed torch {installed} is not in it" if installed else "the newest"
     return known[-1], why
 
 
-def _match_release(known: list[str], text: str | None) -> str | None:
-    wanted = parse_version(text)
-    if wanted is None:
-        return None
-    exact = [r for r in known if _pad(parse_version(r) or ()) == _pad(wanted)]
-    if exact:
-        return exact[0]
-    same_prefix = [r for r in known if (parse_version(r) or ())[: len(wanted)] == wanted]
-    return same_prefix[-1] if same_prefix else None
+def _row_for(known: list[str], text: str) -> tuple[str | None, str]:
+    """The coverage row for a version as the release rules read it, and a note when it is not that very release."""
+    from mpscheck.knowledge.releases import nearest_known
+
+    if parse_version(text) is None:
+        return None, f"not a torch version (expected e.g. 2.4 or 2.5.1; it knows {known[0]} to {known[-1]})"
+    found = nearest_known(text)
+    if found is None:
+        return None, f"not in the op coverage table (it knows {known[0]} to {known[-1]})"
+    facts, exact = found
+    row = _newest_at_or_below(known, facts.version)
+    if row is None:
+        return None, f"not in the op coverage table (it knows {known[0]} to {known[-1]})"
+    read = "" if exact else ("a pre-release, " if _is_prerelease(text) else "not a release in the table, ")
+    read += f"read as {facts.version} by the release rules" if read else ""
+    lacks = f"the op coverage table lacks {facts.version}, " if row != facts.version else ""
+    return row, ", ".join(part for part in (read.rstrip(", "), lacks.rstrip(", ")) if part) + (
+        f"; table row {row}" if read or lacks else f"table row {row}"
+    )
+
+
+def _is_prerelease(text: str) -> bool:
+    from mpscheck.knowledge.releases import _is_prerelease as rules_prerelease  # the release rules' own test
+
+    return rules_prerelease(text)
+
+
+def _newest_at_or_below(known: list[str], version: str) -> str | None:
+    wanted = _pad(parse_version(version) or ())
+    below = [r for r in known if _pad(parse_version(r) or ()) <= wanted]
+    return below[-1] if below else None
 
 
 def _pad(version: Version) -> Version:
