@@ -211,3 +211,38 @@ def test_an_optimizers_foreach_ops_recorded_on_cuda_are_not_what_mps_runs() -> N
     assert mps_side("aten::_foreach_add_.List", ("cuda:0",)).mps_op is None
     assert mps_side("aten::_foreach_add_.List", ("cpu",)) is None
     assert mps_side("aten::_foreach_add_.List", ()) is None
+
+
+def test_the_fix_names_the_first_release_with_a_composite_path_not_only_a_kernel() -> None:
+    """Issue 19 item 2: _foreach_norm.Scalar has no kernel but is composite from 2.4 (real table)."""
+    from mpscheck.knowledge import ops as real_table
+
+    norm = OpUse("aten::_foreach_norm.Scalar", 1, ("float32",), ("cpu",))
+    judged = predict(_recording(norm), real_table, "2.2.0", (14, 0)).ops[0]
+    assert judged.status == "fallback"
+    assert judged.fix is not None and "pip install 'torch>=2.4.0'" in judged.fix and "none yet" not in judged.fix
+    # clip_grad_norm_ takes this path on the CPU, not on MPS (read from the 2.2.0 wheel).
+    assert "clip_grad_norm_" in judged.reason and any("_foreach_utils.py" in s for s in judged.sources)
+    assert predict(_recording(norm), real_table, "2.4.0", (14, 0)).ops[0].status == "composite"
+
+
+def test_none_yet_only_when_no_later_release_runs_it() -> None:
+    roll = OpUse("aten::roll", 1, ("float32",), ("cpu",))
+    assert "torch>=2.1.0" in (predict(_recording(roll), TABLE, "2.0.0", (14, 0)).ops[0].fix or "")
+    never = OpUse("aten::never_on_mps", 1, ("float32",), ("cpu",))
+    ops = {**SMALL_TABLE["ops"], "aten::never_on_mps": {"history": [["2.0.0", "none"]]}}
+    table = FixtureTable({**SMALL_TABLE, "ops": ops})
+    assert "none yet" in (predict(_recording(never), table, "2.0.0", (14, 0)).ops[0].fix or "")
+
+
+def test_a_prediction_for_another_release_says_python_paths_may_differ() -> None:
+    from mpscheck.knowledge import ops as real_table
+
+    mm = OpUse("aten::mm", 1, ("float32",), ("cpu",))
+    recording = _recording(mm)
+    recording.torch_version = "2.13.0+cpu"
+    notes = predict(recording, real_table, "2.2.0", (14, 0)).path_notes
+    assert notes and "Recorded with torch 2.13.0+cpu's Python code" in notes[0]
+    # From the wheels: fused=True accepts mps from 2.5, so 2.2 and 2.13 differ there.
+    assert any("fused=True" in note and "torch-2.2.0" in note for note in notes)
+    assert predict(recording, real_table, "2.13.0", (14, 0)).path_notes == []

@@ -93,6 +93,7 @@ class Prediction:
     ops: list[OpPrediction] = field(default_factory=list)
     cpu_side: list[OpUse] = field(default_factory=list)  # ops that stay on the CPU on a Mac too: not judged
     cpu_side_rule: str = ""  # how the recording's ops were split into judged and CPU-side
+    path_notes: list[str] = field(default_factory=list)  # Python-level paths that may differ from the recording
     dropped: list[str] = field(default_factory=list)  # CUDA bookkeeping with no MPS counterpart
 
     @property
@@ -193,6 +194,7 @@ def predict(
     prediction = Prediction(release, macos, macos_why)
     on_cuda = recording.accelerator_seen
     prediction.cpu_side_rule = CUDA_RULE if on_cuda else CPU_RULE
+    prediction.path_notes = python_path_notes(table, recording.torch_version, release)
     merged: dict[str, OpPrediction] = {}
     for use in recording.ops:
         if use.side is not None or (on_cuda and not use.accelerated):
@@ -207,6 +209,26 @@ def predict(
         merged[judged.name] = judged if seen is None else _merge(seen, judged)
     prediction.ops = sorted(merged.values(), key=_order)
     return prediction
+
+
+def python_path_notes(table: CoverageTable, recorded: str | None, release: str) -> list[str]:
+    """When predicting for another release than the recording's: its Python may reach other ops."""
+    from mpscheck.knowledge.optim_paths import differences
+
+    if recorded is None:
+        return []
+    row, _ = _row_for(table.known_releases(), recorded)
+    if row == release:
+        return []
+    notes = [
+        f"Recorded with torch {recorded}'s Python code; torch {release}'s Python may take other paths (optimizer "
+        "foreach/fused defaults, clip_grad_norm_, scaled_dot_product_attention's backend choice, module fast "
+        "paths), so ops reached only through Python code that changed between them may differ: record with "
+        f"torch {release} installed to be sure"
+    ]
+    if row is not None:
+        notes += differences(row, release)
+    return notes
 
 
 def _order(op: OpPrediction) -> tuple[int, int, str]:
@@ -277,9 +299,45 @@ def judge(use: OpUse, table: CoverageTable, release: str, macos: Version) -> OpP
         _apply_limits(base, target, use.dtypes, release, macos)
         return base
     _set_kernel_status(base, kind, use.sparse, release)
+    if base.status == "fallback":
+        base.fix = _kernel_fix(first_working_release(table, target, use.sparse, release), release)
+        _note_foreach_path(base, use, release)
     if base.status in ("mps", "composite"):
         _apply_limits(base, target, use.dtypes, release, macos)
     return base
+
+
+def first_working_release(table: CoverageTable, target: str, sparse: bool, after: str) -> str | None:
+    """The first release after *after* in which the op runs on MPS: a kernel (SparseMPS for a sparse
+    call), a composite path, or a Python registration, and not on the always-CPU list."""
+    wanted = _pad(parse_version(after) or ())
+    for release in table.known_releases():
+        if _pad(parse_version(release) or ()) <= wanted:
+            continue
+        kind = table.op_kind(target, release)
+        names = {target, table.warning_name(target)}
+        if kind is None or kind == "absent" or names & set(table.cpu_always(release)):
+            continue
+        works = kind in ("composite-implicit", "composite-explicit") or (kind == ("sparse-mps" if sparse else "mps"))
+        if works or (not sparse and names & set(table.python_mps(release))):
+            return release
+    return None
+
+
+def _note_foreach_path(op: OpPrediction, use: OpUse, release: str) -> None:
+    """A foreach op recorded on the CPU: clip_grad_norm_ & co. take it by default there, not on MPS."""
+    from mpscheck.knowledge.optim_paths import facts
+
+    found = facts(release)
+    if not use.name.startswith("aten::_foreach_") or found is None or found.helpers is None:
+        return
+    if "mps" in found.helpers or not set(use.devices) <= found.helpers:
+        return
+    op.reason += (
+        f"; on MPS, torch {release}'s clip_grad_norm_/clip_grad_value_ with foreach unset take the per-tensor path "
+        f"instead (its foreach devices: {', '.join(sorted(found.helpers))}), so only foreach=True reaches it"
+    )
+    op.sources = (*op.sources, found.source("helpers"))
 
 
 def _set_kernel_status(op: OpPrediction, kind: str, sparse: bool, release: str) -> None:
@@ -296,17 +354,16 @@ def _set_kernel_status(op: OpPrediction, kind: str, sparse: bool, release: str) 
         what = "only a SparseMPS kernel, and this call is dense" if kind == "sparse-mps" else "no MPS kernel"
         op.status = "fallback"
         op.reason = f"{what} in torch {release}"
-        op.fix = _kernel_fix(op.first_release, release)
 
 
 def _kernel_fix(first: str | None, release: str) -> str:
-    later = first is not None and not at_least(parse_version(release) or (0,), parse_version(first) or (0,))
-    if later:
+    """The fix for an op without an MPS path in *release*: the first later release with one, from the table."""
+    if first is not None:
         return (
-            f"upgrade: pip install 'torch>={first}' (MPS kernel since {first}); "
+            f"upgrade: pip install 'torch>={first}' (runs on MPS from {first}); "
             f"or set {FALLBACK_ENV} to run it on the CPU"
         )
-    return f"set {FALLBACK_ENV} to run it on the CPU (no release in the table has an MPS kernel for it)"
+    return f"set {FALLBACK_ENV} to run it on the CPU (none yet: no later release in the table runs it on MPS)"
 
 
 def _apply_limits(op: OpPrediction, target: str, dtypes: tuple[str, ...], release: str, macos: Version) -> None:

@@ -86,6 +86,7 @@ def to_dict(report: OpsReport) -> dict[str, Any]:
         "counts": p.counts(),
         "ops": [op.to_dict() for op in p.ops],
         "cpu_side_rule": p.cpu_side_rule,
+        "python_path_notes": list(p.path_notes),
         "cpu_side_ops": [dict(use.to_dict(), why=SIDE_WHY.get(use.side, SIDE_WHY[None])) for use in p.cpu_side],
         "recording": recording_dict(report.recording),
         "ignored": list(p.dropped),
@@ -168,6 +169,7 @@ def render_text(report: OpsReport, verbose: bool = False) -> str:
         lines.append(report.note)
     lines.extend(pacing_lines(report.recording))
     lines.append(f"How ops were judged: {p.cpu_side_rule}.")
+    lines.extend(f"Note: {note}." for note in p.path_notes)
     if p.cpu_side:
         lines.append(f"Not judged, they stay on the CPU on a Mac too: {len(p.cpu_side)} op(s)")
         for why in dict.fromkeys(use.side for use in p.cpu_side):
@@ -219,6 +221,7 @@ def render_markdown(report: OpsReport, verbose: bool = False) -> str:
     if report.note:
         lines += [report.note, ""]
     lines += [*pacing_lines(report.recording), f"How ops were judged: {p.cpu_side_rule}.", ""]
+    lines += [line for note in p.path_notes for line in (f"Note: {note}.", "")]
     if p.cpu_side:
         lines += [f"{len(p.cpu_side)} op(s) not judged: they stay on the CPU on a Mac too.", ""]
     problems = p.problems
