@@ -203,3 +203,23 @@ def test_recording_leaves_torch_compile_compiling_with_the_same_results(tmp_path
     # and the recording says how many graphs ran compiled.
     assert {"aten::sin", "aten::cos", "aten::log1p"} <= {u.name for u in run.recording.ops}
     assert run.recording.compiled_graphs == (2 if "--inductor" in args else 1)
+
+
+def test_recording_pauses_when_stable_and_re_arms_at_a_phase_change(tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    with out.open("w") as handle:
+        run = record_command([sys.executable, str(SCRIPTS / "long_loop.py")], dict(os.environ), stdout=handle)
+    assert json.loads(out.read_text().strip().splitlines()[-1]) == {"stack_mid_training": 0}
+    recording = run.recording
+    assert recording.paused
+    events = [event["event"] for event in recording.pacing[0]["events"]]
+    assert events[:2] == ["paused", "re-armed"]
+    names = {u.name: u.calls for u in recording.ops}
+    assert "aten::topk" in names  # reached only in the evaluation, after the pause
+    assert names["aten::addmm"] < 40 * 2  # calls are counted while recording: not every step's
+    full = record_command(
+        [sys.executable, str(SCRIPTS / "long_loop.py")], dict(os.environ), extra_env={"MPSCHECK_RECORD_ALL": "1"}
+    )
+    assert not full.recording.paused
+    # Two layers: 40 steps and one evaluation, every call counted.
+    assert {u.name: u.calls for u in full.recording.ops}["aten::addmm"] == 40 * 2 + 2

@@ -94,6 +94,7 @@ class Prediction:
     cpu_side: list[OpUse] = field(default_factory=list)  # ops that stay on the CPU on a Mac too: not judged
     cpu_side_rule: str = ""  # how the recording's ops were split into judged and CPU-side
     path_notes: list[str] = field(default_factory=list)  # Python-level paths that may differ from the recording
+    silent_bugs: list[dict[str, Any]] = field(default_factory=list)  # known wrong-result bugs the ops meet
     dropped: list[str] = field(default_factory=list)  # CUDA bookkeeping with no MPS counterpart
 
     @property
@@ -205,10 +206,33 @@ def predict(
             continue
         judged = judge(use, table, release, macos)
         judged.first_site = use.first_site
+        _note_silent_bugs(prediction, use, release, macos)
         seen = merged.get(judged.name)
         merged[judged.name] = judged if seen is None else _merge(seen, judged)
     prediction.ops = sorted(merged.values(), key=_order)
     return prediction
+
+
+def _note_silent_bugs(prediction: Prediction, use: OpUse, release: str, macos: Version) -> None:
+    from mpscheck.knowledge.silent_bugs import hits
+
+    for bug in hits(use.name, use.dtypes, release, macos):
+        seen = next((row for row in prediction.silent_bugs if row["id"] == bug.id), None)
+        if seen is not None:
+            seen["ops"] = sorted(set(seen["ops"]) | {use.name})
+            continue
+        prediction.silent_bugs.append(
+            {
+                "id": bug.id,
+                "ops": [use.name],
+                "what": bug.what,
+                "when": bug.condition,
+                "issue": bug.issue,
+                "fixed_in": bug.fixed_in,
+                "fixed_by": bug.fixed_by,
+                "fix": f"upgrade to torch>={bug.fixed_in}" if bug.fixed_in else "none yet: " + bug.fixed_why,
+            }
+        )
 
 
 def python_path_notes(table: CoverageTable, recorded: str | None, release: str) -> list[str]:

@@ -87,6 +87,7 @@ def to_dict(report: OpsReport) -> dict[str, Any]:
         "ops": [op.to_dict() for op in p.ops],
         "cpu_side_rule": p.cpu_side_rule,
         "python_path_notes": list(p.path_notes),
+        "known_silent_bugs": list(p.silent_bugs),
         "cpu_side_ops": [dict(use.to_dict(), why=SIDE_WHY.get(use.side, SIDE_WHY[None])) for use in p.cpu_side],
         "recording": recording_dict(report.recording),
         "ignored": list(p.dropped),
@@ -158,6 +159,18 @@ def _dtypes(op: OpPrediction) -> str:
     return ",".join(op.dtypes) or "-"
 
 
+def _silent_lines(p: Prediction) -> list[str]:
+    """Known wrong-result bugs the recorded ops meet: shown, not counted as problems (most need a shape)."""
+    if not p.silent_bugs:
+        return []
+    lines = [f"Known silent-correctness bugs these ops may meet in torch {p.release} (wrong results, no error):"]
+    for bug in p.silent_bugs:
+        when = f" when {bug['when']}" if bug.get("when") else ""
+        lines.append(f"  [{bug['id']}] {', '.join(bug['ops'])}: {bug['what']}{when}")
+        lines.append(f"      {bug['issue']}; fix: {bug['fix']}")
+    return [*lines, ""]
+
+
 def render_text(report: OpsReport, verbose: bool = False) -> str:
     p = report.prediction
     lines = [
@@ -190,6 +203,7 @@ def render_text(report: OpsReport, verbose: bool = False) -> str:
             if op.fix:
                 lines.append(f"      fix: {op.fix}")
         lines.append("")
+    lines.extend(_silent_lines(p))
     fine = [op for op in p.ops if op not in problems]
     counts = p.counts()
     if fine:
