@@ -235,3 +235,13 @@ def test_the_dataloaders_shuffling_is_never_an_mps_problem_with_the_real_table()
     assert "DataLoader" in report["cpu_side_rule"] and ".cpu()" in report["cpu_side_rule"]
     text = invoke("ops", "--torch", "2.0", "--", sys.executable, str(SCRIPTS / "dataloader_shuffle.py")).stdout
     assert "How ops were judged: a CPU-only run" in text and "DataLoader work (torch/utils/data)" in text
+
+
+def test_pytorch_examples_mnist_has_no_false_alarm_at_the_dataloader() -> None:
+    """Issue 19: `--torch 2.0` flagged aten::random_ first reached in mnist's DataLoader (main.py:37)."""
+    script = SCRIPTS / "pytorch_examples" / "run_mnist.py"
+    result = invoke("ops", "--torch", "2.0", "--format", "json", "--", sys.executable, str(script))
+    report = json.loads(result.stdout)
+    assert result.exit_code == 0 and report["ready"] is True, report["headline"]
+    assert ("aten::random_", "data-loading") in {(op["name"], op["side"]) for op in report["cpu_side_ops"]}
+    assert "aten::convolution" in {name for op in report["ops"] for name in op["recorded_as"]}

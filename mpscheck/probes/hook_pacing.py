@@ -207,7 +207,8 @@ def _cpu_results(torch, recorder, side, process, pacer):
     def make(original):
         def cpu(self, *args, **kwargs):
             result = original(self, *args, **kwargs)
-            if pacer.armed and not compiling():
+            # compiling() first: under torch.compile it is a constant, so no guard on pacer.armed
+            if not compiling() and pacer.armed:
                 mark(result)
             return result
 
