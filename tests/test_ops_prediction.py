@@ -246,3 +246,16 @@ def test_a_prediction_for_another_release_says_python_paths_may_differ() -> None
     # From the wheels: fused=True accepts mps from 2.5, so 2.2 and 2.13 differ there.
     assert any("fused=True" in note and "torch-2.2.0" in note for note in notes)
     assert predict(recording, real_table, "2.13.0", (14, 0)).path_notes == []
+
+
+def test_dropout_recorded_on_cuda_is_judged_as_the_composite_path_mps_takes() -> None:
+    """Found on the H100: mnist records native_dropout on CUDA; MPS never takes that fused path."""
+    from mpscheck.knowledge import ops as real_table
+
+    fused = OpUse("aten::native_dropout", 8, ("float32",), ("cuda",))
+    backward = OpUse("aten::native_dropout_backward", 8, ("float32",), ("cuda",))
+    prediction = predict(_recording(fused, backward), real_table, "2.0.0", (14, 0))
+    statuses = {op.name: (op.status, op.mapped_from) for op in prediction.ops}
+    assert statuses["aten::bernoulli_.float"] == ("mps", ("aten::native_dropout",))
+    assert statuses["aten::native_dropout_backward"][0] == "composite"
+    assert prediction.ready

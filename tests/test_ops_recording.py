@@ -223,3 +223,17 @@ def test_recording_pauses_when_stable_and_re_arms_at_a_phase_change(tmp_path: Pa
     assert not full.recording.paused
     # Two layers: 40 steps and one evaluation, every call counted.
     assert {u.name: u.calls for u in full.recording.ops}["aten::addmm"] == 40 * 2 + 2
+
+
+@pytest.mark.parametrize("name", ["startup_hook.py", "hook_pacing.py"])
+def test_the_hook_files_parse_as_python_38_and_import_only_stdlib_and_torch(name: str) -> None:
+    import ast
+
+    path = Path(__file__).resolve().parent.parent / "mpscheck" / "probes" / name
+    tree = ast.parse(path.read_text(), feature_version=(3, 8))
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}  # fmt: skip
+    imported |= {node.module.split(".")[0] for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) and node.module and node.level == 0}  # fmt: skip
+    assert imported - {"torch"} <= set(sys.stdlib_module_names), imported
+    assert not [n for n in ast.walk(tree) if isinstance(n, ast.AnnAssign)]
