@@ -28,6 +28,10 @@ def _status(op: str, dtype: str, release: str, macos: tuple[int, ...] = (14, 0))
         ("aten::addmm", "int32", "2.8.0", "dtype-unsupported"),
         ("aten::addmm", "int32", "2.9.0", "mps"),
         ("aten::mm", "float32", "2.2.0", "mps"),
+        ("aten::log1p", "int64", "2.7.1", "dtype-unsupported"),  # UnaryOps.mm; the text is in 2.0.0-2.7.1
+        ("aten::sigmoid", "int64", "2.0.0", "dtype-unsupported"),
+        ("aten::sigmoid", "int64", "2.8.0", "mps"),
+        ("aten::sigmoid", "int32", "2.0.0", "mps"),
     ],
 )
 def test_matmul_dtype_limits_per_release(op: str, dtype: str, release: str, status: str) -> None:
@@ -44,6 +48,7 @@ def test_the_fix_names_the_release_or_the_cast() -> None:
 def test_every_row_cites_the_wheels_and_the_source() -> None:
     for row in ROWS:
         assert "wheels" in row.source and ".mm" in row.source and row.torch_from < row.torch_below
+        assert row.text in row.source  # the condition quoted with the very text
 
 
 def test_another_message_table_feeds_the_same_lookup() -> None:

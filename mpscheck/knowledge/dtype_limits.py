@@ -55,7 +55,20 @@ def _matmul(name: str, ops: frozenset[str], text: str, strings: str, below: Vers
     )  # fmt: skip
 
 
+def _int64_unary(op: str, strings: str, below: Version) -> MessageRow:
+    text = f"MPS does not support {op} op with int64 input"
+    return MessageRow(
+        text, frozenset({f"aten::{op}"}), frozenset({"int64"}), (2, 0), below,
+        f"cast to float32 before the {op} (x.float()), or upgrade to torch>={below[0]}.{below[1]}",
+        f"the text is in the libtorch_cpu.dylib strings of the macOS arm64 wheels {strings} (not from "
+        f"{below[0]}.{below[1]}.0 on); TORCH_CHECK(self.scalar_type() != ScalarType::Long, '{text}') in "
+        f"TORCH_IMPL_FUNC({op}_out_mps), aten/src/ATen/native/mps/operations/UnaryOps.mm",
+    )  # fmt: skip
+
+
 ROWS: tuple[MessageRow, ...] = (
+    _int64_unary("log1p", "2.0.0-2.7.1", (2, 8)),
+    _int64_unary("sigmoid", "2.0.0-2.7.1", (2, 8)),
     *_matmul("mm", frozenset({"aten::mm"}), "MPS device does not support mm for non-float inputs", "2.0.0-2.6.0",
              (2, 7)),
     *_matmul("bmm", frozenset({"aten::bmm"}), "MPS device does not support bmm for non-float inputs", "2.0.0-2.6.0",
