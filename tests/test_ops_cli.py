@@ -81,6 +81,20 @@ def test_a_failing_script_is_reported_with_its_exit_code_and_the_ops_before(tabl
     assert "aten::roll" in {op["name"] for op in report["ops"]}
 
 
+def test_a_script_that_died_is_never_ready_and_its_last_words_are_shown(table: FixtureTable, tmp_path: Path) -> None:
+    # Issue 18 item 2: every op it ran is fine on 2.1, but it died on line 3: nothing is predicted for the rest.
+    script = _script(tmp_path, "import torch\ntorch.ones(2)\nimport no_such_module_for_mpscheck\ntorch.ones(3)\n")
+    result = invoke("ops", "--format", "json", "--torch", "2.1", "--", sys.executable, script)
+    report = json.loads(result.stdout)
+    assert result.exit_code == 1 and report["ready"] is False and report["script_completed"] is False
+    assert report["script_exit_code"] == 1 and report["counts"]["mps"] >= 1
+    assert any("No module named 'no_such_module_for_mpscheck'" in line for line in report["script_last_words"])
+    assert "did not run to its end (exit 1)" in report["headline"]
+    text = invoke("ops", "--torch", "2.1", "--", sys.executable, script)
+    assert text.exit_code == 1
+    assert "The script's last words (stderr):" in text.stdout and "ModuleNotFoundError" in text.stdout
+
+
 def test_ops_writes_the_report_to_a_file(table: FixtureTable, tmp_path: Path) -> None:
     out = tmp_path / "ops.md"
     result = invoke("ops", "--torch", "2.0", "--format", "markdown", "-o", str(out), "--", sys.executable,
@@ -93,7 +107,8 @@ def test_ops_writes_the_report_to_a_file(table: FixtureTable, tmp_path: Path) ->
     ("args", "message"),
     [
         (["ops"], "give the command to record"),
-        (["ops", "--torch", "9.9", "--", "python3", "-c", "pass"], "--torch 9.9: not in the op coverage table"),
+        (["ops", "--torch", "1.9", "--", "python3", "-c", "pass"], "--torch 1.9: not in the op coverage table"),
+        (["ops", "--torch", "nightly", "--", "python3", "-c", "pass"], "--torch nightly: not a torch version"),
         (["ops", "--macos", "sonoma", "--", "python3", "-c", "pass"], "--macos sonoma"),
         (["ops", "--", "/no/such/program"], "cannot start /no/such/program"),
         (["ops", "--op", "roll", "--", "python3"], "give it no command"),
@@ -205,3 +220,28 @@ def test_run_trace_on_a_mac_sets_the_profiler_bit_and_warn_always_and_reads_stde
     assert result.exit_code == 5
     assert json.loads(seen.read_text()) == {"profile": "65", "warn_always": True}
     assert "aten::roll: 2 call(s)" in result.stderr
+
+
+def test_the_dataloaders_shuffling_is_never_an_mps_problem_with_the_real_table() -> None:
+    """Issue 19 item 1: aten::random_ first reached in the DataLoader's seeding was a false alarm for 2.0."""
+    result = invoke("ops", "--torch", "2.0", "--format", "json", "--", sys.executable,
+                    str(SCRIPTS / "dataloader_shuffle.py"))  # fmt: skip
+    report = json.loads(result.stdout)
+    problems = [(op["name"], op["first_site"]) for op in report["ops"] if op["status"] not in ("mps", "composite")]
+    # Only the script's own random_ (its last line) is flagged; the DataLoader's is CPU-side.
+    assert problems == [("aten::random_", f"{SCRIPTS / 'dataloader_shuffle.py'}:23")]
+    sides = {(op["name"], op["side"]) for op in report["cpu_side_ops"]}
+    assert ("aten::random_", "data-loading") in sides and ("aten::argmax", "cpu-result") in sides
+    assert "DataLoader" in report["cpu_side_rule"] and ".cpu()" in report["cpu_side_rule"]
+    text = invoke("ops", "--torch", "2.0", "--", sys.executable, str(SCRIPTS / "dataloader_shuffle.py")).stdout
+    assert "How ops were judged: a CPU-only run" in text and "DataLoader work (torch/utils/data)" in text
+
+
+def test_pytorch_examples_mnist_has_no_false_alarm_at_the_dataloader() -> None:
+    """Issue 19: `--torch 2.0` flagged aten::random_ first reached in mnist's DataLoader (main.py:37)."""
+    script = SCRIPTS / "pytorch_examples" / "run_mnist.py"
+    result = invoke("ops", "--torch", "2.0", "--format", "json", "--", sys.executable, str(script))
+    report = json.loads(result.stdout)
+    assert result.exit_code == 0 and report["ready"] is True, report["headline"]
+    assert ("aten::random_", "data-loading") in {(op["name"], op["side"]) for op in report["cpu_side_ops"]}
+    assert "aten::convolution" in {name for op in report["ops"] for name in op["recorded_as"]}

@@ -138,12 +138,34 @@ def test_nothing_recorded_is_not_ready() -> None:
 
 
 def test_release_choice() -> None:
-    assert choose_release(TABLE, "2.1", None) == ("2.1.0", "--torch")
+    # The why now names the table row (issue 19 item 6; it was the bare "--torch").
+    assert choose_release(TABLE, "2.1", None) == ("2.1.0", "--torch 2.1: table row 2.1.0")
     assert choose_release(TABLE, None, "2.1.0+cpu")[0] == "2.1.0"
     release, why = choose_release(TABLE, None, "2.13.0+cpu")
-    assert release == "2.2.0" and "not in it" in why
+    assert release == "2.2.0" and "the op coverage table lacks 2.13.0" in why
     with pytest.raises(ReleaseError, match="not in the op coverage table"):
         choose_release(TABLE, "1.9", None)
+    with pytest.raises(ReleaseError, match="not a torch version"):
+        choose_release(TABLE, "latest", None)
+
+
+@pytest.mark.parametrize(
+    ("requested", "row", "said"),
+    [
+        # A pre-release is not its release (knowledge.releases.nearest_known, as the doctor reads it).
+        ("2.15.0.dev20260801", "2.15.0", "a pre-release, read as 2.15.0 by the release rules; table row 2.15.0"),
+        ("2.13.0+cpu", "2.13.0", "table row 2.13.0"),  # a local version is its release
+        ("2.2.3", "2.2.2", "not a release in the table, read as 2.2.2 by the release rules; table row 2.2.2"),
+        ("9.9", "2.15.0", "not a release in the table, read as 2.15.0 by the release rules; table row 2.15.0"),
+    ],
+)
+def test_torch_is_read_as_the_release_rules_read_it(requested: str, row: str, said: str) -> None:
+    from mpscheck.knowledge import ops as real_table
+    from mpscheck.knowledge.releases import nearest_known
+
+    assert choose_release(real_table, requested, None) == (row, f"--torch {requested}: {said}")
+    found = nearest_known(requested)
+    assert found is not None and found[0].version == row  # the same reading as the release rules
 
 
 def test_macos_choice_defaults_to_the_oldest_the_release_supports() -> None:
@@ -189,3 +211,51 @@ def test_an_optimizers_foreach_ops_recorded_on_cuda_are_not_what_mps_runs() -> N
     assert mps_side("aten::_foreach_add_.List", ("cuda:0",)).mps_op is None
     assert mps_side("aten::_foreach_add_.List", ("cpu",)) is None
     assert mps_side("aten::_foreach_add_.List", ()) is None
+
+
+def test_the_fix_names_the_first_release_with_a_composite_path_not_only_a_kernel() -> None:
+    """Issue 19 item 2: _foreach_norm.Scalar has no kernel but is composite from 2.4 (real table)."""
+    from mpscheck.knowledge import ops as real_table
+
+    norm = OpUse("aten::_foreach_norm.Scalar", 1, ("float32",), ("cpu",))
+    judged = predict(_recording(norm), real_table, "2.2.0", (14, 0)).ops[0]
+    assert judged.status == "fallback"
+    assert judged.fix is not None and "pip install 'torch>=2.4.0'" in judged.fix and "none yet" not in judged.fix
+    # clip_grad_norm_ takes this path on the CPU, not on MPS (read from the 2.2.0 wheel).
+    assert "clip_grad_norm_" in judged.reason and any("_foreach_utils.py" in s for s in judged.sources)
+    assert predict(_recording(norm), real_table, "2.4.0", (14, 0)).ops[0].status == "composite"
+
+
+def test_none_yet_only_when_no_later_release_runs_it() -> None:
+    roll = OpUse("aten::roll", 1, ("float32",), ("cpu",))
+    assert "torch>=2.1.0" in (predict(_recording(roll), TABLE, "2.0.0", (14, 0)).ops[0].fix or "")
+    never = OpUse("aten::never_on_mps", 1, ("float32",), ("cpu",))
+    ops = {**SMALL_TABLE["ops"], "aten::never_on_mps": {"history": [["2.0.0", "none"]]}}
+    table = FixtureTable({**SMALL_TABLE, "ops": ops})
+    assert "none yet" in (predict(_recording(never), table, "2.0.0", (14, 0)).ops[0].fix or "")
+
+
+def test_a_prediction_for_another_release_says_python_paths_may_differ() -> None:
+    from mpscheck.knowledge import ops as real_table
+
+    mm = OpUse("aten::mm", 1, ("float32",), ("cpu",))
+    recording = _recording(mm)
+    recording.torch_version = "2.13.0+cpu"
+    notes = predict(recording, real_table, "2.2.0", (14, 0)).path_notes
+    assert notes and "Recorded with torch 2.13.0+cpu's Python code" in notes[0]
+    # From the wheels: fused=True accepts mps from 2.5, so 2.2 and 2.13 differ there.
+    assert any("fused=True" in note and "torch-2.2.0" in note for note in notes)
+    assert predict(recording, real_table, "2.13.0", (14, 0)).path_notes == []
+
+
+def test_dropout_recorded_on_cuda_is_judged_as_the_composite_path_mps_takes() -> None:
+    """Found on the H100: mnist records native_dropout on CUDA; MPS never takes that fused path."""
+    from mpscheck.knowledge import ops as real_table
+
+    fused = OpUse("aten::native_dropout", 8, ("float32",), ("cuda",))
+    backward = OpUse("aten::native_dropout_backward", 8, ("float32",), ("cuda",))
+    prediction = predict(_recording(fused, backward), real_table, "2.0.0", (14, 0))
+    statuses = {op.name: (op.status, op.mapped_from) for op in prediction.ops}
+    assert statuses["aten::bernoulli_.float"] == ("mps", ("aten::native_dropout",))
+    assert statuses["aten::native_dropout_backward"][0] == "composite"
+    assert prediction.ready

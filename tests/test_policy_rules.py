@@ -209,3 +209,4 @@ def test_ops_is_judged_by_the_policy_too() -> None:
     from mpscheck.checks.policy import decide_ops
 
     assert decide_ops(True) is ExitCode.READY and decide_ops(False) is ExitCode.PROBLEMS
+    assert decide_ops(True, script_completed=False) is ExitCode.PROBLEMS  # a script that died predicts nothing

@@ -16,6 +16,9 @@ each wheel WITHOUT unpacking all of it:
   the aten ops registered for MPS from Python;
 - *.dist-info/METADATA: Requires-Python and the numpy requirement; the wheel's platform tag;
 - torchgen/packaged/ATen/native/native_functions.yaml: the op coverage (mpscheck/knowledge/op_coverage.json);
+- with --optim-paths only (tools/optim_paths.py, the wheels already cached): the devices each
+  release sends down the optimizers' foreach and fused paths and clip_grad_norm_'s foreach path
+  (mpscheck/knowledge/optim_paths.json);
 - optionally (when llvm-objdump and llvm-nm are on PATH): the disassembly of the two MPSFallback.mm
   registration functions in libtorch_cpu.dylib, which says how PYTORCH_ENABLE_MPS_FALLBACK is read
   and which ops always run on the CPU.
@@ -1109,8 +1112,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="wheels read in parallel")
     parser.add_argument("--refresh", action="store_true", help="re-read wheels already read into <cache>/facts")
     parser.add_argument("--write-fixtures", type=Path, help="only write test fixtures from the cached wheels here")
+    parser.add_argument(
+        "--optim-paths", action="store_true", help="only write optim_paths.json from the wheels already cached"
+    )
     args = parser.parse_args(argv)
     args.cache.mkdir(parents=True, exist_ok=True)
+    if args.optim_paths:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from optim_paths import build  # tools/optim_paths.py: reads the cache, never downloads
+
+        print(build(args.cache, args.out))
+        return 0
     if args.write_fixtures:
         write_fixtures(args.cache, args.write_fixtures)
         return 0

@@ -191,7 +191,8 @@ def decide_text(status: Status | None, *, require: Requirement, strict: bool) ->
     return ExitCode.PROBLEMS if status in bad else ExitCode.READY
 
 
-def decide_ops(ready: bool) -> ExitCode:
+def decide_ops(ready: bool, script_completed: bool = True) -> ExitCode:
     """mpscheck ops: ready when every recorded op would run on MPS (ops/prediction.py says so only when at
-    least one op was recorded: nothing recorded proves nothing)."""
-    return ExitCode.READY if ready else ExitCode.PROBLEMS
+    least one op was recorded: nothing recorded proves nothing) and the script ran to its end (a recording
+    of a script that died midway predicts nothing about the rest)."""
+    return ExitCode.READY if ready and script_completed else ExitCode.PROBLEMS

@@ -144,10 +144,23 @@ def _within(version: Version, start: Version | None, below: Version | None) -> b
     return not (below is not None and pad(version) >= pad(below))
 
 
-def limits_for(name: str, dtypes: tuple[str, ...] | frozenset[str], torch: Version) -> list[OpLimit]:
-    """The limits that apply to this op with these dtypes in this torch release (any macOS)."""
+def limits_for(
+    name: str,
+    dtypes: tuple[str, ...] | frozenset[str],
+    torch: Version,
+    extra: tuple[OpLimit, ...] | None = None,
+) -> list[OpLimit]:
+    """The limits that apply to this op with these dtypes in this torch release (any macOS).
+
+    *extra*: rows from the message table (knowledge/dtype_limits.py ``as_limits``; its default rows
+    when None), so a generated table of torch's messages feeds the same lookup.
+    """
+    if extra is None:
+        from mpscheck.knowledge.dtype_limits import as_limits
+
+        extra = as_limits()
     found = []
-    for limit in OP_LIMITS:
+    for limit in OP_LIMITS + extra:
         if limit.ops is not None and _base(name) not in limit.ops:
             continue
         if limit.dtypes is not None and not (set(dtypes) & limit.dtypes):

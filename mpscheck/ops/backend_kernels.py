@@ -59,7 +59,20 @@ _FAST_PATH = BackendKernel(
     "torch/nn/modules/transformer.py (_supported_device_type), torch/nn/modules/activation.py (_check_arg_device)",
 )
 
+_DROPOUT = BackendKernel(
+    "aten::bernoulli_.float",
+    "dropout takes the fused native_dropout only on cuda, xpu, lazy and privateuse1 devices; on MPS it takes "
+    "the composite path (a bernoulli_ mask, then a multiply), whatever MPS kernels the release has",
+    "aten/src/ATen/native/Dropout.cpp (is_fused_kernel_acceptable: no MPS in any version read; "
+    "checked on the H100 device machine: pytorch/examples mnist records native_dropout on CUDA)",
+)
+_DROPOUT_BACKWARD = BackendKernel(
+    None, "the backward of dropout's composite path is a multiply by the mask", "aten/src/ATen/native/Dropout.cpp"
+)
+
 BACKEND_KERNELS: dict[str, BackendKernel] = {
+    "aten::native_dropout": _DROPOUT,
+    "aten::native_dropout_backward": _DROPOUT_BACKWARD,
     "aten::_scaled_dot_product_flash_attention_for_cpu": _SDPA,
     "aten::_scaled_dot_product_flash_attention_for_cpu_backward": _SDPA,
     "aten::_scaled_dot_product_flash_attention": _SDPA,

@@ -78,7 +78,7 @@ def ops_report(
     release, release_why = choose_release(table, torch_release, run.recording.torch_version)
     version, macos_why = choose_macos(macos, release)
     prediction = predict(run.recording, table, release, version, macos_why)
-    return OpsReport(prediction, run.recording, run.child, release_why, note)
+    return OpsReport(prediction, run.recording, run.child, release_why, note, run.last_words)
 
 
 def target_python(argv: list[str], requested: str | None) -> str | None:

@@ -15,15 +15,32 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from mpscheck.knowledge.op_limits import OpLimit, limits_for
-from mpscheck.knowledge.versions import Version, at_least, macos_floor, parse_version, show
+from mpscheck.knowledge.versions import Version, at_least, parse_version, show
 from mpscheck.ops.backend_kernels import DECOMPOSED_FROM, NOT_ON_MPS, mps_side
 from mpscheck.ops.recording import OpUse, Recording
+from mpscheck.ops.release_choice import ReleaseError, choose_macos, choose_release, pad3, python_path_notes
+
+__all__ = ["ReleaseError", "choose_macos", "choose_release", "lookup", "predict"]
 
 STATUSES = ("mps", "composite", "fallback", "cpu-always", "dtype-unsupported", "macos-gated", "unknown")
 # Worst first: the order problems are listed in, and which status wins when rows merge.
 SEVERITY = ("dtype-unsupported", "fallback", "cpu-always", "macos-gated", "unknown", "composite", "mps")
 PROBLEMS = frozenset({"dtype-unsupported", "fallback", "cpu-always", "macos-gated", "unknown"})
 FALLBACK_ENV = "PYTORCH_ENABLE_MPS_FALLBACK=1"
+CUDA_RULE = (
+    "the script ran on CUDA: each call is judged by the device of its inputs; calls on CPU tensors, "
+    "and the DataLoader's work (sampler, seeding, collate, workers), stay on the CPU on a Mac too"
+)
+CPU_RULE = (
+    "a CPU-only run: every op the script computes is judged as if its tensors were on MPS, except the "
+    "DataLoader's work (sampler, shuffling and seeding, collate, workers, anything under torch/utils/data) "
+    "and ops only on results of .cpu(), which stay on the CPU on a Mac too"
+)
+SIDE_WHY = {
+    "data-loading": "DataLoader work (torch/utils/data): runs on the CPU on a Mac too",
+    "cpu-result": "only on results of .cpu(): runs on the CPU on a Mac too",
+    None: "ran on CPU tensors while the script computes on CUDA: the script keeps it on the CPU",
+}
 
 
 class CoverageTable(Protocol):
@@ -35,10 +52,6 @@ class CoverageTable(Protocol):
     def cpu_always(self, release: str) -> frozenset[str]: ...
     def known_releases(self) -> list[str]: ...
     def python_mps(self, release: str) -> frozenset[str]: ...
-
-
-class ReleaseError(ValueError):
-    """--torch or --macos names something the table cannot answer for: a usage error."""
 
 
 @dataclass
@@ -77,7 +90,10 @@ class Prediction:
     macos: Version
     macos_why: str
     ops: list[OpPrediction] = field(default_factory=list)
-    cpu_side: list[OpUse] = field(default_factory=list)  # ops the script itself kept on the CPU
+    cpu_side: list[OpUse] = field(default_factory=list)  # ops that stay on the CPU on a Mac too: not judged
+    cpu_side_rule: str = ""  # how the recording's ops were split into judged and CPU-side
+    path_notes: list[str] = field(default_factory=list)  # Python-level paths that may differ from the recording
+    silent_bugs: list[dict[str, Any]] = field(default_factory=list)  # known wrong-result bugs the ops meet
     dropped: list[str] = field(default_factory=list)  # CUDA bookkeeping with no MPS counterpart
 
     @property
@@ -96,50 +112,6 @@ class Prediction:
         return out
 
 
-def choose_release(table: CoverageTable, requested: str | None, installed: str | None) -> tuple[str, str]:
-    """(release, why): --torch resolved to a release in the table; else the installed one; else the newest."""
-    known = table.known_releases()
-    if not known:
-        raise ReleaseError("the op coverage table lists no torch releases")
-    if requested:
-        found = _match_release(known, requested)
-        if found is None:
-            raise ReleaseError(
-                f"--torch {requested}: not in the op coverage table (it knows {known[0]} to {known[-1]})"
-            )
-        return found, "--torch"
-    found = _match_release(known, installed) if installed else None
-    if found:
-        return found, f"the installed torch ({installed})"
-    why = f"the newest in the table; the installed torch {installed} is not in it" if installed else "the newest"
-    return known[-1], why
-
-
-def _match_release(known: list[str], text: str | None) -> str | None:
-    wanted = parse_version(text)
-    if wanted is None:
-        return None
-    exact = [r for r in known if _pad(parse_version(r) or ()) == _pad(wanted)]
-    if exact:
-        return exact[0]
-    same_prefix = [r for r in known if (parse_version(r) or ())[: len(wanted)] == wanted]
-    return same_prefix[-1] if same_prefix else None
-
-
-def _pad(version: Version) -> Version:
-    return version + (0,) * (3 - len(version)) if len(version) < 3 else version
-
-
-def choose_macos(requested: str | None, release: str) -> tuple[Version, str]:
-    if requested:
-        version = parse_version(requested)
-        if version is None or version[0] < 10:
-            raise ReleaseError(f"--macos {requested}: expected a macOS version such as 14.5")
-        return version, "--macos"
-    floor = macos_floor(parse_version(release) or (0,))
-    return floor, f"the oldest macOS torch {release} supports; pass --macos for yours"
-
-
 def predict(
     recording: Recording,
     table: CoverageTable,
@@ -149,10 +121,12 @@ def predict(
 ) -> Prediction:
     """Judge every recorded op for *release* on *macos*, merged under the name torch's warning prints."""
     prediction = Prediction(release, macos, macos_why)
-    judge_all = not recording.accelerator_seen
+    on_cuda = recording.accelerator_seen
+    prediction.cpu_side_rule = CUDA_RULE if on_cuda else CPU_RULE
+    prediction.path_notes = python_path_notes(table, recording.torch_version, release)
     merged: dict[str, OpPrediction] = {}
     for use in recording.ops:
-        if not judge_all and not _on_accelerator(use):
+        if use.side is not None or (on_cuda and not use.accelerated):
             prediction.cpu_side.append(use)
             continue
         if use.name in NOT_ON_MPS:
@@ -160,14 +134,33 @@ def predict(
             continue
         judged = judge(use, table, release, macos)
         judged.first_site = use.first_site
+        _note_silent_bugs(prediction, use, release, macos)
         seen = merged.get(judged.name)
         merged[judged.name] = judged if seen is None else _merge(seen, judged)
     prediction.ops = sorted(merged.values(), key=_order)
     return prediction
 
 
-def _on_accelerator(use: OpUse) -> bool:
-    return any(d not in ("cpu", "default", "meta") for d in use.devices)
+def _note_silent_bugs(prediction: Prediction, use: OpUse, release: str, macos: Version) -> None:
+    from mpscheck.knowledge.silent_bugs import hits
+
+    for bug in hits(use.name, use.dtypes, release, macos):
+        seen = next((row for row in prediction.silent_bugs if row["id"] == bug.id), None)
+        if seen is not None:
+            seen["ops"] = sorted(set(seen["ops"]) | {use.name})
+            continue
+        prediction.silent_bugs.append(
+            {
+                "id": bug.id,
+                "ops": [use.name],
+                "what": bug.what,
+                "when": bug.condition,
+                "issue": bug.issue,
+                "fixed_in": bug.fixed_in,
+                "fixed_by": bug.fixed_by,
+                "fix": f"upgrade to torch>={bug.fixed_in}" if bug.fixed_in else "none yet: " + bug.fixed_why,
+            }
+        )
 
 
 def _order(op: OpPrediction) -> tuple[int, int, str]:
@@ -238,9 +231,45 @@ def judge(use: OpUse, table: CoverageTable, release: str, macos: Version) -> OpP
         _apply_limits(base, target, use.dtypes, release, macos)
         return base
     _set_kernel_status(base, kind, use.sparse, release)
+    if base.status == "fallback":
+        base.fix = _kernel_fix(first_working_release(table, target, use.sparse, release), release)
+        _note_foreach_path(base, use, release)
     if base.status in ("mps", "composite"):
         _apply_limits(base, target, use.dtypes, release, macos)
     return base
+
+
+def first_working_release(table: CoverageTable, target: str, sparse: bool, after: str) -> str | None:
+    """The first release after *after* in which the op runs on MPS: a kernel (SparseMPS for a sparse
+    call), a composite path, or a Python registration, and not on the always-CPU list."""
+    wanted = pad3(parse_version(after) or ())
+    for release in table.known_releases():
+        if pad3(parse_version(release) or ()) <= wanted:
+            continue
+        kind = table.op_kind(target, release)
+        names = {target, table.warning_name(target)}
+        if kind is None or kind == "absent" or names & set(table.cpu_always(release)):
+            continue
+        works = kind in ("composite-implicit", "composite-explicit") or (kind == ("sparse-mps" if sparse else "mps"))
+        if works or (not sparse and names & set(table.python_mps(release))):
+            return release
+    return None
+
+
+def _note_foreach_path(op: OpPrediction, use: OpUse, release: str) -> None:
+    """A foreach op recorded on the CPU: clip_grad_norm_ & co. take it by default there, not on MPS."""
+    from mpscheck.knowledge.optim_paths import facts
+
+    found = facts(release)
+    if not use.name.startswith("aten::_foreach_") or found is None or found.helpers is None:
+        return
+    if "mps" in found.helpers or not set(use.devices) <= found.helpers:
+        return
+    op.reason += (
+        f"; on MPS, torch {release}'s clip_grad_norm_/clip_grad_value_ with foreach unset take the per-tensor path "
+        f"instead (its foreach devices: {', '.join(sorted(found.helpers))}), so only foreach=True reaches it"
+    )
+    op.sources = (*op.sources, found.source("helpers"))
 
 
 def _set_kernel_status(op: OpPrediction, kind: str, sparse: bool, release: str) -> None:
@@ -257,17 +286,16 @@ def _set_kernel_status(op: OpPrediction, kind: str, sparse: bool, release: str) 
         what = "only a SparseMPS kernel, and this call is dense" if kind == "sparse-mps" else "no MPS kernel"
         op.status = "fallback"
         op.reason = f"{what} in torch {release}"
-        op.fix = _kernel_fix(op.first_release, release)
 
 
 def _kernel_fix(first: str | None, release: str) -> str:
-    later = first is not None and not at_least(parse_version(release) or (0,), parse_version(first) or (0,))
-    if later:
+    """The fix for an op without an MPS path in *release*: the first later release with one, from the table."""
+    if first is not None:
         return (
-            f"upgrade: pip install 'torch>={first}' (MPS kernel since {first}); "
+            f"upgrade: pip install 'torch>={first}' (runs on MPS from {first}); "
             f"or set {FALLBACK_ENV} to run it on the CPU"
         )
-    return f"set {FALLBACK_ENV} to run it on the CPU (no release in the table has an MPS kernel for it)"
+    return f"set {FALLBACK_ENV} to run it on the CPU (none yet: no later release in the table runs it on MPS)"
 
 
 def _apply_limits(op: OpPrediction, target: str, dtypes: tuple[str, ...], release: str, macos: Version) -> None:

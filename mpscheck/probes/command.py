@@ -50,6 +50,7 @@ def make_hook_dir(parent: str) -> str:
     """A folder holding the start-up hook as ``sitecustomize.py``, to put first on PYTHONPATH."""
     folder = tempfile.mkdtemp(prefix="mpscheck-hook-", dir=parent)
     shutil.copyfile(HOOK_SOURCE, os.path.join(folder, "sitecustomize.py"))
+    shutil.copyfile(HOOK_SOURCE.with_name("hook_pacing.py"), os.path.join(folder, startup_hook.PACING_FILE))
     return folder
 
 

@@ -13,11 +13,11 @@ import watcher, so a Python that never imports torch pays nothing), does what th
   (``TORCH_WARN_ONCE``) fires on every call instead of once per process.
 
 Nothing else about the process changes, except that threads started after ``import torch`` enter
-and leave a recording mode of their own (``threading.Thread._bootstrap_inner`` is wrapped for that).
+and leave a recording mode of their own (``threading.Thread._bootstrap_inner`` is wrapped for that),
+and the phase signals of hook_pacing.py (pausing, data-side marks, mpscheck's variables hidden).
 """
 
 import atexit
-import contextlib
 import json
 import os
 import sys
@@ -26,7 +26,11 @@ import threading
 HOOK_DIR_ENV = "MPSCHECK_HOOK_DIR"
 RECORD_ENV = "MPSCHECK_RECORD_OPS"
 WARN_ALWAYS_ENV = "MPSCHECK_WARN_ALWAYS"
-RECORD_FORMAT = 1
+RECORD_ALL_ENV = "MPSCHECK_RECORD_ALL"
+OWN_VARIABLES = (HOOK_DIR_ENV, RECORD_ENV, WARN_ALWAYS_ENV, RECORD_ALL_ENV)
+PACING_FILE = "mpscheck_hook_pacing.py"
+RECORD_FORMAT = 2
+_SETTINGS = {}  # type: dict[str, str]  # mpscheck's own variables, read once at start-up, then hidden from the script
 
 
 def _same_dir(entry, folder):
@@ -95,9 +99,23 @@ def _dtype_name(dtype):
     return text[6:] if text.startswith("torch.") else text
 
 
+class _Sides(threading.local):
+    """Where this thread's ops would run on a Mac when the script's device is the GPU: ``data`` > 0
+    while the DataLoader machinery runs (sampler, seeding, collate, dataset): the CPU there too."""
+
+    data = 0
+
+
+_SIDE = _Sides()
+_PROCESS = {"data_worker": False}
+DATA_SIDE = "data-loading"
+CPU_RESULT_SIDE = "cpu-result"
+
+
 def _make_recorder(torch):
     """The recording mode class: built here because its base class lives in torch."""
     import warnings
+    import weakref
 
     # Importing the dispatch-mode module can warn (e.g. "Failed to initialize NumPy" when numpy is
     # missing): a warning the script itself would never have caused, so it is not shown.
@@ -108,7 +126,17 @@ def _make_recorder(torch):
     Tensor = torch.Tensor
     strided = torch.strided
     torch_dir = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+    data_dir = os.path.join(torch_dir, "utils", "data") + os.sep
     sequence_types = (list, tuple)
+    cpu_results = {}  # id(tensor) -> weakref: results of .cpu() and of ops on them only
+
+    def _forget(ref, key=None):
+        cpu_results.pop(key, None)
+
+    def mark_cpu_result(value):
+        if isinstance(value, Tensor):
+            key = id(value)
+            cpu_results[key] = weakref.ref(value, lambda ref, key=key: _forget(ref, key))
 
     def _tensors(args, kwargs):
         """The op's tensor inputs in dispatch order: positional (lists of tensors opened), then keyword."""
@@ -124,18 +152,21 @@ def _make_recorder(torch):
                 yield value
 
     class OpRecorder(TorchDispatchMode):
-        """Counts calls per (op, dtypes, layout, devices); cheap enough to stay on for a whole run."""
+        """Counts calls per (op, dtypes, layout, devices, side); cheap enough to stay on for a run."""
 
         def __init__(self, shared=None):
             TorchDispatchMode.__init__(self)
             if shared is not None:  # another thread's mode: one set of counts for the process
                 self.counts, self.outputs_seen = shared.counts, shared.outputs_seen
                 self.first_site, self.lock = shared.first_site, shared.lock
+                self.site_side, self.pacer = shared.site_side, shared.pacer
                 return
             self.counts = {}
             self.outputs_seen = set()
             self.first_site = {}
+            self.site_side = {}  # key -> side read from the stack when the key was first seen
             self.lock = threading.Lock()
+            self.pacer = None
 
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             kwargs = kwargs or {}
@@ -159,66 +190,100 @@ def _make_recorder(torch):
             requested = kwargs.get("dtype")
             if requested is not None and not isinstance(requested, Tensor):
                 dtypes.append(requested)
-            key = (func, tuple(dtypes), sparse, tuple(devices), tensors == 0)
+            side = None
+            if _SIDE.data or _PROCESS["data_worker"]:
+                side = DATA_SIDE
+            elif cpu_results and tensors and all(id(t) in cpu_results for t in inputs):
+                side = CPU_RESULT_SIDE
+            key = (func, tuple(dtypes), sparse, tuple(devices), tensors == 0, side)
             # Counted before the call, so an op that raises (the script's last) is still seen.
             with self.lock:
-                self.counts[key] = self.counts.get(key, 0) + 1
-            if func not in self.first_site:  # once per op: where the script first reached it
-                self.first_site[func] = _user_frame(torch_dir)
+                seen = self.counts.get(key)
+                self.counts[key] = (seen or 0) + 1
+            if seen is None:
+                self._first_seen(func, key)
             result = func(*args, **kwargs)
             if isinstance(result, Tensor):
                 out_key = (func, result.dtype)
                 if out_key not in self.outputs_seen:
                     self.outputs_seen.add(out_key)
+                if side == CPU_RESULT_SIDE:
+                    mark_cpu_result(result)
             elif isinstance(result, sequence_types):
                 for item in result:
                     if isinstance(item, Tensor):
                         out_key = (func, item.dtype)
                         if out_key not in self.outputs_seen:
                             self.outputs_seen.add(out_key)
+                        if side == CPU_RESULT_SIDE:
+                            mark_cpu_result(item)
             return result
 
+        def _first_seen(self, func, key):
+            """A new signature: where the script reached it, and whether torch/utils/data called it."""
+            site, under_data = _user_frame(torch_dir, data_dir)
+            if (func, key[-1]) not in self.first_site:
+                self.first_site[(func, key[-1])] = site
+            if under_data and key[-1] is None:
+                self.site_side[key] = DATA_SIDE
+            if self.pacer is not None:
+                self.pacer.new_signature()
+
+    OpRecorder.mark_cpu_result = staticmethod(mark_cpu_result)
     return OpRecorder
 
 
-def _user_frame(torch_dir):
-    """'file:line' of the innermost frame outside torch and this hook, or None (e.g. autograd's thread)."""
+def _is_ours(filename, folder):
+    return os.path.abspath(filename).startswith(folder)
+
+
+def _user_frame(torch_dir, data_dir):
+    """('file:line' of the innermost frame outside torch and this hook, or None; whether a frame of
+    torch/utils/data is on the stack (a sampler, random_split, a dataset helper))."""
     try:
-        frame = sys._getframe(2)
+        frame = sys._getframe(3)
     except ValueError:  # a shallow stack: autograd's device threads call in from C++
-        return None
-    here = os.path.abspath(__file__)
+        return None, False
+    here = os.path.dirname(os.path.abspath(__file__)) + os.sep  # this hook's files
+    site = None
+    under_data = False
     while frame is not None:
         filename = frame.f_code.co_filename
-        if not filename.startswith(torch_dir) and os.path.abspath(filename) != here and not filename.startswith("<"):
-            return "%s:%d" % (filename, frame.f_lineno)
+        if filename.startswith(data_dir):
+            under_data = True
+        elif site is None and not filename.startswith((torch_dir, "<")) and not _is_ours(filename, here):
+            site = "%s:%d" % (filename, frame.f_lineno)
         frame = frame.f_back
-    return None
+    return site, under_data
 
 
 def _records(recorder):
-    """The counts as JSON-ready rows, one per op name and layout, in first-seen order."""
+    """The counts as JSON-ready rows, one per op name, layout, side and device class, in first-seen order."""
     rows = {}
     with recorder.lock:
         items = list(recorder.counts.items())
     outputs = {}
     for func, dtype in list(recorder.outputs_seen):
         outputs.setdefault(func, set()).add(_dtype_name(dtype))
-    for (func, dtypes, sparse, devices, factory), calls in items:
+    for key, calls in items:
+        func, dtypes, sparse, devices, factory, side = key
+        side = side or recorder.site_side.get(key)
+        accelerated = any(d not in ("cpu", "default", "meta") for d in devices)
         name = func.name() if hasattr(func, "name") else str(func)
-        row = rows.get((name, sparse))
+        row = rows.get((name, sparse, side, accelerated))
         if row is None:
             row = {
                 "name": name,
                 "layout": "sparse" if sparse else "strided",
+                "side": side,
                 "factory": factory,
                 "calls": 0,
                 "dtypes": set(),
                 "devices": set(),
                 "out_dtypes": set(outputs.get(func, ())),
-                "first_site": recorder.first_site.get(func),
+                "first_site": recorder.first_site.get((func, key[-1])),
             }
-            rows[(name, sparse)] = row
+            rows[(name, sparse, side, accelerated)] = row
         row["calls"] += calls
         row["factory"] = row["factory"] and factory
         row["dtypes"].update(_dtype_name(d) for d in dtypes)
@@ -239,6 +304,7 @@ def _write(prefix, recorder, torch):
         "torch": getattr(torch, "__version__", None),
         "cuda": bool(getattr(torch.version, "cuda", None)),
         "ops": _records(recorder),
+        "pacing": recorder.pacer.summary() if recorder.pacer is not None else None,
     }
     temporary = path + ".part"
     try:
@@ -249,40 +315,27 @@ def _write(prefix, recorder, torch):
         sys.stderr.write("mpscheck: could not write the op recording %s: %s\n" % (path, exc))
 
 
-def _record_new_threads(recorder_class, recorder):
-    """Dispatch modes are per thread: enter one (sharing the counts) in every thread started later.
+def _load_pacing():
+    """The hook's second file (hook_pacing.py), loaded by path from this file's folder."""
+    import importlib.util
 
-    Each new thread enters its mode before its run() and leaves it after, inside the thread's own
-    bootstrap; a mode left in a thread's C++ thread-locals at thread exit can abort the process
-    ("terminate called without an active exception"), so it is never left there. Where the
-    interpreter has no Thread._bootstrap_inner, threads are not recorded.
-    """
-    original = getattr(threading.Thread, "_bootstrap_inner", None)
-    if original is None:
-        return
-
-    def bootstrap_inner(thread):
-        mode = None
-        try:
-            mode = recorder_class(shared=recorder)
-            mode.__enter__()
-        except Exception:  # a thread torch cannot record in still runs
-            mode = None
-        try:
-            original(thread)
-        finally:
-            if mode is not None:
-                with contextlib.suppress(Exception):
-                    mode.__exit__(None, None, None)
-
-    threading.Thread._bootstrap_inner = bootstrap_inner
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), PACING_FILE)
+    if not os.path.exists(path):  # run from the package itself (tests): the module beside this one
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hook_pacing.py")
+    spec = importlib.util.spec_from_file_location("_mpscheck_hook_pacing", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def _start_recording(torch, prefix):
+def _start_recording(torch, prefix, record_all):
     recorder_class = _make_recorder(torch)
     recorder = recorder_class()
-    recorder.__enter__()  # never left: the mode stays on for the rest of the process
-    _record_new_threads(recorder_class, recorder)
+    pacing = _load_pacing()
+    pacer = pacing.Pacer(recorder, record_all)
+    pacing.install(torch, recorder, _SIDE, _PROCESS, pacer)
+    recorder.__enter__()  # left only by the pacer, at a safe point, once nothing new appears
+    pacing.record_new_threads(recorder_class, recorder)
     owner = os.getpid()
 
     def write_at_exit():
@@ -310,11 +363,11 @@ def _start_recording(torch, prefix):
 def _on_torch(torch):
     """Never lets an error of ours break the script's ``import torch``: it is reported and skipped."""
     try:
-        if os.environ.get(WARN_ALWAYS_ENV) == "1":
+        if _SETTINGS.get(WARN_ALWAYS_ENV) == "1":
             torch.set_warn_always(True)
-        prefix = os.environ.get(RECORD_ENV)
+        prefix = _SETTINGS.get(RECORD_ENV)
         if prefix:
-            _start_recording(torch, prefix)
+            _start_recording(torch, prefix, _SETTINGS.get(RECORD_ALL_ENV) == "1")
     except Exception as exc:
         sys.stderr.write("mpscheck: the start-up hook could not arm itself: %s: %s\n" % (type(exc).__name__, exc))
 
@@ -323,9 +376,14 @@ def install(environ=None):
     """Chain, hide, and arm the torch watcher (or act at once if torch is already imported)."""
     environ = os.environ if environ is None else environ
     folder = environ.get(HOOK_DIR_ENV)
+    _SETTINGS.update((name, environ[name]) for name in OWN_VARIABLES if name in environ)
     if folder:
         _chain_and_hide(folder)
-    if not (environ.get(RECORD_ENV) or environ.get(WARN_ALWAYS_ENV) == "1"):
+        try:
+            _load_pacing().hide_environment(environ, OWN_VARIABLES, folder)
+        except Exception as exc:  # the script then sees our variables; it still runs
+            sys.stderr.write("mpscheck: the start-up hook could not hide its variables: %s\n" % (exc,))
+    if not (_SETTINGS.get(RECORD_ENV) or _SETTINGS.get(WARN_ALWAYS_ENV) == "1"):
         return
     if "torch" in sys.modules:
         _on_torch(sys.modules["torch"])
