@@ -11,7 +11,7 @@ from mpscheck.checks import DOCTOR, SMOKE
 from mpscheck.checks.diagnose import diagnose
 from mpscheck.model import Report, Requirement
 from mpscheck.probes.gather import collect_facts
-from mpscheck.probes.target import choose_target
+from mpscheck.probes.target import TargetChoice, choose_target
 
 DOCTOR_TIMEOUT = 60.0  # a cold `import torch` on a Mac can take tens of seconds after an install
 SMOKE_TIMEOUT = 120.0  # long enough for a cold Metal start and shader compilation
@@ -26,9 +26,14 @@ def doctor_report(
     timeout: float = DOCTOR_TIMEOUT,
     only: Iterable[str] = (),
     environ: Mapping[str, str] | None = None,
+    target: TargetChoice | None = None,
 ) -> Report:
+    """mpscheck doctor, and the Python API's doctor() and device() (mpscheck/api.py).
+
+    *target*: the interpreter already chosen (the API's caller), else *python* is read as --python.
+    """
     environ = os.environ if environ is None else environ
-    choice = choose_target(python, environ, timeout=timeout)
+    choice = target or choose_target(python, environ, timeout=timeout)
     # The quick smoke runs on a GPU only: on a CPU-only machine there is nothing to smoke-test.
     facts = collect_facts(choice, workload="quick" if smoke else "none", device="gpu", timeout=timeout, environ=environ)
     return diagnose(facts, command=DOCTOR, require=require, strict=strict, only=only)
