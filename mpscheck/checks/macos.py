@@ -44,7 +44,15 @@ def macos_version(ctx: Context) -> Outcome:
     floor = floor_for(torch.version)
     assert floor is not None  # torch >= 1.12
     notes = tuple(n for n in (floor.note(torch.version or ""),) if n)
+    assumed = f" ({notes[0]})" if floor.assumed else ""  # said in the summary, not only under -v
     if not at_least(macos, floor.macos):
+        if floor.assumed:  # a floor read from an older release cannot fail a newer one outright
+            return warned(
+                f"{shown} is older than macOS {show(floor.macos)}, which torch {torch.version} may need for MPS"
+                + assumed,
+                _floor_fix(ctx, floor.macos, advice),
+                *notes,
+            )
         if not floor.enforced and torch.mps_available:
             return warned(
                 f"{shown} is older than macOS {show(floor.macos)}, the floor torch {torch.version} states for MPS; "
@@ -84,7 +92,7 @@ def macos_version(ctx: Context) -> Outcome:
             ),
             *notes,
         )
-    return passed(f"{shown} meets torch {torch.version}'s floor of macOS {show(floor.macos)}", *notes)
+    return passed(f"{shown} meets torch {torch.version}'s floor of macOS {show(floor.macos)}{assumed}", *notes)
 
 
 BFLOAT16_MACOS_14 = "MPS bfloat16 type is supported on MacOS 14.0 or newer."  # torch 2.3 - 2.8's own text
