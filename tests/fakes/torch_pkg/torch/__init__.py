@@ -6,6 +6,8 @@ FAKE_TORCH_MODE picks the situation:
   import-hangs    `import torch` never returns.
   abort-in-smoke  MPS available; the first copy to the device aborts the process (as Metal does).
   stdout-noise    prints to stdout, from Python and straight to fd 1, while importing.
+  slow-teardown   as mps-works, and the interpreter's teardown (an atexit handler) takes a minute,
+                  as torch's own teardown takes a second or more.
   mps-works       MPS built and available, and a device that computes what the CPU computes: each
                   tensor is one float, so the quick smoke's steps run and compare for real.
 The real torch runs the real code paths elsewhere in the tests; this only drives decisions.
@@ -20,6 +22,11 @@ __version__ = "2.5.1"
 
 if MODE == "import-hangs":
     time.sleep(600)
+if MODE == "slow-teardown":
+    import atexit
+
+    atexit.register(time.sleep, 60)
+    MODE = "mps-works"
 if MODE == "stdout-noise":
     print("hello from a noisy torch import")
     os.write(1, b"raw write to fd 1\n")
