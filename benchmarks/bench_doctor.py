@@ -49,6 +49,30 @@ def rounds_of(commands: dict[str, list[str]], rounds: int) -> dict[str, list[flo
     return out
 
 
+def no_torch_python(folder: Path) -> str:
+    """An interpreter that cannot import torch: a bare venv, else this python with site disabled."""
+    venv = folder / "no-torch"
+    made = subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], capture_output=True)
+    if made.returncode == 0:
+        return str(venv / "bin" / "python")
+    wrapper = folder / "bin" / "python"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f'#!/bin/sh\nexec {sys.executable} -S "$@"\n')
+    wrapper.chmod(0o755)
+    return str(wrapper)
+
+
+def timeline(args: list[str]) -> object:
+    done = subprocess.run(
+        [sys.executable, str(HERE / "doctor_timeline.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": str(HERE.parent)},
+    )
+    return json.loads(done.stdout) if done.returncode == 0 else done.stderr[-2000:]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -68,11 +92,12 @@ def main() -> int:
     times = rounds_of(commands, args.rounds)
     median = {name: statistics.median(values) for name, values in times.items()}
     with tempfile.TemporaryDirectory() as folder:
-        venv = Path(folder) / "no-torch"
-        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-        no_torch = [*MPSCHECK, "doctor", "--python", str(venv / "bin" / "python"), "--format", "json"]
+        bare = no_torch_python(Path(folder))
+        no_torch = [*MPSCHECK, "doctor", "--python", bare, "--format", "json"]
         timed(no_torch)
         empty = [timed(no_torch) for _ in range(args.rounds)]
+        if args.breakdown:
+            no_torch_timeline = timeline(["doctor", "--python", bare])
     timed([*MPSCHECK, "--help"])
     helps = [timed([*MPSCHECK, "--help"]) for _ in range(args.rounds)]
 
@@ -84,14 +109,8 @@ def main() -> int:
     results["help_median_s"] = round(statistics.median(helps), 3)
     results["targets_met"] = {f"{name} <= {limit}": results[name] <= limit for name, limit in TARGETS.items()}
     if args.breakdown:
-        done = subprocess.run(
-            [sys.executable, str(HERE / "doctor_timeline.py"), "doctor", "--python", args.python, "--no-smoke"],
-            capture_output=True,
-            text=True,
-            timeout=600,
-            env={**os.environ, "PYTHONPATH": str(HERE.parent)},
-        )
-        results["timeline"] = json.loads(done.stdout) if done.returncode == 0 else done.stderr[-2000:]
+        results["timeline_no_smoke"] = timeline(["doctor", "--python", args.python, "--no-smoke"])
+        results["timeline_without_torch"] = no_torch_timeline
     print(json.dumps(results, indent=2))
     return 0 if all(results["targets_met"].values()) else 1
 

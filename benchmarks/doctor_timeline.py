@@ -72,16 +72,21 @@ def main() -> int:
     target.run_command = run_command  # type: ignore[assignment]
     import mpscheck.probes.gather as gather
 
-    host_probe = gather._host_then_warm_imports
+    host_facts, warm = gather._host_facts, gather._warm_imports
 
-    def host_then_warm():  # type: ignore[no-untyped-def]
+    def host_then_mark():  # type: ignore[no-untyped-def]
         mark("host probe started")
         try:
-            return host_probe()
+            return host_facts()
         finally:
-            mark("host probe and warm imports done")
+            mark("host probe done")
 
-    gather._host_then_warm_imports = host_then_warm  # type: ignore[assignment]
+    def warm_then_mark() -> None:
+        warm()
+        mark("warm imports done")
+
+    gather._host_facts = host_then_mark  # type: ignore[assignment]
+    gather._warm_imports = warm_then_mark  # type: ignore[assignment]
     from mpscheck.cli import cli
 
     with contextlib.suppress(SystemExit):

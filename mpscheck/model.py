@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mpscheck.facts import Facts
+if TYPE_CHECKING:  # an annotation only: `mpscheck --help` does not load the facts' classes
+    from mpscheck.facts import Facts
 
 SCHEMA_VERSION = 2  # 2: smoke steps hold observations only (v1 held their own verdicts)
 REPORT_KIND = "mpscheck-report"

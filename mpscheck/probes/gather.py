@@ -38,13 +38,18 @@ class _Background(threading.Thread):
             self.error = exc
 
 
-def _host_then_warm_imports() -> HostFacts:
-    facts = probe_host(gpu=False)
-    # Import what judges and prints the facts now, while the target is still importing torch.
+def _host_facts() -> HostFacts:
+    return probe_host(gpu=False)
+
+
+def _warm_imports() -> None:
+    """Import what judges and prints the facts now, while the target is still importing torch.
+
+    Nobody waits for this: when the target is quicker (no torch), the main thread imports what it
+    needs itself, and Python's import lock hands it a module this thread is halfway through.
+    """
     import mpscheck.checks.diagnose
     import mpscheck.render.json_report  # noqa: F401
-
-    return facts
 
 
 def collect_facts(
@@ -55,9 +60,10 @@ def collect_facts(
     timeout: float,
     environ: Mapping[str, str] | None = None,
 ) -> Facts:
-    host_worker = _Background("mpscheck-host-probe", _host_then_warm_imports)
+    host_worker = _Background("mpscheck-host-probe", _host_facts)
     gpu_worker = _Background("mpscheck-gpu-probe", read_gpu) if platform.system() == "Darwin" else None
-    for worker in (host_worker, gpu_worker):
+    warm_worker = _Background("mpscheck-warm-imports", _warm_imports)  # nobody waits for it
+    for worker in (host_worker, gpu_worker, warm_worker):
         if worker:
             worker.start()
     target = probe_target(
