@@ -21,6 +21,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = 0.95
+ROUNDS = 4  # an even number: each side goes first as often as the other
+IDLE_SECONDS = 1.0
 QUICK_LIMIT = {"cuda": 15.0, "mps": 60.0, "cpu": 120.0}
 SUSTAINED_SECONDS = 0.5
 
@@ -70,23 +72,45 @@ def plain_copy(torch, device: str, elements: int) -> float:
     return 2.0 * source.element_size() * elements / plain_loop(torch, device, lambda: target.copy_(source)) / 1e9
 
 
+def paired(torch, device: str, plain, ours, rounds: int = ROUNDS) -> tuple[float, float]:
+    """The best of each over *rounds*, each measurement from the same state: after an idle pause,
+    and in turn first and second, so that neither always meets a GPU the other just heated.
+
+    On an H100 a bfloat16 matmul loop run right after another 0.5 s of them ran 5-10 % slower than
+    from idle (clocks settle under sustained tensor-core load; benchmarks/bench_matmul_gap.py): with
+    the plain loop always first, that alone put bench at 0.89 of it.
+    """
+    plains, ourses = [], []
+    for index in range(rounds):
+        order = (("plain", plain), ("ours", ours)) if index % 2 == 0 else (("ours", ours), ("plain", plain))
+        for name, measure in order:
+            sync(torch, device)
+            time.sleep(IDLE_SECONDS)
+            (plains if name == "plain" else ourses).append(measure())
+    return max(plains), max(ourses)
+
+
 def compare(torch, device: str) -> list[dict]:
     bench = load_bench_workload()
     rows = []
     for dtype_name in ("bfloat16", "float16", "float32"):
         n = bench.MATMUL_N[device]
         dtype = getattr(torch, dtype_name)
-        refs, ours = [], []
-        for _ in range(2):  # alternate: drift (clocks, heat) hits both the same way
-            refs.append(plain_matmul(torch, device, dtype, n))
-            ours.append(bench.time_matmul(torch, device, dtype_name, "full")["value"])
-        rows.append({"what": f"matmul {dtype_name} n={n}", "unit": "TFLOP/s", "bench": max(ours), "plain": max(refs)})
+        plain, ours = paired(
+            torch,
+            device,
+            lambda d=dtype, n=n: plain_matmul(torch, device, d, n),
+            lambda d=dtype_name: bench.time_matmul(torch, device, d, "full")["value"],
+        )
+        rows.append({"what": f"matmul {dtype_name} n={n}", "unit": "TFLOP/s", "bench": ours, "plain": plain})
     elements = bench.COPY_ELEMENTS[device]
-    refs, ours = [], []
-    for _ in range(2):
-        refs.append(plain_copy(torch, device, elements))
-        ours.append(bench.time_copy(torch, device, "full")["value"])
-    rows.append({"what": f"copy {elements} float32", "unit": "GB/s", "bench": max(ours), "plain": max(refs)})
+    plain, ours = paired(
+        torch,
+        device,
+        lambda: plain_copy(torch, device, elements),
+        lambda: bench.time_copy(torch, device, "full")["value"],
+    )
+    rows.append({"what": f"copy {elements} float32", "unit": "GB/s", "bench": ours, "plain": plain})
     for row in rows:
         row["ratio"] = row["bench"] / row["plain"]
         row["meets_target"] = row["ratio"] >= TARGET
