@@ -33,7 +33,7 @@ def child(device: str, variant: str) -> dict:
     plan = bench.PLANS["quick"]
     started = time.perf_counter()
     if variant == "dynamo-first":
-        import torch._dynamo  # noqa: F401
+        import torch._dynamo
     elif variant == "warm-conv":
         conv = torch.nn.Conv2d(3, 8, 3).to(device)
         conv(torch.randn(1, 3, 16, 16, device=device, requires_grad=True)).sum().backward()
