@@ -59,6 +59,7 @@ def main(argv):
     channel.emit("start", "interpreter")
     channel.emit("done", "interpreter", part("interpreter").interpreter_facts(env_policy))
     channel.emit("start", "torch")
+    part("cuda_driver").start_in_background()  # beside the import: torch's CUDA questions then wait less
     facts, torch = part("torch_state").torch_facts()
     channel.emit("done", "torch", facts)
     workload = WORKLOADS[args.workload]
