@@ -10,7 +10,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mpscheck.facts import Facts
+if TYPE_CHECKING:  # an annotation only: `mpscheck --help` does not load the facts' classes
+    from mpscheck.facts import Facts
 
 if TYPE_CHECKING:
     from mpscheck.checks.bench import BenchSummary

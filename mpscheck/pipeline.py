@@ -1,5 +1,8 @@
-"""The pipeline of one run: choose the target, gather facts, judge them. The CLI and the pytest
-plugin both call this, so a report means the same thing wherever it was made.
+"""The pipeline of one run: choose the target, gather facts, judge them. The CLI, the Python API
+(api.py) and the pytest plugin all call this, so a report means the same thing wherever it was made.
+
+The checks are imported only once the target is running (gather.py warms them in its host thread):
+the target interpreter starts its `import torch` before mpscheck loads what judges the result.
 """
 
 from __future__ import annotations
@@ -7,11 +10,9 @@ from __future__ import annotations
 import os
 from typing import Iterable, Mapping
 
-from mpscheck.checks import DOCTOR, SMOKE
-from mpscheck.checks.diagnose import diagnose
 from mpscheck.model import Report, Requirement
 from mpscheck.probes.gather import collect_facts
-from mpscheck.probes.target import choose_target
+from mpscheck.probes.target import TargetChoice, choose_target
 
 DOCTOR_TIMEOUT = 60.0  # a cold `import torch` on a Mac can take tens of seconds after an install
 SMOKE_TIMEOUT = 120.0  # long enough for a cold Metal start and shader compilation
@@ -26,11 +27,19 @@ def doctor_report(
     timeout: float = DOCTOR_TIMEOUT,
     only: Iterable[str] = (),
     environ: Mapping[str, str] | None = None,
+    target: TargetChoice | None = None,
 ) -> Report:
+    """mpscheck doctor, and the Python API's doctor() and device() (mpscheck/api.py).
+
+    *target*: the interpreter already chosen (the API's caller), else *python* is read as --python.
+    """
     environ = os.environ if environ is None else environ
-    choice = choose_target(python, environ, timeout=timeout)
+    choice = target or choose_target(python, environ, timeout=timeout)
     # The quick smoke runs on a GPU only: on a CPU-only machine there is nothing to smoke-test.
     facts = collect_facts(choice, workload="quick" if smoke else "none", device="gpu", timeout=timeout, environ=environ)
+    from mpscheck.checks import DOCTOR
+    from mpscheck.checks.diagnose import diagnose
+
     return diagnose(facts, command=DOCTOR, require=require, strict=strict, only=only)
 
 
@@ -46,6 +55,9 @@ def smoke_report(
     environ = os.environ if environ is None else environ
     choice = choose_target(python, environ, timeout=timeout)
     facts = collect_facts(choice, workload="full", device=device, timeout=timeout, environ=environ)
+    from mpscheck.checks import SMOKE
+    from mpscheck.checks.diagnose import diagnose
+
     return diagnose(facts, command=SMOKE, require=require, strict=strict)
 
 
@@ -71,4 +83,6 @@ def bench_report(
         timeout=timeout or BENCH_TIMEOUT[mode],
         environ=environ,
     )
+    from mpscheck.checks.diagnose import diagnose
+
     return diagnose(facts, command="bench", require=Requirement.DEVICE)

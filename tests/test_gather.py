@@ -15,7 +15,8 @@ from mpscheck.probes.target import TargetChoice
 @pytest.fixture
 def on_a_mac(monkeypatch):
     monkeypatch.setattr(gathering.platform, "system", lambda: "Darwin")
-    monkeypatch.setattr(gathering, "probe_host", lambda gpu: HostFacts(system="Darwin"))
+    monkeypatch.setattr(gathering, "probe_host", lambda **kwargs: HostFacts(system="Darwin"))
+    monkeypatch.setattr(gathering, "read_toolchain", lambda: HostFacts(clang_version="Apple clang version 15.0.0"))
 
     def target(core_count):
         torch = TorchFacts(installed=True, version="2.9.0", mps_core_count=core_count)
@@ -56,10 +57,31 @@ def test_no_wait_when_torch_counted_the_cores(on_a_mac, monkeypatch) -> None:
 
 
 def test_a_failing_host_probe_becomes_an_error_not_a_crash(monkeypatch) -> None:
-    def broken(gpu):
+    def broken(**kwargs):
         raise OSError("sysctl exploded")
 
     monkeypatch.setattr(gathering, "probe_host", broken)
     monkeypatch.setattr(gathering, "probe_target", lambda *a, **k: TargetFacts())
     facts, _ = gather()
     assert "host probe failed: sysctl exploded" in facts.host.errors["host"]
+
+
+def test_the_toolchain_versions_join_the_host_facts(on_a_mac) -> None:
+    on_a_mac(8)
+    facts, _ = gather()
+    assert facts.host.clang_version == "Apple clang version 15.0.0" and "toolchain" not in facts.host.errors
+
+
+def test_a_quick_target_does_not_wait_for_clang_and_cmake(on_a_mac, monkeypatch) -> None:
+    """Their versions are for bug reports only: a target without torch answers in 0.2 s."""
+
+    def slow() -> HostFacts:
+        time.sleep(3)
+        return HostFacts(clang_version="clang version 18")
+
+    on_a_mac(8)
+    monkeypatch.setattr(gathering, "read_toolchain", slow)
+    facts, took = gather()
+    assert took < 1.5
+    assert facts.host.clang_version is None
+    assert facts.host.errors["toolchain"] == "clang and cmake versions not read: the target answered first"

@@ -100,19 +100,20 @@ def test_torch_2_15_states_macos_15_but_does_not_enforce_it() -> None:
 
 
 def test_a_torch_newer_than_the_table_is_judged_by_the_newest_release_and_says_so() -> None:
+    """The newest release's floor is an assumption for a newer torch: a warning, said in the summary
+    (issue 20; it failed when the MPS device was not available, before)."""
+    note = (
+        "torch 2.16.0 is newer than mpscheck's release table, which ends at 2.15.0: the facts of 2.15.0 apply, assumed"
+    )
     newer = doctor(on_macos("14.5", version="2.16.0"))["macos-version"]
     assert full(newer) == (
         "warn",
-        "macOS 14.5 is older than macOS 15.0, the floor torch 2.16.0 states for MPS; its device check does not "
-        "enforce it, so MPS reports available, unsupported",
+        f"macOS 14.5 is older than macOS 15.0, which torch 2.16.0 may need for MPS ({note})",
         Remediation(NEWEST_ON_14_5, ("softwareupdate --list", f"{PY} -m pip install 'torch<2.15'")),
-        ("torch 2.16.0 is not in the table read from torch's wheels: the facts of 2.15.0 apply",),
+        (note,),
     )
     refused = doctor(on_macos("14.5", version="2.16.0", available=False))["macos-version"]
-    assert (refused.status, refused.details) == (
-        Status.FAIL,
-        ("torch 2.16.0 is not in the table read from torch's wheels: the facts of 2.15.0 apply",),
-    )
+    assert (refused.status, refused.details) == (Status.WARN, (note,))
 
 
 BF16_FIX = Remediation(

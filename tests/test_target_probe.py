@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -246,3 +247,12 @@ def test_timeout_kills_the_interpreters_children_too(make_python) -> None:
     """A helper process holding the output pipes open must not keep the doctor waiting."""
     facts = probe_target(make_python("sleep 30 & sleep 30 & wait"), timeout=1.0)
     assert facts.run.status == "timeout" and facts.run.seconds < 10
+
+
+def test_the_agent_does_not_wait_for_the_interpreters_teardown() -> None:
+    """After its last record the agent exits at once: torch's teardown says nothing and costs seconds."""
+    started = time.monotonic()
+    facts = probe_target(PYTHON, workload="quick", device="auto", timeout=30, environ=fake_torch_env("slow-teardown"))
+    assert facts.run.status == "ok", facts.run.message
+    assert facts.smoke is not None and facts.smoke.device == "mps"
+    assert time.monotonic() - started < 25

@@ -3,7 +3,8 @@
 
 Run by hand (never in CI, never at run time), with the standard library and pyyaml:
 
-    python tools/build_knowledge.py --cache /work/wheels
+    python tools/build_knowledge.py --cache ~/.cache/torch-wheels
+    python tools/build_knowledge.py --cache ~/.cache/torch-wheels --add 2.16.0   # one new release (tools/add_release.py)
 
 It lists every torch release from 2.0.0 on the package index with `pip index versions`, downloads
 the macOS arm64 wheel of each (and the last x86_64 one) into --cache with `pip download`, and reads
@@ -161,7 +162,7 @@ def download(version: str, cache: Path, platform: str, python: str) -> Path:
     if not found:
         cmd = [sys.executable, "-m", "pip", "download", f"torch=={version}", "--no-deps", "--only-binary=:all:"]
         cmd += ["--platform", platform, "--python-version", python, "-d", str(cache), "-q"]
-        subprocess.run(cmd, check=True, timeout=1800)
+        subprocess.run(cmd, check=True, timeout=1800, stdout=sys.stderr)  # stdout: --add's list of releases
         found = sorted(glob.glob(str(cache / pattern)))
     if not found:
         raise SystemExit(f"no wheel for torch {version} {platform} in {cache}")
@@ -893,7 +894,7 @@ NOT_CPU_FALLBACK = {"aten::_slow_conv2d_forward"}
 
 
 def ops_table(per_release: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """mpscheck/knowledge/op_coverage.json (format 1; see /work/wt/OPS_FORMAT.md)."""
+    """mpscheck/knowledge/op_coverage.json (format 1)."""
     releases = sorted((label.split("/")[0] for label in per_release if label.endswith("/arm64")), key=version_key)
     facts = {r: per_release[r + "/arm64"] for r in releases}
     derived = {r: kinds_of(facts[r]["ops"] or {}) for r in releases}
@@ -1104,6 +1105,61 @@ def write_fixtures(cache: Path, dest: Path) -> None:
         print(f"fixtures for {label} in {out}", file=sys.stderr)
 
 
+def wheel_choice(version: str, install: dict[str, dict[str, list[str]]]) -> tuple[str, str]:
+    """(platform, python) of the arm64 wheel read for a release: the oldest tag, PREFERRED_PYTHON if it has one."""
+    platform = next((p for p in ARM64_PLATFORMS if any(version in vs for vs in install.get(p, {}).values())), None)
+    if platform is None:
+        raise SystemExit(f"the package index lists no macOS arm64 wheel of torch {version}")
+    pythons = [py for py in PYTHONS if version in install[platform].get(py, [])]
+    return platform, PREFERRED_PYTHON if PREFERRED_PYTHON in pythons else pythons[-1]
+
+
+def index_answers(cache: Path, fresh: bool) -> dict[str, dict[str, list[str]]]:
+    """installability(), memoised in <cache>/facts/pip-index.json unless *fresh*."""
+    memo = cache / "facts" / "pip-index.json"
+    if memo.exists() and not fresh:
+        cached: dict[str, dict[str, list[str]]] = json.loads(memo.read_text(encoding="utf-8"))
+        return cached
+    install = installability()
+    memo.parent.mkdir(exist_ok=True)
+    memo.write_text(json.dumps(install, sort_keys=True), encoding="utf-8")
+    return install
+
+
+def add_releases(args: argparse.Namespace) -> int:
+    """--add / --add-missing: read only the new releases' wheels and merge them into the committed tables."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import add_release  # tools/add_release.py: the merge, tested on the recorded fixtures
+
+    install = index_answers(args.cache, fresh=True)  # a new release is what the memo cannot know
+    releases_path, ops_path = args.out / "torch_releases.json", args.out / "op_coverage.json"
+    table = json.loads(releases_path.read_text(encoding="utf-8"))
+    ops = json.loads(ops_path.read_text(encoding="utf-8"))
+    listed = {v for plat in ARM64_PLATFORMS for vs in install.get(plat, {}).values() for v in vs}
+    versions = add_release.missing(sorted(listed), table, FIRST_RELEASE, version_key) if args.add_missing else args.add
+    scratch = Path(tempfile.mkdtemp(prefix="build_knowledge-", dir=args.cache))
+    try:
+        for version in versions:
+            platform, python = wheel_choice(version, install)
+            wheel = download(version, args.cache, platform, python)
+            facts = read_wheel_cached(wheel, scratch, not args.no_disassembly, args.refresh)
+            if not args.no_disassembly:
+                facts["device_check"] = read_device_check_cached(wheel, scratch, args.refresh)
+            table = add_release.merge_releases(table, releases_table({f"{version}/arm64": facts}, install), version_key)
+            kinds, delegates = kinds_of(facts["ops"] or {})
+            listed_cpu = (facts.get("fallback") or {}).get("cpu_always")
+            cpu = None if listed_cpu is None else sorted({op_key(n) for n in listed_cpu} - NOT_CPU_FALLBACK)
+            ops = add_release.merge_ops(
+                ops, version, kinds, delegates, cpu, facts["python_mps_impls"], version_key, transitions
+            )
+            print(version)  # stdout: the releases added, one a line (the weekly workflow reads them)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    write(releases_path, table)
+    write(ops_path, ops)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, required=True, help="wheel cache directory, outside the repository")
@@ -1114,6 +1170,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--write-fixtures", type=Path, help="only write test fixtures from the cached wheels here")
     parser.add_argument(
         "--optim-paths", action="store_true", help="only write optim_paths.json from the wheels already cached"
+    )
+    parser.add_argument(
+        "--add",
+        metavar="VERSION",
+        action="append",
+        default=[],
+        help="read only this release's wheel and merge it into the tables in --out (repeatable)",
+    )
+    parser.add_argument(
+        "--add-missing", action="store_true", help="--add every release the package index lists and the table lacks"
     )
     args = parser.parse_args(argv)
     args.cache.mkdir(parents=True, exist_ok=True)
@@ -1126,14 +1192,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.write_fixtures:
         write_fixtures(args.cache, args.write_fixtures)
         return 0
+    if args.add or args.add_missing:
+        return add_releases(args)
 
-    memo = args.cache / "facts" / "pip-index.json"
-    if memo.exists() and not args.refresh:
-        install = json.loads(memo.read_text(encoding="utf-8"))
-    else:
-        install = installability()
-        memo.parent.mkdir(exist_ok=True)
-        memo.write_text(json.dumps(install, sort_keys=True), encoding="utf-8")
+    install = index_answers(args.cache, fresh=args.refresh)
     arm64 = sorted(
         {
             v
@@ -1146,14 +1208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if not arm64:
         raise SystemExit("pip index listed no torch release; is the package index reachable?")
-    wanted: list[tuple[str, str, str]] = []
-    for version in arm64:
-        platform = next(p for p in ARM64_PLATFORMS if any(version in vs for vs in install[p].values()))
-        pythons = [py for py in PYTHONS if version in install[platform].get(py, [])]
-        python = PREFERRED_PYTHON if PREFERRED_PYTHON in pythons else pythons[-1]
-        wanted.append((f"{version}/arm64", platform, python))
+    wanted = [(f"{version}/arm64", *wheel_choice(version, install)) for version in arm64]
     wanted.append((f"{LAST_X86_RELEASE}/x86_64", X86_PLATFORM, PREFERRED_PYTHON))
-
     scratch = Path(tempfile.mkdtemp(prefix="build_knowledge-", dir=args.cache))
     per_release: dict[str, dict[str, Any]] = {}
     wheels = [

@@ -4,7 +4,7 @@ macOS wheels, and write mpscheck/knowledge/torch_messages.json.
 
 Run by hand (never in CI, never at run time), after tools/build_knowledge.py, with the standard library:
 
-    python tools/build_messages.py --cache /work/wheels
+    python tools/build_messages.py --cache ~/.cache/torch-wheels
 
 The releases are those of mpscheck/knowledge/torch_releases.json (2.0.0 to the newest, arm64), each
 downloaded with tools/build_knowledge.py's `download` (`pip download torch==X --no-deps

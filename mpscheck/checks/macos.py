@@ -48,19 +48,29 @@ def macos_version(ctx: Context) -> Outcome:
     floor = floor_for(torch.version)
     assert floor is not None  # torch >= 1.12
     notes = tuple(n for n in (floor.note(torch.version or ""),) if n)
+    assumed = f" ({notes[0]})" if floor.assumed else ""  # said in the summary, not only under -v
     if not at_least(macos, floor.macos):
-        return _below_floor(ctx, shown, floor, advice, notes)
+        return _below_floor(ctx, shown, floor, advice, notes, assumed)
     if torch_version[:2] == (2, 2) and at_least(macos, (14, 4)):
         return _wrong_results_on_2_2(ctx, shown, advice)
     if (gated := _dtypes_gated(ctx, macos, shown, floor, notes)) is not None:
         return gated
-    return passed(f"{shown} meets torch {torch.version}'s floor of macOS {show(floor.macos)}", *notes)
+    return passed(f"{shown} meets torch {torch.version}'s floor of macOS {show(floor.macos)}{assumed}", *notes)
 
 
-def _below_floor(ctx: Context, shown: str, floor: Floor, advice: InstallAdvice, notes: tuple[str, ...]) -> Outcome:
-    """macOS under the floor of the installed torch: failed, or a warning where torch does not enforce it."""
+def _below_floor(
+    ctx: Context, shown: str, floor: Floor, advice: InstallAdvice, notes: tuple[str, ...], assumed: str
+) -> Outcome:
+    """macOS under the floor of the installed torch: failed, or a warning where torch does not enforce it or
+    the floor was read from an older release (a torch newer than the table)."""
     torch = ctx.torch
     assert torch is not None
+    if floor.assumed:  # a floor read from an older release cannot fail a newer one outright
+        return warned(
+            f"{shown} is older than macOS {show(floor.macos)}, which torch {torch.version} may need for MPS" + assumed,
+            _floor_fix(ctx, floor.macos, advice),
+            *notes,
+        )
     if not floor.enforced and torch.mps_available:
         return warned(
             f"{shown} is older than macOS {show(floor.macos)}, the floor torch {torch.version} states for MPS; "

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from mpscheck.checks import BENCH, ORDER, SMOKE
+from mpscheck.checks.wording import newer_than_table
 from mpscheck.facts import Facts
 from mpscheck.model import ExitCode, Finding, Requirement, Status, Verdict
 
@@ -139,10 +140,11 @@ def _decide(findings: Sequence[Finding], facts: Facts, *, require: Requirement, 
             ExitCode.INTERNAL, False, crashed, f"mpscheck itself failed in {', '.join(crashed)}: please report this bug"
         )
     bad = {Status.FAIL, Status.WARN} if strict else {Status.FAIL}
+    newer = _table_note(facts)
     if require is Requirement.NONE:
         problems = tuple(f.id for f in findings if f.status in bad)
         found = f"{len(problems)} problem(s): {', '.join(problems)}" if problems else "no problems"
-        return Verdict(ExitCode.READY, not problems, (), f"Report only (--require none): {found}")
+        return Verdict(ExitCode.READY, not problems, (), f"Report only (--require none): {found}{newer}")
     if command == "bench":
         judgements = [_judge(BENCH_PATH, findings, facts, strict, smoke_required=False)]
     elif command == "smoke-test":
@@ -157,7 +159,7 @@ def _decide(findings: Sequence[Finding], facts: Facts, *, require: Requirement, 
         chosen = judgements[-1] if facts.host.system not in ("Darwin", "") and len(judgements) > 1 else judgements[0]
         blocking = chosen.failed + chosen.unconfirmed
         return Verdict(
-            ExitCode.PROBLEMS, False, blocking, _headline(chosen, facts), _not_counted(chosen.path, findings)
+            ExitCode.PROBLEMS, False, blocking, _headline(chosen, facts) + newer, _not_counted(chosen.path, findings)
         )
     warnings = sum(f.status is Status.WARN for f in findings if f.id not in ready.path.ignores)
     tail = f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else ""
@@ -168,7 +170,15 @@ def _decide(findings: Sequence[Finding], facts: Facts, *, require: Requirement, 
         subject = f"Ready: the workload passed on {smoke.device if smoke else 'the device'}"
     else:
         subject = "MPS is ready" if ready.path is MPS_PATH else f"Ready: {ready.path.name} works"
-    return Verdict(ExitCode.READY, True, (), subject + tail, _not_counted(ready.path, findings))
+    return Verdict(ExitCode.READY, True, (), subject + tail + newer, _not_counted(ready.path, findings))
+
+
+def _table_note(facts: Facts) -> str:
+    """Said in the headline: a torch newer than the release table is judged on assumed facts."""
+    torch = facts.target.torch
+    version = torch.version if torch else None
+    newer = newer_than_table(version)
+    return f" (torch {version} is {newer})" if newer else ""
 
 
 def _not_counted(path: Path, findings: Sequence[Finding]) -> tuple[str, ...]:

@@ -6,7 +6,7 @@ from mpscheck.checks.environment import FALLBACK, read_fallback
 from mpscheck.checks.machine import PARAVIRTUAL_DEVICE
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.signatures import recognise
-from mpscheck.checks.wording import first_line, seconds_or_limit, torch_named
+from mpscheck.checks.wording import first_line, newer_than_table, seconds_or_limit, torch_named
 from mpscheck.knowledge.versions import install_advice, parse_version, pythons_with_mps
 from mpscheck.model import Remediation, Status
 
@@ -62,8 +62,9 @@ def torch_import(ctx: Context) -> Outcome:
     if torch.import_error:
         return _import_failed(ctx, torch.import_error)
     seconds = f" in {torch.import_seconds:.1f} s" if torch.import_seconds is not None else ""
+    newer = newer_than_table(torch.version)
     return passed(
-        f"{torch_named(torch.version)} imports{seconds}",
+        f"{torch_named(torch.version)} imports{seconds}" + (f"; {newer}" if newer else ""),
         f"location: {torch.location}",
         f"probe took {run.seconds} s in all",
     )

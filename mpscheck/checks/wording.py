@@ -28,6 +28,16 @@ def torch_named(version: str | None) -> str:
     return f"torch {version}" if version else "torch of unknown version"
 
 
+def newer_than_table(version: str | None) -> str | None:
+    """'newer than mpscheck's release table (...)' for a torch released after the table; else None."""
+    from mpscheck.knowledge.releases import newer_than_table as newest_known
+
+    newest = newest_known(version)
+    if newest is None:
+        return None
+    return f"newer than mpscheck's release table, which ends at {newest}: facts of {newest} assumed"
+
+
 def seconds_or_limit(limit: float | None) -> str:
     """'60 s', or 'its time limit' when a saved report does not say which."""
     return f"{limit:g} s" if limit is not None else "its time limit"

@@ -41,7 +41,7 @@ OP_LIMITS: tuple[OpLimit, ...] = (
         "cast to float32 before moving to mps (tensor.float(), or dtype=torch.float32)",
         "aten/src/ATen/EmptyTensor.cpp and aten/src/ATen/native/mps/OperationUtils.mm (getMPSDataType): "
         "'Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64. "
-        "Please use float32 instead.' (/work/shared/mps-facts.md section 4)",
+        "Please use float32 instead.' (the team notes mps-facts.md, section 4)",
     ),
     OpLimit(
         "complex128",
@@ -53,7 +53,7 @@ OP_LIMITS: tuple[OpLimit, ...] = (
         "MPS has no complex128 (ComplexDouble)",
         "cast to complex64 before moving to mps (tensor.to(torch.complex64))",
         "aten/src/ATen/native/mps/OperationUtils.mm: 'Trying to convert ComplexDouble to the MPS backend but it "
-        "does not have support for that dtype.' (/work/shared/mps-facts.md section 4)",
+        "does not have support for that dtype.' (the team notes mps-facts.md, section 4)",
     ),
     OpLimit(
         "bfloat16-before-2.3",
@@ -76,7 +76,7 @@ OP_LIMITS: tuple[OpLimit, ...] = (
         "bfloat16 on MPS needs macOS 14 in torch 2.3-2.8",
         "upgrade macOS to 14 or newer, or cast to float16/float32 on older macOS",
         "PR pytorch/pytorch#119641; text 'MPS bfloat16 type is supported on MacOS 14.0 or newer.' in the 2.3-2.8 "
-        "macOS wheels (/work/shared/mps-facts.md sections 0 and 2.2)",
+        "macOS wheels (the team notes mps-facts.md, sections 0 and 2.2)",
     ),
     OpLimit(
         "complex-macos14",
@@ -88,7 +88,7 @@ OP_LIMITS: tuple[OpLimit, ...] = (
         "complex dtypes on MPS need macOS 14 in torch 2.3-2.8",
         "upgrade macOS to 14 or newer",
         "PR pytorch/pytorch#115512 (macOS 14 check for complex types); text 'MPS complex types are only supported "
-        "on MacOS 14.0 or newer.' (/work/shared/mps-facts.md sections 0 and 2.2)",
+        "on MacOS 14.0 or newer.' (the team notes mps-facts.md, sections 0 and 2.2)",
     ),
     OpLimit(
         "cumsum-macos13",
@@ -124,7 +124,7 @@ OP_LIMITS: tuple[OpLimit, ...] = (
         (14, 0),
         "FFT on MPS uses macOS 14 MPSGraph APIs",
         "upgrade macOS to 14 or newer",
-        "PR pytorch/pytorch#119670 (FFT on MPS, 2.3); /work/shared/mps-facts.md section 2.2",
+        "PR pytorch/pytorch#119670 (FFT on MPS, 2.3); the team notes mps-facts.md, section 2.2",
     ),
 )
 

@@ -159,6 +159,17 @@ def nearest_known(version: str, arch: str = "arm64") -> Optional[Tuple[ReleaseFa
     return (older[-1], False) if older else None
 
 
+def newer_than_table(version: Optional[str], arch: str = "arm64") -> Optional[str]:
+    """The table's newest release when *version* is of a later major.minor (a release or a nightly
+    published after the table was built), whose facts rules then assume; None otherwise or unknown."""
+    key = parse(version)
+    known = _all(arch)
+    if key is None or not known:
+        return None
+    newest = known[-1]
+    return newest.version if _pad(key)[:2] > _pad(newest.key)[:2] else None
+
+
 def _is_prerelease(version: str) -> bool:
     """'2.10.0.dev20251008', '2.9.0a0+git...', '2.9.0rc1' are not the release they lead to."""
     return bool(re.search(r"(dev|a\d|b\d|rc\d)", version.split("+", 1)[0]))

@@ -46,9 +46,15 @@ class Floor:
     exact: bool  # False: the table lacks this very release (a nightly, a newer release) and uses `release`
     enforced: bool  # False: torch states the floor but its device check does not test it (2.15.0)
     stated: Version | None = None  # what its availability text says, where read
+    assumed: bool = False  # this torch is newer than the whole table: the newest release's floor is assumed
 
     def note(self, torch_version: str) -> str | None:
         """A detail line when the floor was not read from this very release."""
+        if self.assumed:
+            return (
+                f"torch {torch_version} is newer than mpscheck's release table, which ends at {self.release}: "
+                f"the facts of {self.release} apply, assumed"
+            )
         if self.release is None:
             return f"torch {torch_version} predates the table read from torch's wheels; floor from PyTorch's 1.12 notes"
         if not self.exact:
@@ -71,7 +77,8 @@ def floor_for(torch_version: str | None) -> Floor | None:
     facts, exact = found
     floor = facts.macos_floor or PRE_TABLE_FLOOR
     enforced = facts.device_check_macos is not None and at_least(facts.device_check_macos, floor)
-    return Floor(floor, facts.version, exact, enforced, facts.stated_floor)
+    assumed = releases.newer_than_table(torch_version) is not None
+    return Floor(floor, facts.version, exact, enforced, facts.stated_floor, assumed)
 
 
 def macos_floor(torch_version: Version) -> Version:

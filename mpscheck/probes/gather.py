@@ -15,10 +15,13 @@ from typing import Callable, Mapping, TypeVar
 
 from mpscheck import __version__
 from mpscheck.facts import Facts, HostFacts
-from mpscheck.probes.host import add_gpu, probe_host, read_gpu
+from mpscheck.probes.host import add_gpu, probe_host, read_gpu, read_toolchain
 from mpscheck.probes.target import TargetChoice, probe_target
 
 GPU_GRACE_SECONDS = 2.0
+# clang and cmake versions are for bug reports only (collect_env lists them): once the target has
+# answered they get no more than this, so a quick target (no torch) is not kept waiting for them.
+TOOLCHAIN_GRACE_SECONDS = 0.05
 _T = TypeVar("_T")
 
 
@@ -38,13 +41,18 @@ class _Background(threading.Thread):
             self.error = exc
 
 
-def _host_then_warm_imports() -> HostFacts:
-    facts = probe_host(gpu=False)
-    # Import what judges and prints the facts now, while the target is still importing torch.
+def _host_facts() -> HostFacts:
+    return probe_host(gpu=False, toolchain=False)
+
+
+def _warm_imports() -> None:
+    """Import what judges and prints the facts now, while the target is still importing torch.
+
+    Nobody waits for this: when the target is quicker (no torch), the main thread imports what it
+    needs itself, and Python's import lock hands it a module this thread is halfway through.
+    """
     import mpscheck.checks.diagnose
     import mpscheck.render.json_report  # noqa: F401
-
-    return facts
 
 
 def collect_facts(
@@ -55,9 +63,11 @@ def collect_facts(
     timeout: float,
     environ: Mapping[str, str] | None = None,
 ) -> Facts:
-    host_worker = _Background("mpscheck-host-probe", _host_then_warm_imports)
+    host_worker = _Background("mpscheck-host-probe", _host_facts)
     gpu_worker = _Background("mpscheck-gpu-probe", read_gpu) if platform.system() == "Darwin" else None
-    for worker in (host_worker, gpu_worker):
+    warm_worker = _Background("mpscheck-warm-imports", _warm_imports)  # nobody waits for it
+    tool_worker = _Background("mpscheck-toolchain", read_toolchain)
+    for worker in (host_worker, gpu_worker, warm_worker, tool_worker):
         if worker:
             worker.start()
     target = probe_target(
@@ -72,6 +82,11 @@ def collect_facts(
     if host is None:
         why = host_worker.error or "timed out"
         host = HostFacts(errors={"host": f"host probe failed: {why}"})
+    tool_worker.join(timeout=TOOLCHAIN_GRACE_SECONDS)
+    if isinstance(tool_worker.result, HostFacts):
+        host.clang_version, host.cmake_version = tool_worker.result.clang_version, tool_worker.result.cmake_version
+    else:
+        host.errors["toolchain"] = "clang and cmake versions not read: the target answered first"
     if gpu_worker:
         torch_counted = bool(target.torch and target.torch.mps_core_count)
         gpu_worker.join(timeout=0 if torch_counted else GPU_GRACE_SECONDS)

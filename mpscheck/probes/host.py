@@ -56,9 +56,14 @@ def _run(argv: Sequence[str], timeout: float) -> Completed:
 
 
 def probe_host(
-    system: str | None = None, sysctl: Sysctl | None = None, run: Runner = _run, gpu: bool = True
+    system: str | None = None,
+    sysctl: Sysctl | None = None,
+    run: Runner = _run,
+    gpu: bool = True,
+    toolchain: bool = True,
 ) -> HostFacts:
-    """All host facts; with gpu=False the slow system_profiler read is left to read_gpu()."""
+    """All host facts; with gpu=False the slow system_profiler read is left to read_gpu(), with
+    toolchain=False the clang and cmake commands to read_toolchain()."""
     system = system or platform.system()
     facts = HostFacts(system=system, release=platform.release(), machine=platform.machine())
     if system == "Darwin":
@@ -67,7 +72,8 @@ def probe_host(
             add_gpu(facts, read_gpu(run))
     else:
         _read_other(facts)
-    _read_toolchain(facts, system, run)
+    if toolchain:
+        _read_toolchain(facts, system, run)
     return facts
 
 
@@ -87,6 +93,13 @@ def add_gpu(facts: HostFacts, reading: GpuReading) -> None:
     facts.gpu_name, facts.gpu_cores, why = reading
     if why:
         facts.errors["gpu_cores"] = why
+
+
+def read_toolchain(system: str | None = None, run: Runner = _run) -> HostFacts:
+    """Only the clang and cmake versions (two commands: gather.py runs them beside the rest)."""
+    facts = HostFacts()
+    _read_toolchain(facts, system or platform.system(), run)
+    return facts
 
 
 def _read_toolchain(facts: HostFacts, system: str, run: Runner) -> None:

@@ -67,15 +67,40 @@ def run(torch, device, mode, emit, fallback_env=None):
     """Measure everything on *device*, emitting one start/done record per stage (the fallback
     variable, which smoke-test reports, plays no part here)."""
     plan = PLANS[mode]
-    _stage(emit, "bench:info", "info", device, lambda: info(torch, device))
     names = ["matmul-" + dtype for dtype in MATMUL_DTYPES] + ["copy", *MODELS]
+    prefetch = _import_in_background(OPTIMIZER_IMPORT)
+    stages = [("bench:info", "info", device, lambda: info(torch, device))]
     for name in names:
-        _stage(emit, "bench:numerics:" + name, name, device, lambda n=name: numerics(torch, device, n, plan))
+        stages.append(("bench:numerics:" + name, name, device, lambda n=name: numerics(torch, device, n, plan)))
     for name in names:
-        _stage(emit, "bench:time:" + name, name, device, lambda n=name: timing(torch, device, n, mode, False))
+        stages.append(("bench:time:" + name, name, device, lambda n=name: timing(torch, device, n, mode, False)))
         if name in MODELS and device != "cpu":
-            stage = "bench:time:%s:cpu" % name
-            _stage(emit, stage, name, "cpu", lambda n=name: timing(torch, "cpu", n, mode, True))
+            cpu_stage = "bench:time:%s:cpu" % name
+            stages.append((cpu_stage, name, "cpu", lambda n=name: timing(torch, "cpu", n, mode, True)))
+    for index, (stage, name, where, measure) in enumerate(stages, 1):
+        if stage.startswith("bench:time:"):  # no thread may take the GIL from a timed loop
+            prefetch.join()
+        _stage(emit, stage, name, where, measure, {"n": index, "of": len(stages)})
+
+
+# torch.optim's first optimizer imports torch._dynamo (torch/_compile.py _disable_dynamo): 1.5-3 s
+# of Python, paid once by any training script. Started at once in a thread, it overlaps the matmul
+# and copy answer checks instead of lengthening the first model's; joined before any timing.
+OPTIMIZER_IMPORT = "torch._dynamo"
+
+
+def _import_in_background(name):
+    import contextlib
+    import importlib
+    import threading
+
+    def work():
+        with contextlib.suppress(Exception):  # the stage that needs it imports it again and reports what it raises
+            importlib.import_module(name)
+
+    thread = threading.Thread(target=work, name="mpscheck-prefetch-import", daemon=True)
+    thread.start()
+    return thread
 
 
 def numerics(torch, device, name, plan):
@@ -123,9 +148,12 @@ def timing(torch, device, name, mode, baseline):
     return time_model(torch, device, name, PLANS[mode], baseline)
 
 
-def _stage(emit, stage, name, device, measure):
-    """Run one measurement; an exception becomes an observation carrying torch's own text."""
-    emit("start", stage)
+def _stage(emit, stage, name, device, measure, place=None):
+    """Run one measurement; an exception becomes an observation carrying torch's own text.
+
+    *place* (``{"n": 2, "of": 18}``) rides on the start record for the progress line.
+    """
+    emit("start", stage, place)
     started = time.perf_counter()
     try:
         data = measure()

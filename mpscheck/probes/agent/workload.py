@@ -22,8 +22,8 @@ BLOCK_BYTES = 64 * 1024 * 1024
 def run(torch, device, mode, emit, fallback_env):
     """Run the steps of *mode* on *device*, emitting start/done records for each."""
     names = QUICK_STEPS if mode == "quick" else FULL_STEPS
-    for name in names:
-        emit("start", "step:" + name)
+    for index, name in enumerate(names, 1):
+        emit("start", "step:" + name, {"n": index, "of": len(names)})  # its place, for the progress line
         started = time.perf_counter()
         try:
             if name == "fallback":
