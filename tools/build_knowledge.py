@@ -4,7 +4,7 @@
 Run by hand (never in CI, never at run time), with the standard library and pyyaml:
 
     python tools/build_knowledge.py --cache ~/.cache/torch-wheels
-    python tools/build_knowledge.py --cache ~/.cache/torch-wheels --add 2.16.0   # one new release (tools/add_release.py)
+    python tools/build_knowledge.py --cache ~/.cache/torch-wheels --add 2.16.0  # one new release (add_release.py)
 
 It lists every torch release from 2.0.0 on the package index with `pip index versions`, downloads
 the macOS arm64 wheel of each (and the last x86_64 one) into --cache with `pip download`, and reads

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 ERROR = "error"
 WARNING = "warning"  # a performance note, never a failure on its own
+TORCH_ISSUE = "https://github.com/pytorch/pytorch/issues/"
 
 
 @dataclass(frozen=True)

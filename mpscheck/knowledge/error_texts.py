@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.knowledge.errors import TORCH_ISSUE, WARNING, Row
+from mpscheck.knowledge.error_rows import TORCH_ISSUE, WARNING, Row
 
 UPGRADE = "{python} -m pip install --upgrade torch"
 FALLBACK_USELESS = "PYTORCH_ENABLE_MPS_FALLBACK does not help here"

@@ -15,7 +15,8 @@ import bisect
 import re
 from collections.abc import Iterator
 
-from mpscheck.knowledge.error_rows import ERROR, WARNING, Hit, Row, fill, groups_of
+from mpscheck.knowledge.error_rows import ERROR, TORCH_ISSUE, WARNING, Hit, Row, fill, groups_of
+from mpscheck.knowledge.error_texts import EARLY, LATE, MORE_EARLY
 
 __all__ = ["BY_ID", "ERROR", "TABLE", "WARNING", "Hit", "Row", "fill", "find", "first", "groups_of"]
 
@@ -41,8 +42,6 @@ def availability_pattern() -> re.Pattern[str]:
     read = "|".join(re.escape(t) for t in sorted(set(texts), key=len, reverse=True))
     return re.compile(known + (f"|{read}" if read else ""))
 
-
-TORCH_ISSUE = "https://github.com/pytorch/pytorch/issues/"
 
 TABLE: tuple[Row, ...] = (
     Row(
@@ -334,7 +333,6 @@ TABLE: tuple[Row, ...] = (
 )
 
 # The rows for the causes of the 2026-11-24 corpus: the more specific ones first (mpscheck/knowledge/error_texts.py).
-from mpscheck.knowledge.error_texts import EARLY, LATE, MORE_EARLY  # noqa: E402  (rows built from Row, above)
 
 TABLE = (*EARLY, *MORE_EARLY, *TABLE, *LATE)
 BY_ID: dict[str, Row] = {row.id: row for row in TABLE}
