@@ -44,6 +44,12 @@ WRONG_RESULTS = re.compile(
     r"|(?<![a-z])mps\b.{0,60}\b(?:wrong|incorrect|different|broken|gibberish|garbage|not (?:the )?same)\b"
 )
 # An NVIDIA RTX/GeForce GPU: no Mac has one, so a line naming it (and no Mac) is about a PC.
+# Another system named with its version ("Ubuntu 20.04", "Windows 11") on a line with no Mac word: the user
+# says where the Python runs, as "macOS 14.5" would.
+OTHER_OS = re.compile(
+    r"\b(?P<linux>Ubuntu|Debian|Fedora|CentOS|Rocky Linux|Arch Linux|WSL2?)\s+\d+(?:\.\d+)?\b"
+    r"|\b(?P<windows>Windows)\s+(?:10|11|Server)\b"
+)
 PC_GPU = re.compile(r"(?i)\b(?:rtx|gtx|geforce) ?\d{3,4}\b")
 
 
@@ -72,6 +78,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("host.arm64_hardware", False))
         found.append(seen("paste.intel_prose", True))
         found.append(seen("host.system", "Darwin"))
+    if not chip and not MAC_WORD.search(line) and (match := OTHER_OS.search(line)):
+        found.append(seen("host.system", "Linux" if match["linux"] else "Windows"))
     runner = "macos" in line.lower() and (HOSTED_RUNNER.search(line) or RUNNER_LABEL.search(line))
     if runner and "self-hosted" not in line.lower():
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
