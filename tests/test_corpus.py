@@ -97,7 +97,9 @@ def test_heldout_cases_are_well_formed_and_read_without_error() -> None:
     """The held-out quarter is scored by benchmarks/explain_corpus.py, never tuned on: here only its form
     is checked, and that explain answers every case with a cause id (no exception, no silent drop)."""
     held = cases(HELDOUT)
-    assert len(held) * 4 >= len(held) + len(cases()) - 3, "the held-out folder holds about a quarter of the corpus"
+    # A quarter was drawn at random from the corpus as it stood; pastes gathered later to find the classes of
+    # input the rules miss (the 30 of 2026-11-24, second round) joined the tuning corpus, so at least a fifth.
+    assert len(held) * 5 >= len(held) + len(cases()), "the held-out folder holds at least a fifth of the corpus"
     assert not {c.name for c in held} & {c.name for c in cases()}
     for case in held:
         assert case.header.get("source", "").startswith("https://"), case.name

@@ -16,6 +16,7 @@ from mpscheck.probes.paste.model import Observation, Paste
 PARSERS = (
     "doctor_report",
     "brew",
+    "container",
     "collect_env",
     "sw_vers",
     "uname",
@@ -37,6 +38,7 @@ ACCEPTED = (
     "sysctl (machdep.cpu.brand_string, sysctl.proc_translated, hw.optional.arm64 ...)",
     "sw_vers",
     "brew config",
+    "Docker's build and compose output (the Python ran in a Linux container)",
     "file / lipo -archs of the python executable",
     "conda info / conda config --show subdir",
     "pip or uv errors (No matching distribution found for torch ...)",

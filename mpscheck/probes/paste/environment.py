@@ -19,6 +19,9 @@ SHELL = re.compile(
 )
 PYTHON = re.compile(rf"os\.environ\[\s*['\"]{NAME}['\"]\s*\]\s*=\s*['\"]?(?P<value>[^'\"\s)]*)")
 SETDEFAULT = re.compile(rf"os\.(?:environ\.setdefault|putenv)\(\s*['\"]{NAME}['\"]\s*,\s*['\"](?P<value>[^'\"]*)")
+# torch's own advice names a variable without setting it: "Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to ...",
+# "you can set the environment variable `PYTORCH_ENABLE_MPS_FALLBACK=1`", with or without backticks, cut or not.
+ADVICE = re.compile(r"(?i)(?:\buse|\bset the environment variable|\byou can set|\btry setting)\s+`?\Z")
 IMPORT_TORCH = re.compile(r"^\s*(?:>>>\s*)?(?:import torch\b|from torch\b)")
 
 
@@ -34,8 +37,13 @@ def parse(lines: list[str]) -> list[Observation]:
                 out.append(observe(KIND, lines, number, "paste.env_after_import", match["name"]))
         elif line.lstrip().startswith("| "):  # a row of mpscheck's own report table: a judgement, not a setting
             continue
-        elif (match := SHELL.search(line)) and "Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to" not in line:
-            if "`PYTORCH_ENABLE_MPS_FALLBACK=1`" in line:  # torch's own advice inside the error text
+        elif match := SHELL.search(line):
+            if _advice(line, match.start("name")):  # torch's own advice inside the error text
                 continue
             out.append(observe(KIND, lines, number, f"interpreter.env.{match['name']}", match["value"]))
     return out
+
+
+def _advice(line: str, start: int) -> bool:
+    """The words just before the variable are torch's advice to set it, not a setting."""
+    return bool(ADVICE.search(line[max(0, start - 40) : start]))

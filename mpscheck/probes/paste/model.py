@@ -93,11 +93,14 @@ _FIELDS = {
 
 
 def to_facts(observations: list[Observation]) -> Facts:
-    """Facts with exactly what was observed; the interpreter and torch stay None unless shown."""
+    """Facts with exactly what was observed; the interpreter and torch stay None unless shown.
+
+    The first observation of a fact wins, except that what a program printed outranks the user's own
+    words (prose): "on my Mac" above a collect_env run inside Docker does not make that Python a Mac's."""
     values: dict[str, dict[str, Any]] = {"host": {}, "interpreter": {}, "torch": {}}
     packages: dict[str, str | None] = {}
     env: dict[str, str] = {}
-    for obs in observations:
+    for obs in sorted(observations, key=lambda o: o.kind == "prose"):  # stable: line order kept within each
         section, _, name = obs.fact.partition(".")
         if obs.fact.startswith("interpreter.packages."):
             packages.setdefault(obs.fact.split(".", 2)[2], str(obs.value))

@@ -15,14 +15,17 @@ import re
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 
 KIND = "prose"
-CHIP = re.compile(r"(?<![\w/.-])(?:Apple\s+)?(?P<family>M[1-5])(?:\s+(?P<tier>Pro|Max|Ultra))?(?![\w/.-])")
-MAC_WORD = re.compile(r"(?i)\b(?:mac\w*|apple|silicon|chip|imac)\b|\b(?:on|my|an?|the) M[1-5]\b")
+# Any casing, the tier joined or hyphenated as people type it: "m1 pro", "M1Pro", "M2-Max", "m3 max".
+CHIP = re.compile(
+    r"(?<![\w/.-])(?:Apple\s+)?(?P<family>[Mm][1-5])(?:(?:\s+|-)?(?P<tier>(?i:pro|max|ultra)))?(?![\w/.-])"
+)
+MAC_WORD = re.compile(r"(?i)\b(?:mac\w*|apple|silicon|chip|imac|mbp|mba)\b|\b(?:on|my|an?|the) M[1-5]\b")
 MEMORY = re.compile(r"(?i)\b(?P<n>8|16|18|24|32|36|48|64|96|128|192|256|512)\s?GB\b(?!/s)")
 SAYS = r"(?:shows?|says?|returns?|gives?|prints?|reports?|is)"
 UNAME = re.compile(rf"\buname(?: -m)? {SAYS} [`'\"]?(?P<arch>arm64|x86_64)\b")
 PROCESSOR = re.compile(rf"\b(?:platform(?:\.processor\(\))?|processor) (?:{SAYS} )?[`'\"]?(?P<value>i386|arm64|arm)\b")
 MACOS = re.compile(
-    r"\b(?:macOS|Mac OS|OS X|OSX)\s+(?:is\s+)?(?:(?:Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\s+)?"
+    r"\b(?i:macOS|Mac OS|OS X|OSX)\s+(?:is\s+)?(?:(?:Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\s+)?"
     r"(?P<version>(?:1[0-5]|26)(?:\.\d+){0,2})\b(?!\.\d)"
 )
 HOSTED_RUNNER = re.compile(
@@ -44,6 +47,12 @@ WRONG_RESULTS = re.compile(
     r"|(?<![a-z])mps\b.{0,60}\b(?:wrong|incorrect|different|broken|gibberish|garbage|not (?:the )?same)\b"
 )
 # An NVIDIA RTX/GeForce GPU: no Mac has one, so a line naming it (and no Mac) is about a PC.
+# Another system named with its version ("Ubuntu 20.04", "Windows 11") on a line with no Mac word: the user
+# says where the Python runs, as "macOS 14.5" would.
+OTHER_OS = re.compile(
+    r"\b(?P<linux>Ubuntu|Debian|Fedora|CentOS|Rocky Linux|Arch Linux|WSL2?)\s+\d+(?:\.\d+)?\b"
+    r"|\b(?P<windows>Windows)\s+(?:10|11|Server)\b"
+)
 PC_GPU = re.compile(r"(?i)\b(?:rtx|gtx|geforce) ?\d{3,4}\b")
 
 
@@ -62,7 +71,7 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.pc_gpu", True))
     both = bool(chip and INTEL_MAC.search(line))  # "an Intel iMac (built on an M1)": not said which
     if not both and (match := chip) and MAC_WORD.search(line):
-        brand = f"Apple {match['family']}" + (f" {match['tier']}" if match["tier"] else "")
+        brand = f"Apple {match['family'].upper()}" + (f" {match['tier'].title()}" if match["tier"] else "")
         found.append(seen("host.cpu_brand", brand))
         found.append(seen("host.arm64_hardware", True))
         found.append(seen("host.system", "Darwin"))
@@ -72,6 +81,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("host.arm64_hardware", False))
         found.append(seen("paste.intel_prose", True))
         found.append(seen("host.system", "Darwin"))
+    if not chip and not MAC_WORD.search(line) and (match := OTHER_OS.search(line)):
+        found.append(seen("host.system", "Linux" if match["linux"] else "Windows"))
     runner = "macos" in line.lower() and (HOSTED_RUNNER.search(line) or RUNNER_LABEL.search(line))
     if runner and "self-hosted" not in line.lower():
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
