@@ -114,7 +114,7 @@ class Tree:
                 process.kill()
 
 
-LINUX_PROC = Path("/proc/self/stat") if sys.platform.startswith("linux") else Path("/nonexistent")
+LINUX_PROC = Path("/proc/self") if sys.platform.startswith("linux") else Path("/nonexistent")
 
 
 def linux_marked(token: str, since: float, skip: set[int]) -> list[int]:
