@@ -309,13 +309,15 @@ def _scalar_error(got, want):
 
 
 def _one_step(torch, model, name, inputs, labels):
-    optimizer = make_optimizer(torch, model, name)
     loss_fn = torch.nn.CrossEntropyLoss()
     model.eval()  # BatchNorm on running statistics; dropout is off anyway
     before = [p.detach().clone() for p in model.parameters()]
-    optimizer.zero_grad()
+    model.zero_grad(set_to_none=True)
     loss = loss_fn(model(inputs), labels)
     loss.backward()
+    # Made after the backward pass: the first optimizer waits for torch._dynamo's import (seconds,
+    # started in a thread by run()), which the forward and backward kernels can overlap.
+    optimizer = make_optimizer(torch, model, name)
     optimizer.step()
     updates = [p.detach() - old for p, old in zip(model.parameters(), before)]
     model.train()
