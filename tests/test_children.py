@@ -98,3 +98,21 @@ def test_any_terminating_signal_to_mpscheck_ends_the_probe(signum: int) -> None:
             mpscheck.kill()
     assert mpscheck.returncode in (128 + signum, -signum)
     assert _wait_gone(tree) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_proc_scan_finds_only_marked_processes_started_since_the_run_began() -> None:
+    """The Linux scan reads the start time first and the environment only of newer processes."""
+    from mpscheck.probes.children import linux_marked
+
+    since = time.time() - 1.0
+    marked = subprocess.Popen([PYTHON, "-c", "import time; time.sleep(60)"], env={**os.environ, MARKER_ENV: "tok-1"})
+    other = subprocess.Popen([PYTHON, "-c", "import time; time.sleep(60)"], env={**os.environ, MARKER_ENV: "tok-12"})
+    try:
+        assert linux_marked("tok-1", since, skip=set()) == [marked.pid]
+        assert linux_marked("tok-1", since, skip={marked.pid}) == []
+        assert linux_marked("tok-1", time.time() + 60, skip=set()) == []  # started before "the run"
+    finally:
+        for process in (marked, other):
+            process.kill()
+            process.wait()

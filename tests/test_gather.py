@@ -85,3 +85,32 @@ def test_a_quick_target_does_not_wait_for_clang_and_cmake(on_a_mac, monkeypatch)
     assert took < 1.5
     assert facts.host.clang_version is None
     assert facts.host.errors["toolchain"] == "clang and cmake versions not read: the target answered first"
+
+
+def test_the_host_probes_begin_once_the_target_has_started(monkeypatch) -> None:
+    """Their imports must not delay the target's start: the one process whose time is the doctor's."""
+    order: list[str] = []
+    monkeypatch.setattr(gathering, "_host_facts", lambda: order.append("host") or HostFacts())
+    monkeypatch.setattr(gathering, "read_toolchain", lambda: order.append("toolchain") or HostFacts())
+
+    def target(*args, on_start, **kwargs):
+        time.sleep(0.2)  # a worker that did not wait would run now
+        order.append("target started")
+        on_start()
+        time.sleep(0.2)
+        return TargetFacts()
+
+    monkeypatch.setattr(gathering, "probe_target", target)
+    gather()
+    assert order[0] == "target started" and sorted(order[1:]) == ["host", "toolchain"]
+
+
+def test_run_command_says_when_the_program_has_started() -> None:
+    from mpscheck.probes.process import run_command
+    from tests.conftest import PYTHON
+
+    calls: list[str] = []
+    done = run_command([PYTHON, "-c", "print('hi')"], timeout=30, on_start=lambda: calls.append("started"))
+    assert calls == ["started"] and done.stdout.strip() == "hi"
+    failed = run_command(["/nonexistent/python"], timeout=30, on_start=lambda: calls.append("failed to start"))
+    assert failed.start_error and calls == ["started", "failed to start"]

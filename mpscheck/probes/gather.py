@@ -19,6 +19,12 @@ from mpscheck.probes.host import add_gpu, probe_host, read_gpu, read_toolchain
 from mpscheck.probes.target import TargetChoice, probe_target
 
 GPU_GRACE_SECONDS = 2.0
+# The host and toolchain threads begin once the target has started: their work (psutil's import,
+# starting clang and cmake) would otherwise share the GIL with the main thread while it prepares the
+# target's start, delaying the one process whose time is the doctor's time (0.1 s on the H100
+# machine). The warm imports start at once: when the target is quick (no torch) they are the
+# critical path themselves.
+TARGET_START_WAIT_SECONDS = 2.0
 # clang and cmake versions are for bug reports only (collect_env lists them): once the target has
 # answered they get no more than this, so a quick target (no torch) is not kept waiting for them.
 TOOLCHAIN_GRACE_SECONDS = 0.05
@@ -39,6 +45,16 @@ class _Background(threading.Thread):
             self.result = self._work()
         except Exception as exc:  # a host fact we cannot read must not cost the whole report
             self.error = exc
+
+
+def _after(started: threading.Event, work: Callable[[], _T]) -> Callable[[], _T]:
+    """*work*, once the target has started (or after TARGET_START_WAIT_SECONDS, whichever is first)."""
+
+    def waiting() -> _T:
+        started.wait(TARGET_START_WAIT_SECONDS)
+        return work()
+
+    return waiting
 
 
 def _host_facts() -> HostFacts:
@@ -63,20 +79,25 @@ def collect_facts(
     timeout: float,
     environ: Mapping[str, str] | None = None,
 ) -> Facts:
-    host_worker = _Background("mpscheck-host-probe", _host_facts)
-    gpu_worker = _Background("mpscheck-gpu-probe", read_gpu) if platform.system() == "Darwin" else None
+    started = threading.Event()
+    host_worker = _Background("mpscheck-host-probe", _after(started, _host_facts))
+    gpu_worker = _Background("mpscheck-gpu-probe", _after(started, read_gpu)) if platform.system() == "Darwin" else None
     warm_worker = _Background("mpscheck-warm-imports", _warm_imports)  # nobody waits for it
-    tool_worker = _Background("mpscheck-toolchain", read_toolchain)
+    tool_worker = _Background("mpscheck-toolchain", _after(started, read_toolchain))
     for worker in (host_worker, gpu_worker, warm_worker, tool_worker):
         if worker:
             worker.start()
-    target = probe_target(
-        choice.path,
-        workload=workload,
-        device=device,
-        timeout=timeout,
-        environ=os.environ if environ is None else environ,
-    )
+    try:
+        target = probe_target(
+            choice.path,
+            workload=workload,
+            device=device,
+            timeout=timeout,
+            environ=os.environ if environ is None else environ,
+            on_start=started.set,
+        )
+    finally:
+        started.set()
     host_worker.join(timeout=30)
     host = host_worker.result if isinstance(host_worker.result, HostFacts) else None
     if host is None:

@@ -64,10 +64,12 @@ def run_command(
     env: Mapping[str, str] | None = None,
     cwd: str | None = None,
     on_line: LineCallback | None = None,
+    on_start: Callable[[], None] | None = None,
 ) -> Completed:
     """Run *argv*; never raises for the program's own failures, never waits long past *timeout*.
 
-    *on_line* gets each complete line of stdout as it arrives (the last one even without a newline).
+    *on_line* gets each complete line of stdout as it arrives (the last one even without a newline);
+    *on_start* is called once the program has started (or failed to start).
     """
     started = time.perf_counter()
     deadline = started + timeout
@@ -89,9 +91,13 @@ def run_command(
             )
         except (OSError, ValueError) as exc:  # ValueError: an argument with a NUL byte
             control.close()
+            if on_start:
+                on_start()
             guard.raise_pending()
             return Completed(tuple(argv), None, "", "", time.perf_counter() - started, start_error=str(exc))
         control.started()
+        if on_start:
+            on_start()
         tree = Tree(proc.pid, token)
         lines: queue.Queue[bytes] = queue.Queue(maxsize=CALLBACK_QUEUE)
         stdout_closed = threading.Event()

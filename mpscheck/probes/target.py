@@ -14,7 +14,7 @@ import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, TypeVar
+from typing import Any, Callable, Mapping, TypeVar
 
 from mpscheck.facts import (
     BenchFacts,
@@ -130,6 +130,7 @@ def probe_target(
     timeout: float = 60.0,
     environ: Mapping[str, str] | None = None,
     progress: Progress | None = None,
+    on_start: Callable[[], None] | None = None,
 ) -> TargetFacts:
     """Run the agent in *python*; whatever it managed to say before a failure is kept.
 
@@ -144,7 +145,7 @@ def probe_target(
     on_line = progress.on_line if progress else None
     # In a temporary folder, so that no stray torch.py can shadow torch.
     with scratch() as cwd, progress or contextlib.nullcontext():
-        done = run_command(argv, timeout=timeout, env=env, cwd=cwd, on_line=on_line)
+        done = run_command(argv, timeout=timeout, env=env, cwd=cwd, on_line=on_line, on_start=on_start)
     facts = parse_run(done, timeout, environ)
     facts.run.workload = workload
     return facts

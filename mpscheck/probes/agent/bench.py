@@ -44,6 +44,7 @@ PLANS = {
         "samples": 3,
         "cpu_samples": 2,
         "width": 1,
+        "check_width": 2,  # the answer check's model: every layer kept, channels halved (params / 4)
         "image": 224,
         "seq": 128,
     },
@@ -254,7 +255,7 @@ def numerics_model(torch, device, name, plan):
     is checked by the forward loss in train mode after the step.
     """
     torch.manual_seed(13)
-    width = plan["width"]
+    width = plan.get("check_width", plan["width"])
     reference = build_model(torch, name, width, dropout=0.0)  # dropout draws differ between devices
     small = dict(plan, image=min(plan["image"], 64), seq=min(plan["seq"], 16))  # a small instance
     inputs, labels = sample_batch(torch, name, 2, small, torch.Generator().manual_seed(14))
@@ -275,6 +276,7 @@ def numerics_model(torch, device, name, plan):
     }
     values = {"cpu_loss": want["loss"], "device_loss": got["loss"]}
     size = {"batch": 2, "sequence": small["seq"]} if name == "bert-base" else {"batch": 2, "image": small["image"]}
+    size["width"] = width
     return {"status": "ok", "errors": errors, "values": values, "size": size}
 
 
@@ -284,12 +286,20 @@ def _vector_error(torch, pairs):
     for got, want in pairs:
         if got is None or want is None:
             continue
-        got, want = got.detach().cpu().double(), want.detach().double()  # MPS has no float64: CPU first
+        got, want = got.detach().cpu(), want.detach()  # MPS has no float64: CPU first
         if not bool(torch.isfinite(got).all()):
             return float("inf")
-        diff += float((got - want).pow(2).sum())
-        norm += float(want.pow(2).sum())
+        diff += _squared_norm(torch, got.double() - want.double() if got.dtype != want.dtype else got - want)
+        norm += _squared_norm(torch, want)
     return math.sqrt(diff / norm) if norm > 0 else math.sqrt(diff)
+
+
+def _squared_norm(torch, tensor):
+    """Sum of squares accumulated in float64 without a float64 copy (torch 1.10+), else through one."""
+    vector_norm = getattr(getattr(torch, "linalg", None), "vector_norm", None)
+    if vector_norm is not None and tensor.dtype in (torch.float32, torch.float64):
+        return float(vector_norm(tensor, dtype=torch.float64)) ** 2
+    return float(tensor.double().pow(2).sum())
 
 
 def _scalar_error(got, want):
@@ -299,13 +309,15 @@ def _scalar_error(got, want):
 
 
 def _one_step(torch, model, name, inputs, labels):
-    optimizer = make_optimizer(torch, model, name)
     loss_fn = torch.nn.CrossEntropyLoss()
     model.eval()  # BatchNorm on running statistics; dropout is off anyway
     before = [p.detach().clone() for p in model.parameters()]
-    optimizer.zero_grad()
+    model.zero_grad(set_to_none=True)
     loss = loss_fn(model(inputs), labels)
     loss.backward()
+    # Made after the backward pass: the first optimizer waits for torch._dynamo's import (seconds,
+    # started in a thread by run()), which the forward and backward kernels can overlap.
+    optimizer = make_optimizer(torch, model, name)
     optimizer.step()
     updates = [p.detach() - old for p, old in zip(model.parameters(), before)]
     model.train()
@@ -394,7 +406,8 @@ def time_model(torch, device, name, plan, baseline):
     batch = plan["cpu_batch" if baseline or device == "cpu" else "batch"][name]
     samples = plan["cpu_samples" if baseline or device == "cpu" else "samples"]
     torch.manual_seed(31)
-    model = build_model(torch, name, plan["width"], dropout=0.1).to(device)
+    with _made_on(torch, device):  # initialised where it trains: a CPU init of VGG16 costs ~0.5 s
+        model = build_model(torch, name, plan["width"], dropout=0.1).to(device)
     optimizer = make_optimizer(torch, model, name)
     loss_fn = torch.nn.CrossEntropyLoss()
     inputs, labels = sample_batch(torch, name, batch, plan, torch.Generator().manual_seed(32))
@@ -426,6 +439,14 @@ def time_model(torch, device, name, plan, baseline):
     result["warmup"] = plan["warmup"]
     result.update(peak.result())
     return result
+
+
+def _made_on(torch, device):
+    """torch.device as a context (torch 2.0+) makes new parameters on *device*; else a no-op."""
+    import contextlib
+
+    place = torch.device(device)
+    return place if device != "cpu" and hasattr(place, "__enter__") else contextlib.nullcontext()
 
 
 def _timing(seconds, repeats, value, unit, size, device):
