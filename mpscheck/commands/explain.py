@@ -76,7 +76,8 @@ def _explain_paste(
     only: list[str],
 ) -> None:
     from mpscheck.checks.causes import explain_text
-    from mpscheck.probes.explain_input import said_cut
+    from mpscheck.checks.causes.judge import judge_cut
+    from mpscheck.probes.explain_input import cut_notice
     from mpscheck.probes.paste import ACCEPTED
     from mpscheck.redact import scrub
     from mpscheck.render.deliver import append_step_summary
@@ -85,7 +86,7 @@ def _explain_paste(
     # Masked before the judge reads it, so that quoting cannot cut a token short of its mask.
     diagnosis = explain_text(scrub(given.text, os.environ), require=require, strict=strict)
     if given.cut:
-        diagnosis = said_cut(diagnosis, given.name, require=require, strict=strict)
+        diagnosis = judge_cut(diagnosis, cut_notice(given.name), require=require, strict=strict)
     if only:  # --check filters what is shown, never the verdict
         diagnosis.findings = [f for f in diagnosis.findings if f.id in only]
     if diagnosis.exit_code is ExitCode.USAGE:

@@ -143,18 +143,3 @@ def saved_report(given: ExplainInput, path: str) -> SavedReport:
     from mpscheck.probes.saved_report import parse_report
 
     return parse_report(given.text, given.name)
-
-
-def said_cut(diagnosis: Any, name: str, *, require: Any, strict: bool) -> Any:
-    """*diagnosis* of a cut input: the cut is noted in every format, and positive evidence no longer
-    confirms MPS, since what was not read may hold the error (policy.decide_text, as "not confirmed")."""
-    from dataclasses import replace
-
-    from mpscheck.checks.policy import decide_text
-    from mpscheck.model import Status
-
-    diagnosis.cause = replace(diagnosis.cause, notes=(*diagnosis.cause.notes, cut_notice(name)))
-    if diagnosis.status is Status.PASS:
-        diagnosis.status = Status.SKIP
-        diagnosis.exit_code = decide_text(Status.SKIP, require=require, strict=strict)
-    return diagnosis

@@ -72,6 +72,16 @@ def judge(
     )
 
 
+def judge_cut(diagnosis: Diagnosis, notice: str, *, require: Requirement, strict: bool) -> Diagnosis:
+    """A diagnosis of input that was cut (*notice* says where): the cut is noted in every format, and
+    positive evidence no longer confirms MPS, since what was not read may hold the error ("not confirmed")."""
+    diagnosis.cause = replace(diagnosis.cause, notes=(*diagnosis.cause.notes, notice))
+    if diagnosis.status is Status.PASS:
+        diagnosis.status = Status.SKIP
+        diagnosis.exit_code = decide_text(Status.SKIP, require=require, strict=strict)
+    return diagnosis
+
+
 def seen_hits(facts: Facts) -> list[table.Hit]:
     """The rows of the table of known errors that the errors the input showed match, in line order."""
     hits = []
