@@ -85,8 +85,10 @@ def _upgrade(ctx: Context, bugs: list[SilentBug], summary: str, details: tuple[s
             fix(f"Upgrade macOS for torch {release} ({', '.join(fixed)}).{until}", "softwareupdate --list"),
             *details,
         )
+    left = len(bugs) - len(fixed)
+    rest = f" ({', '.join(fixed)}; the other {plural(left, 'bug')} in no release yet)" if left else ""
     return warned(
-        f"{summary}; fixed in torch {release}",
+        f"{summary}; fixed in torch {release}{rest}",
         fix(
             f"Upgrade torch to {release} or later ({', '.join(fixed)}).{until}",
             ctx.install(f"torch>={release}", upgrade=True),
