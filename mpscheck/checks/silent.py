@@ -9,7 +9,7 @@ version is said to be unknown (a skip), never "0 known".
 from __future__ import annotations
 
 from mpscheck.checks.registry import Context, Outcome, check, fix, passed, skipped, warned
-from mpscheck.checks.wording import plural
+from mpscheck.checks.wording import newer_than_table, plural
 from mpscheck.knowledge.silent_bugs import SilentBug, affecting
 from mpscheck.knowledge.versions import at_least, parse_version
 
@@ -56,6 +56,8 @@ def silent_bugs(ctx: Context) -> Outcome:
         return passed(f"{here}: 0 known silent-correctness bugs on MPS (knowledge/silent_bugs.json)")
     listed = "; ".join(f"{bug.id} ({op_names(bug)})" for bug in bugs)
     details = tuple(f"{bug.id}: {bug.what}; {bug.issue}" for bug in bugs)
+    if newer := newer_than_table(version):  # a bug no release has fixed is assumed still there
+        details += (f"torch {version} is {newer}; bugs without a fixing release are counted as still present",)
     summary = f"{here} has {plural(len(bugs), 'known silent-correctness bug')} on MPS: {listed}"
     open_bugs = [bug for bug in bugs if not bug.fixed_in]
     avoiding = "; ".join(avoid(bug) for bug in open_bugs)
