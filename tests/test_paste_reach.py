@@ -43,6 +43,8 @@ NOT_FROM_TEXT = {
     "cuda": "a CUDA probe in the target (MPS is what a paste is judged for)",
     "mps-env-vars": "every PYTORCH_MPS_* variable of a probed process's environment",
     "smoke": "a workload run by mpscheck itself",
+    "silent-bugs": "not a diagnosis of a paste: a paste's wrong values or NaN on mps with its torch and a shown op "
+    "name the known bug instead (checks/causes/silent.py)",
     "frameworks": "the installed frameworks' versions as the target reports them",
 }
 

@@ -118,8 +118,9 @@ def test_readiness_table(name: str, command: str, require: Requirement, strict: 
 @pytest.mark.parametrize(
     ("command", "require", "headline"),
     [
-        ("doctor", Requirement.MPS, "MPS is ready"),
-        ("doctor", Requirement.GPU, "MPS is ready"),
+        # the warning: silent-bugs (no release fixes the known silent bugs of this torch; checks/silent.py)
+        ("doctor", Requirement.MPS, "MPS is ready (1 warning)"),
+        ("doctor", Requirement.GPU, "MPS is ready (1 warning)"),
         ("smoke-test", Requirement.DEVICE, "Ready: the workload passed on mps"),
     ],
 )

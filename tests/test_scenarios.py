@@ -56,7 +56,9 @@ def test_one_root_cause_one_failure() -> None:
     scenario = next(s for s in SCENARIOS if s.name.startswith("torch not installed"))
     report = diagnose(scenario.facts)
     blocked = {f.id: f.blocked_by for f in report.findings if f.status is Status.SKIP and f.blocked_by}
-    assert blocked == dict.fromkeys(("mps-built", "mps-available", "smoke", "frameworks"), "torch-import")
+    assert blocked == dict.fromkeys(
+        ("mps-built", "mps-available", "smoke", "silent-bugs", "frameworks"), "torch-import"
+    )
 
 
 def test_report_order_is_cause_before_effect() -> None:
@@ -64,4 +66,4 @@ def test_report_order_is_cause_before_effect() -> None:
     order = [c.id for c in checks_for(DOCTOR)]
     for position, item in enumerate(checks_for(DOCTOR)):
         assert all(order.index(need) < position for need in item.needs), item.id
-    assert order[:3] == ["platform", "chip", "virtual-machine"] and order[-2:] == ["smoke", "frameworks"]
+    assert order[:3] == ["platform", "chip", "virtual-machine"] and order[-3:] == ["smoke", "silent-bugs", "frameworks"]

@@ -11,7 +11,18 @@ import importlib
 
 from mpscheck.checks.registry import BENCH, DOCTOR, INPUT, REGISTRY, SMOKE, Check, Context
 
-AREAS = ("system", "interpreter", "macos", "torch_backend", "environment", "smoke", "frameworks", "bench", "errors")
+AREAS = (
+    "system",
+    "interpreter",
+    "macos",
+    "torch_backend",
+    "environment",
+    "smoke",
+    "silent",
+    "frameworks",
+    "bench",
+    "errors",
+)
 for _area in AREAS:
     importlib.import_module(f"mpscheck.checks.{_area}")
 
@@ -32,6 +43,7 @@ ORDER: dict[str, tuple[str, ...]] = {
         "mps-watermark-env",
         "mps-env-vars",
         "smoke",
+        "silent-bugs",
         "frameworks",
     ),
     SMOKE: (

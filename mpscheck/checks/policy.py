@@ -42,6 +42,13 @@ MPS_ONLY = (
     "smoke-fallback",
     "error-text",
 )
+# Warnings that inform and never block, not even with --strict: known silent bugs apply to nearly every
+# torch (most need a shape or layout no check can see), so counting them would fail every strict run.
+ADVISORY = ("silent-bugs",)
+
+
+def _problem(finding: Finding, bad: set[Status]) -> bool:
+    return finding.status in bad and not (finding.status is Status.WARN and finding.id in ADVISORY)
 
 
 @dataclass(frozen=True)
@@ -80,7 +87,7 @@ class _Judgement:
 def _judge(path: Path, findings: Sequence[Finding], facts: Facts, strict: bool, smoke_required: bool) -> _Judgement:
     by_id = {f.id: f for f in findings}
     bad = {Status.FAIL, Status.WARN} if strict else {Status.FAIL}
-    failed = tuple(f.id for f in findings if f.status in bad and f.id not in path.ignores)
+    failed = tuple(f.id for f in findings if _problem(f, bad) and f.id not in path.ignores)
     rests_on = (*path.rests_on, "smoke") if smoke_required else path.rests_on
     unconfirmed = [i for i in rests_on if i not in by_id or by_id[i].status not in (Status.PASS, Status.WARN)]
     smoke = facts.target.smoke
@@ -142,7 +149,7 @@ def _decide(findings: Sequence[Finding], facts: Facts, *, require: Requirement, 
     bad = {Status.FAIL, Status.WARN} if strict else {Status.FAIL}
     newer = _table_note(facts)
     if require is Requirement.NONE:
-        problems = tuple(f.id for f in findings if f.status in bad)
+        problems = tuple(f.id for f in findings if _problem(f, bad))
         found = f"{len(problems)} problem(s): {', '.join(problems)}" if problems else "no problems"
         return Verdict(ExitCode.READY, not problems, (), f"Report only (--require none): {found}{newer}")
     if command == "bench":

@@ -183,7 +183,7 @@ class UnmatchedRules(Reader):
         )
         summary = "the results on mps are NaN (the run finished, so no error names the op)"
         evidence = (Evidence(nan.line, nan.text), Evidence(on_mps.line, on_mps.text))
-        return [Cause(BUG, summary, remedy, evidence, ISSUES, variant="nan")]
+        return [self.named_bug(Cause(BUG, summary, remedy, evidence, ISSUES, variant="nan"))]
 
     def wrong_results(self, said: Any) -> Cause:
         """The paste says the results on mps are wrong (and shows no error): a backend bug until shown otherwise."""
@@ -195,7 +195,15 @@ class UnmatchedRules(Reader):
         )
         summary = "the paste says the results on mps are wrong, and shows no error that would explain it"
         evidence = (Evidence(said.line, said.text),)
-        return Cause(BUG, summary, remedy, evidence, ISSUES, variant="wrong-results")
+        return self.named_bug(Cause(BUG, summary, remedy, evidence, ISSUES, variant="wrong-results"))
+
+    def named_bug(self, cause: Cause) -> Cause:
+        """The known silent bug of a shown op in the paste's torch, where there is one (checks/causes/silent.py)."""
+        from mpscheck.checks.causes.silent import name_known_bug
+
+        torch = self.facts.target.torch
+        version = torch.version if torch else None
+        return name_known_bug(cause, self.paste.text, version, self.facts.host.macos_version, self.python)
 
 
 def default_ratio_rejected(reader: Reader, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause | None:
