@@ -200,11 +200,11 @@ def scenarios() -> list[Scenario]:
         Scenario(
             "healthy native M1",
             facts(m1, interpreter(), torch_facts(mps_device_name="Apple M1"), quick_smoke()),
-            expect(silent_bugs="warn"),
+            expect(silent_bugs="pass"),
             mentions={
                 "chip": ["Apple M1", "7-core GPU", "4P+4E"],
                 # no release fixes the rows that apply to 2.5.1 on macOS 14.5: what to avoid, no upgrade
-                "silent-bugs": ["2 known", "none is fixed in a release yet", "Keep off MPS", "bmm", "mpscheck ops --"],
+                "silent-bugs": ["2 known", "none is fixed in a release yet", "keep off MPS", "bmm"],
             },
         ),
         Scenario(
@@ -215,7 +215,7 @@ def scenarios() -> list[Scenario]:
                 torch_facts("2.10.0", mps_device_name="Apple M2 Pro"),
                 quick_smoke(),
             ),
-            expect(silent_bugs="warn", mps_fallback_env="warn", frameworks="pass"),
+            expect(silent_bugs="pass", mps_fallback_env="warn", frameworks="pass"),
             mentions={"chip": ["Apple M2 Pro", "16 GiB"], "mps-fallback-env": ["export PYTORCH_ENABLE_MPS_FALLBACK=1"]},
         ),
         Scenario(
@@ -226,7 +226,7 @@ def scenarios() -> list[Scenario]:
                 torch_facts("2.9.0", mps_device_name="Apple M3 Max", mps_core_count=40),
                 quick_smoke(),
             ),
-            expect(silent_bugs="warn", frameworks="pass"),
+            expect(silent_bugs="pass", frameworks="pass"),
             mentions={"chip": ["40-core GPU"], "mps-available": ["Apple M3 Max", "40 GPU cores"]},
         ),
         Scenario(
@@ -265,7 +265,7 @@ def scenarios() -> list[Scenario]:
                 quick_smoke(),
             ),
             expect(
-                silent_bugs="warn", python_arch="fail", macos_version="skip", mps_fallback_env="warn", frameworks="warn"
+                silent_bugs="pass", python_arch="fail", macos_version="skip", mps_fallback_env="warn", frameworks="warn"
             ),
             exit_code=1,
             mentions={
@@ -355,7 +355,7 @@ def scenarios() -> list[Scenario]:
                 workload="none",
             ),
             # torch 2.2.2's binary has no macOS-14 gate for bfloat16/complex (that text is in 2.3 - 2.8 only)
-            expect(silent_bugs="warn", chip="warn", virtual_machine="skip", macos_version="pass", smoke="skip"),
+            expect(silent_bugs="pass", chip="warn", virtual_machine="skip", macos_version="pass", smoke="skip"),
             mentions={"chip": ["Intel Mac", "2.2.2", "unofficially", "numpy<2"]},
         ),
         Scenario(
@@ -424,7 +424,7 @@ def scenarios() -> list[Scenario]:
                 torch_facts(mps_device_name="Apple M1"),
                 quick_smoke(),
             ),
-            expect(silent_bugs="warn", mps_fallback_env="fail", mps_watermark_env="fail", mps_env_vars="warn"),
+            expect(silent_bugs="pass", mps_fallback_env="fail", mps_watermark_env="fail", mps_env_vars="warn"),
             exit_code=1,
             mentions={
                 "mps-watermark-env": ["reads it as 0", "no memory limit"],
@@ -434,7 +434,7 @@ def scenarios() -> list[Scenario]:
         Scenario(
             "Python in old-SDK compatibility mode sees macOS 10.16",
             facts(m1, interpreter(mac_ver="10.16"), torch_facts(mps_device_name="Apple M1"), quick_smoke()),
-            expect(silent_bugs="warn", python_macos_compat="warn"),
+            expect(silent_bugs="pass", python_macos_compat="warn"),
             mentions={"python-macos-compat": ["10.16", "SYSTEM_VERSION_COMPAT=0"]},
         ),
         Scenario(
