@@ -487,15 +487,13 @@ def cause_of(fmt: str, condition: str, dtype: str | None, macos: str | None) -> 
     if condition == "device-mismatch":
         return "device-mismatch"
     if condition == "size-limit":
-        return "size-limit"
+        return "mps-size-limit"
     if condition == "dtype":
         if dtype == "int64" and re.search(r"op with int64 input", fmt):
             return "int64-op-needs-newer-macos"  # torch 2.0-2.8 raise it below macOS 13.3 (signatures.py's int64-op)
         if dtype == "float64":
             return "float64-unsupported"
-        if dtype == "complex":
-            return "complex-unsupported"
-        return "dtype-unsupported"
+        return "dtype-unsupported"  # complex included: one cause id, the dtype is in the message's values
     if condition == "unimplemented":
         return "mps-unsupported-feature"
     if INTERNAL.search(fmt):

@@ -23,8 +23,6 @@ from mpscheck.model import Remediation
 
 BUG = "metal-bug-fixed-later"
 ISSUES = "https://github.com/pytorch/pytorch/issues"
-# The message table's classes that the corpus vocabulary names otherwise (docs/explain.md has both).
-ALIASES = {"size-limit": "mps-size-limit", "complex-unsupported": "dtype-unsupported"}
 NOT_ERRORS = frozenset({"mps-diagnostic-output", "op-fallback-warning"})
 CALLER_CLASSES = frozenset({"invalid-argument", "mps-unsupported-feature"})
 CLASS_FIX = {
@@ -116,7 +114,7 @@ class UnmatchedRules(Reader):
         """The table's class in the one cause vocabulary. An argument check of MPS code is the caller's only
         where this torch is known to print it still; a message later releases dropped, or one from a torch
         the paste does not date, is first a bug fixed later, with the other reading named."""
-        cause_id = ALIASES.get(str(message.cause), str(message.cause or BUG))
+        cause_id = str(message.cause or BUG)
         known = cause_id in CLASS_FIX or cause_id in CAUSES or any(r.cause == cause_id for r in table.TABLE)
         if not known:
             return BUG, ()
