@@ -5,26 +5,20 @@ tests/fixtures/wheels/ (nothing is downloaded)."""
 from __future__ import annotations
 
 import copy
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+from tests import tools_loader
 from tests.test_knowledge_extract import FIXTURES, strings_of, tool
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return tools_loader.load_tool(name)
 
 
 add = _load("add_release")

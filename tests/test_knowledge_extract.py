@@ -6,10 +6,8 @@ names (sha256 included); nothing here downloads anything.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
@@ -18,18 +16,14 @@ from typing import Any
 import pytest
 
 from mpscheck.knowledge import releases
+from tests import tools_loader
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures" / "wheels"
 
 
 def load_tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("build_knowledge", ROOT / "tools" / "build_knowledge.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["build_knowledge"] = module
-    spec.loader.exec_module(module)
-    return module
+    return tools_loader.load_tool("build_knowledge")
 
 
 tool = load_tool()

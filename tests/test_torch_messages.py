@@ -8,10 +8,8 @@ headers). Nothing here downloads anything.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 import time
 from pathlib import Path
 from types import ModuleType
@@ -20,6 +18,7 @@ import pytest
 
 from mpscheck.knowledge import load_table
 from mpscheck.knowledge import messages as M
+from tests import tools_loader
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures" / "messages"
@@ -38,13 +37,7 @@ CONDITIONS = {
 
 
 def load_tool() -> ModuleType:
-    sys.path.insert(0, str(ROOT / "tools"))
-    spec = importlib.util.spec_from_file_location("build_messages", ROOT / "tools" / "build_messages.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["build_messages"] = module
-    spec.loader.exec_module(module)
-    return module
+    return tools_loader.load_tool("build_messages")
 
 
 tool = load_tool()
