@@ -2,8 +2,11 @@
 
 The console script imports this module first; its first act is a SIGINT handler, so that a
 Ctrl-C in the first milliseconds (while click, rich and the probes load) ends with one line and
-exit 130, not a traceback (only Python's own start-up, before any mpscheck line, is out of
-reach). mpscheck's standard streams are guarded (render/output_stream.py): a closed stdout,
+exit 130, not a traceback. Before it run only the package's ``__init__`` (which imports nothing)
+and ``import signal``: about a millisecond. Out of reach: Python's own start-up before any
+mpscheck line (site, the ``.pth`` files, the console script's ``import re``).
+
+mpscheck's standard streams are guarded (render/output_stream.py): a closed stdout,
 /dev/full, a broken pipe or an ASCII-only encoding ends in a clear error and exit 2, never exit 3.
 """
 

@@ -108,6 +108,14 @@ def test_an_unusable_python_path_is_a_usage_error(python: str) -> None:
     assert "--python" in _clean_error(_run(["doctor", "--python", python]))
 
 
+def test_the_package_loads_nothing_before_the_entry_points_handler() -> None:
+    """The console script imports mpscheck/__init__.py before entry.py's first line, the SIGINT handler:
+    it must import nothing (typing alone took ~17 ms of that window, in which a Ctrl-C printed a traceback)."""
+    code = "import sys\nbefore = set(sys.modules)\nimport mpscheck\nprint(sorted(set(sys.modules) - before))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "['mpscheck']", done.stdout
+
+
 def _early_ctrl_c_problem() -> str | None:
     """The stderr of the first of 30 runs, each interrupted a little later, that breaks the rule below."""
     for step in range(30):
