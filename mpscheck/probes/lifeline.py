@@ -39,13 +39,16 @@ class Lifeline:
     @classmethod
     def attach(cls, pid: int, grace: float = GRACE_SECONDS) -> Lifeline:
         """Start the watcher for the command *pid* (not yet reaped); a Lifeline that guards nothing if it cannot."""
-        created = _start_time(pid)
+        created, psutil_home = _start_time(pid)
         if os.name != "posix" or created is None or not sys.executable:
             return cls(None, None)
         read_fd, write_fd = os.pipe()  # neither inheritable (PEP 446): only the watcher gets the read end
+        # -I -S: no site, no environment: it starts in a few milliseconds, and loads psutil from
+        # where mpscheck found it only if it has something to end.
+        argv = [sys.executable, "-I", "-S", str(WATCHER), str(read_fd), str(pid), repr(created), repr(grace)]
         try:
             watcher = subprocess.Popen(
-                [sys.executable, str(WATCHER), str(read_fd), str(pid), repr(created), repr(grace)],
+                [*argv, psutil_home],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
@@ -74,11 +77,12 @@ class Lifeline:
                 self._watcher.wait(timeout=5)
 
 
-def _start_time(pid: int) -> float | None:
-    """The command's start time as psutil reads it, so the watcher can tell it from a later process with its pid."""
+def _start_time(pid: int) -> tuple[float | None, str]:
+    """The command's start time as psutil reads it (so the watcher can tell it from a later process
+    with its pid), and the folder psutil was imported from (for the watcher, which runs without site)."""
     try:
         import psutil
 
-        return float(psutil.Process(pid).create_time())
+        return float(psutil.Process(pid).create_time()), str(Path(psutil.__file__).resolve().parent.parent)
     except Exception:  # psutil missing, or the process gone and reaped already: nothing to guard
-        return None
+        return None, ""

@@ -1,7 +1,7 @@
 """The watcher that ends the user's command of `run` or `ops` when mpscheck dies without a word.
 
-Run by mpscheck (probes/lifeline.py) as ``python lifeline_watcher.py FD PID CREATED GRACE``, in its own
-session, with nothing of the user's terminal. It holds the read end FD of a pipe whose only write
+Run by mpscheck (probes/lifeline.py) as ``python -I -S lifeline_watcher.py FD PID CREATED GRACE PSUTIL_HOME``,
+in its own session, with nothing of the user's terminal. It holds the read end FD of a pipe whose only write
 end is mpscheck's, and reads it until end-of-file:
 
 - a byte came first: mpscheck saw the command end (or chose to leave it) and let go; exit, touch nothing;
@@ -11,7 +11,8 @@ end is mpscheck's, and reads it until end-of-file:
 
 PID is only signalled while it is still the process mpscheck started: CREATED is its start time as
 psutil read it before mpscheck could reap it, so a pid reused by another process is left alone.
-Stdlib and psutil only (mpscheck's own dependency, importable by the interpreter that runs mpscheck);
+Stdlib only until there is something to end; then psutil, mpscheck's own dependency, from the
+folder mpscheck imported it from (PSUTIL_HOME: the watcher runs without site, to start fast);
 it works the same on Linux and macOS, where prctl(PR_SET_PDEATHSIG) does not exist.
 """
 
@@ -31,6 +32,8 @@ def main(argv: list[str]) -> int:
         return 2
     if _released(fd):
         return 0
+    if len(argv) > 5 and argv[5]:
+        sys.path.insert(0, argv[5])
     _end(pid, created, grace)
     return 0
 
