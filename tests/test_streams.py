@@ -155,7 +155,7 @@ def _early_ctrl_c_problem() -> str | None:
         text = err.decode("utf-8", "replace")
         frames = re.findall(r'File "([^"]+)", line \d+, in (\S+)', text)
         ours = [(path, where) for path, where in frames if path.startswith(str(PACKAGE))]
-        # At most the two lines that run before the handler: the package's __init__ and entry's `import signal`.
+        # Only the lines that run before the handler: the package's __init__ and entry's first lines.
         if not all(where == "<module>" and path.endswith(("__init__.py", "entry.py")) for path, where in ours):
             return text
         if "mpscheck: interrupted" in text and (proc.returncode != 130 or "Traceback" in text):
