@@ -65,6 +65,17 @@ def test_a_saved_reports_planted_values_start_no_command_on_stdout(planted_repor
         assert any(OURS.match(line) for line in result.stdout.splitlines())  # its own annotations stay live
 
 
+@pytest.mark.parametrize("fmt", ["json", "markdown"])  # the formats that show the target's environment
+def test_the_doctors_planted_virtual_env_starts_no_command_on_stdout(fmt: str) -> None:
+    """The issue's own case: $VIRTUAL_ENV with line breaks, read by the probe inside the target."""
+    env = {"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": "", "NO_COLOR": "1", "VIRTUAL_ENV": "/venv" + FORGED}
+    args = ["doctor", "--python", sys.executable, "--no-smoke", "--require", "none", "-v", "--format", fmt]
+    result = CliRunner().invoke(cli, args, env=env, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "forged" in result.stdout
+    assert forged_commands(result.stdout) == []
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_pastes_planted_lines_start_no_command_on_stdout(fmt: str) -> None:
     """The paste's lines end at LF; within the quoted one, ``##[`` and a U+2028 then ``::`` are left."""
