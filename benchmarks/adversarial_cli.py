@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -108,7 +109,53 @@ def injection_cases(b: Bench, quick: bool) -> list[tuple[str, Case]]:
             )
         ):
             cases.append((f"{args[0]} #{where} {brk!r}", lambda a=args: _injection(b, a, env)))
+    for fmt in ("json", "markdown"):  # the formats that show the environment
+        cases.append((f"VIRTUAL_ENV planted, doctor --format {fmt}", lambda f=fmt: _planted_env(b, f)))
+    for fmt in ("text", "json", "markdown", "github", "junit") if not quick else ("text", "json"):
+        cases.append((f"saved report planted, explain --format {fmt}", lambda f=fmt: _planted_report(b, f)))
+        cases.append((f"paste planted, explain --format {fmt}", lambda f=fmt: _planted_paste(b, f)))
     return cases
+
+
+PLANTED = "x\n::error::forged\r##[warning]forged\u2028  ::notice::forged"
+OWN_ANNOTATION = re.compile(r"^::(error|warning|notice) title=mpscheck ")
+
+
+def _forged_on_stdout(done: subprocess.CompletedProcess[bytes]) -> str | None:
+    """A line of stdout the runner would read as a command that is not one of mpscheck's own annotations."""
+    out = (done.stdout or b"").decode(errors="replace")
+    if "forged" not in out:
+        return crashed(done) or "the planted value is not shown (nothing was tested)"
+    live = [line for line in live_commands(out) if not OWN_ANNOTATION.match(line)]
+    return f"live workflow command on stdout: {live[0][:80]!r}" if live else crashed(done)
+
+
+def _planted_env(b: Bench, fmt: str) -> str | None:
+    env = {**ENV, "GITHUB_ACTIONS": "true", "VIRTUAL_ENV": "/venv" + PLANTED}
+    args = ["doctor", "--python", PYTHON, "--no-smoke", "--require", "none", "-v", "--format", fmt]
+    return _forged_on_stdout(b.run(args, env=env))
+
+
+def _planted_report(b: Bench, fmt: str) -> str | None:
+    saved = b.work / "planted-report.json"
+    if not saved.exists():
+        args = ["doctor", "--python", PYTHON, "--no-smoke", "--require", "none", "--format", "json"]
+        b.run([*args, "--output", str(saved)])  # --require none: exit 0, whatever this host has
+        report = json.loads(saved.read_text())  # no file: a harness failure, counted as one
+        interpreter = report["facts"]["target"]["interpreter"]
+        interpreter["executable"] = "/opt/py" + PLANTED
+        interpreter["platform"] = "Linux" + PLANTED
+        saved.write_text(json.dumps(report))
+    env = {**ENV, "GITHUB_ACTIONS": "true"}
+    return _forged_on_stdout(b.run(["explain", str(saved), "-v", "--format", fmt], env=env))
+
+
+def _planted_paste(b: Bench, fmt: str) -> str | None:
+    paste = b.work / "planted-paste.txt"
+    error = "TypeError: Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64."
+    paste.write_text(f"Traceback (most recent call last):\n{error} ##[warning]forged \u2028::error::forged\n")
+    env = {**ENV, "GITHUB_ACTIONS": "true"}
+    return _forged_on_stdout(b.run(["explain", str(paste), "-v", "--format", fmt], env=env))
 
 
 def _injection(b: Bench, args: list[str], env: dict[str, str]) -> str | None:

@@ -7,7 +7,8 @@ interpreter; --mpscheck to name another, e.g. an older checkout's entry point):
 - memory: targets that flood stdout or stderr, or write one endless line, under --timeout; a
   failure is an exit 3, a run past the timeout plus 3 s, or mpscheck's own RSS above 256 MiB;
 - processes: targets that leave a setsid daemon behind or hang, with mpscheck ended by a timeout, a
-  normal exit, SIGKILL or a terminating signal; `run` and `ops` sent SIGHUP/SIGQUIT/SIGUSR1/...; a
+  normal exit, SIGKILL or a terminating signal; `run` and `ops` sent SIGHUP/SIGQUIT/SIGUSR1/... or
+  SIGKILL (the command must end with mpscheck); a
   failure is any process of the target still alive 5 s later, a `run` exit that is not the
   command's, or an mpscheck temporary folder left behind;
 - crashes: closed stdout/stdin/stderr, /dev/full, a pipe whose reader left, ASCII-only output,
@@ -198,6 +199,7 @@ def process_cases(b: Bench, quick: bool) -> list[tuple[str, Case]]:
     for command in ("run", "run --trace", "ops"):
         for name in CATCHABLE[2:5] if quick else CATCHABLE:
             cases.append((f"{command}: {name}", _relay_case(b, command, name)))
+        cases.append((f"{command}: mpscheck SIGKILL", _killed_case(b, command)))
     return cases
 
 
@@ -296,6 +298,36 @@ def _relay_case(b: Bench, command: str, name: str) -> Case:
         if list(temp.iterdir()):
             problems.append("temporary folder left: " + ", ".join(p.name for p in temp.iterdir()))
         return "; ".join(problems) or None
+
+    return case
+
+
+def _killed_case(b: Bench, command: str) -> Case:
+    """mpscheck killed outright while the user's command runs: the command must not outlive it. Its
+    temporary folder stays (no code of a SIGKILLed process runs); the next mpscheck sweeps it."""
+
+    def case() -> str | None:
+        pid_file = b.work / f"killed{b.counter}"
+        b.counter += 1
+        args = {
+            "run": ["run", "--require", "none", "--"],
+            "run --trace": ["run", "--require", "none", "--trace", "--"],
+            "ops": ["ops", "--output", str(pid_file) + ".txt", "--"],
+        }[command]
+        script = "import os, sys, time\nopen(sys.argv[1], 'w').write(str(os.getpid()))\ntime.sleep(120)\n"
+        streams = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        proc = b.start([*args, PYTHON, "-c", script, str(pid_file)], **streams)
+        end = time.monotonic() + 120
+        while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < end and proc.poll() is None:
+            time.sleep(0.05)
+        if not (pid_file.exists() and pid_file.read_text()):
+            proc.kill()
+            return "the command never started"
+        time.sleep(0.3)
+        proc.kill()
+        proc.wait(timeout=10)
+        left = reap([int(pid_file.read_text())])
+        return f"the command outlived mpscheck ({len(left)} process)" if left else None
 
     return case
 

@@ -7,12 +7,16 @@ stay cheap.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+# Not `from typing import ...`: this file runs before the console script's SIGINT handler (entry.py,
+# imported as mpscheck.entry), and typing takes ~17 ms to import: a window in which a Ctrl-C
+# would print a traceback. Type checkers read a module-level TYPE_CHECKING = False as typing's.
+TYPE_CHECKING = False
 __version__ = "0.1.0"
 __all__ = ["Device", "DoctorReport", "__version__", "device", "doctor"]
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from mpscheck.api import Device, DoctorReport, device, doctor
 
 

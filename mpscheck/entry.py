@@ -2,14 +2,19 @@
 
 The console script imports this module first; its first act is a SIGINT handler, so that a
 Ctrl-C in the first milliseconds (while click, rich and the probes load) ends with one line and
-exit 130, not a traceback (only Python's own start-up, before any mpscheck line, is out of
-reach). mpscheck's standard streams are guarded (render/output_stream.py): a closed stdout,
+exit 130, not a traceback. Before it run only the package's ``__init__`` (which imports nothing)
+and the lines above the handler, which load nothing new (os and sys are Python's own, already
+loaded): well under a millisecond. Out of reach: Python's own start-up before any mpscheck line
+(site, the ``.pth`` files, the console script's ``import re``).
+
+mpscheck's standard streams are guarded (render/output_stream.py): a closed stdout,
 /dev/full, a broken pipe or an ASCII-only encoding ends in a clear error and exit 2, never exit 3.
 """
 
 from __future__ import annotations
 
-import signal
+import os  # loaded by Python's start-up already: no time, and the handler below needs it
+import sys
 
 INTERRUPTED = b"mpscheck: interrupted\n"
 
@@ -28,10 +33,12 @@ def _say(message: bytes) -> None:
 
 # At import, not in main(): this module is the console script's, and the sooner the better (the
 # console script imports it, then calls main(); a Ctrl-C in between would print a traceback).
-signal.signal(signal.SIGINT, _interrupted_while_loading)
+# Through _signal, the C module Python loads before any code runs: `import signal` would first
+# build signal.py's enums (0.5 ms, several under load), a window of its own.
+_handlers = sys.modules.get("_signal") or __import__("signal")
+_handlers.signal(_handlers.SIGINT, _interrupted_while_loading)
 
-import os  # noqa: E402 - after the handler: every line before it is a window for a traceback
-import sys  # noqa: E402
+import signal  # noqa: E402 - after the handler: every line before it is a window for a traceback
 
 
 def main() -> None:

@@ -108,6 +108,38 @@ def test_an_unusable_python_path_is_a_usage_error(python: str) -> None:
     assert "--python" in _clean_error(_run(["doctor", "--python", python]))
 
 
+def test_the_package_loads_nothing_before_the_entry_points_handler() -> None:
+    """The console script imports mpscheck/__init__.py before entry.py's first line, the SIGINT handler:
+    it must import nothing (typing alone took ~17 ms of that window, in which a Ctrl-C printed a traceback)."""
+    code = "import sys\nbefore = set(sys.modules)\nimport mpscheck\nprint(sorted(set(sys.modules) - before))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "['mpscheck']", done.stdout
+
+
+SPY_ON_ENTRY = """
+import importlib.abc, runpy, signal, sys
+handled = []
+class Spy(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "mpscheck.entry":
+            handled.append(signal.getsignal(signal.SIGINT) is not signal.default_int_handler)
+sys.meta_path.insert(0, Spy())
+sys.argv = ["mpscheck", "--version"]
+try:
+    runpy.run_module("mpscheck", run_name="__main__", alter_sys=True)
+except SystemExit:
+    pass
+print(handled)
+"""
+
+
+def test_python_dash_m_handles_sigint_before_it_loads_the_entry_module() -> None:
+    """`python -m mpscheck`: a Ctrl-C while Python finds and loads mpscheck.entry ended in a traceback
+    through mpscheck/__main__.py (the adversarial run's Ctrl-C at 20 ms); its handler now comes first."""
+    done = subprocess.run([sys.executable, "-c", SPY_ON_ENTRY], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[True]", done.stdout + done.stderr
+
+
 def _early_ctrl_c_problem() -> str | None:
     """The stderr of the first of 30 runs, each interrupted a little later, that breaks the rule below."""
     for step in range(30):
@@ -123,7 +155,7 @@ def _early_ctrl_c_problem() -> str | None:
         text = err.decode("utf-8", "replace")
         frames = re.findall(r'File "([^"]+)", line \d+, in (\S+)', text)
         ours = [(path, where) for path, where in frames if path.startswith(str(PACKAGE))]
-        # At most the two lines that run before the handler: the package's __init__ and entry's `import signal`.
+        # Only the lines that run before the handler: the package's __init__ and entry's first lines.
         if not all(where == "<module>" and path.endswith(("__init__.py", "entry.py")) for path, where in ours):
             return text
         if "mpscheck: interrupted" in text and (proc.returncode != 130 or "Traceback" in text):

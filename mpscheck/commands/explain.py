@@ -81,7 +81,7 @@ def _explain_paste(
     from mpscheck.probes.paste import ACCEPTED
     from mpscheck.redact import scrub
     from mpscheck.render.deliver import append_step_summary
-    from mpscheck.render.paste import headline, render
+    from mpscheck.render.paste import github_parts, headline, render
 
     # Masked before the judge reads it, so that quoting cannot cut a token short of its mask.
     diagnosis = explain_text(scrub(given.text, os.environ), require=require, strict=strict)
@@ -94,5 +94,6 @@ def _explain_paste(
     fmt = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     if fmt == "github":
         append_step_summary(scrub(render(diagnosis, "markdown", verbose), os.environ), os.environ)
-    deliver_text(render(diagnosis, fmt, verbose), output, headline(diagnosis))
+    command, text = github_parts(diagnosis, verbose) if fmt == "github" else ("", render(diagnosis, fmt, verbose))
+    deliver_text(text, output, headline(diagnosis), command=command)
     sys.exit(int(diagnosis.exit_code))

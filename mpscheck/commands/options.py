@@ -157,10 +157,10 @@ def finish(report: Report, fmt: str | None, output: str | None, verbose: bool) -
     sys.exit(int(report.verdict.exit_code))
 
 
-def deliver_text(text: str, output: str | None, headline: str, to_stderr: bool = False) -> None:
+def deliver_text(text: str, output: str | None, headline: str, to_stderr: bool = False, command: str = "") -> None:
     from mpscheck.render.deliver import OutputError, deliver_text
 
     try:
-        deliver_text(text, output, headline, os.environ, to_stderr)
+        deliver_text(text, output, headline, os.environ, to_stderr, command=command)
     except OutputError as exc:
         raise click.UsageError(str(exc)) from exc

@@ -4,7 +4,8 @@ This is the one subprocess without a timeout, by design: it is the user's traini
 take as long as it takes (mpscheck's own probes go through ``process.run_command``). Every
 terminating signal that reaches mpscheck is passed on to the child and mpscheck waits for it to
 end (probes/relay.py); a terminal's Ctrl-C already reached a child in our foreground group, so
-that SIGINT is not sent a second time.
+that SIGINT is not sent a second time. SIGKILL cannot be passed on: a watcher process ends the
+command when mpscheck dies without letting go of it (probes/lifeline.py).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Mapping, Sequence
 
 from mpscheck.probes import startup_hook
+from mpscheck.probes.lifeline import Lifeline
 from mpscheck.probes.relay import Relay
 
 HOOK_SOURCE = Path(startup_hook.__file__).resolve()
@@ -112,6 +114,7 @@ def _run(
     except (OSError, ValueError) as exc:  # ValueError: an argument with a NUL byte
         return ChildResult(tuple(argv), None, time.perf_counter() - started, start_error=str(exc))
     relay.attach(proc)
+    lifeline = Lifeline.attach(proc.pid)  # for when mpscheck is killed outright and the relay cannot act
     tee = None
     if on_stderr_line is not None and proc.stderr is not None:
         tee = threading.Thread(target=_tee_lines, args=(proc.stderr, on_stderr_line), daemon=True)
@@ -120,6 +123,7 @@ def _run(
         returncode = _wait(proc)
     finally:
         relay.detach()
+        lifeline.close(release=proc.returncode is not None)  # still running: mpscheck is leaving, so is it
     if tee is not None:
         tee.join(timeout=10)  # the pipe closes when the child (and any helper holding it) ends
     return ChildResult(tuple(argv), returncode, time.perf_counter() - started, signals_forwarded=tuple(relay.forwarded))

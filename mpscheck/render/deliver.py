@@ -114,32 +114,69 @@ def deliver(report: Report, fmt: str | None, output: str | None, verbose: bool, 
     if output:
         write_whole(output, renderer(fmt)(report, verbose))
         print(f"{report.verdict.headline} (report written to {output})", file=sys.stderr)
-    elif fmt == "text" and sys.stdout.isatty() and "NO_COLOR" not in environ:
+    elif fmt == "text" and sys.stdout.isatty() and "NO_COLOR" not in environ and not under_actions(environ):
         from rich.console import Console
 
         from mpscheck.render.text import print_report
 
         print_report(report, Console(highlight=False, emoji=False), verbose)
+    elif fmt == "github":
+        from mpscheck.render.github import parts
+
+        plain, commands = parts(report, verbose)
+        to_stdout(plain, environ, github=True, tail=commands)
     else:
-        sys.stdout.write(renderer(fmt)(report, verbose))
-        sys.stdout.flush()
+        to_stdout(renderer(fmt)(report, verbose), environ)
     return fmt
 
 
+def under_actions(environ: Mapping[str, str]) -> bool:
+    return environ.get("GITHUB_ACTIONS") == "true"
+
+
+def to_stdout(plain: str, environ: Mapping[str, str], *, github: bool = False, head: str = "", tail: str = "") -> None:
+    """The one way mpscheck's output reaches stdout, whatever the format.
+
+    Under GitHub Actions, and in the github format anywhere, no line of *plain* can start a workflow
+    command: a probed value, a paste or a saved report may hold a line break and then ``::error::``
+    or ``##[``, and the runner reads every line of the log. Such lines are defused as stderr's are
+    (render/output_stream.py: ``: :``, ``## [``; in JSON a string value changes by that blank and
+    stays valid JSON). *head* and *tail* are mpscheck's own workflow commands, escaped by their
+    renderer, written as they are.
+    """
+    import sys
+
+    if github or under_actions(environ):
+        from mpscheck.render.output_stream import defuse_text
+
+        plain = defuse_text(plain)
+    sys.stdout.write(head + plain + tail)
+    sys.stdout.flush()
+
+
 def deliver_text(
-    text: str, output: str | None, headline: str, environ: Mapping[str, str], to_stderr: bool = False
+    text: str,
+    output: str | None,
+    headline: str,
+    environ: Mapping[str, str],
+    to_stderr: bool = False,
+    *,
+    command: str = "",
 ) -> None:
     """An already rendered report (explain, ops, run's gate and trace): scrubbed (secrets masked, control
-    sequences removed), then to --output or a stream."""
+    sequences removed), then to --output or a stream. *command*: the github format's own workflow
+    command line, which goes before the text (its text is defused on stdout, see to_stdout)."""
     import sys
 
     from mpscheck.redact import scrub
 
-    text = scrub(text, environ)
+    text, command = scrub(text, environ), scrub(command, environ)
     if output:
-        write_whole(output, text)
+        write_whole(output, command + text)
         print(f"{scrub(headline, environ)} (report written to {output})", file=sys.stderr)
         return
-    stream = sys.stderr if to_stderr else sys.stdout
-    stream.write(text)
-    stream.flush()
+    if to_stderr:  # every line written to stderr is defused there (render/output_stream.py)
+        sys.stderr.write(command + text)
+        sys.stderr.flush()
+        return
+    to_stdout(text, environ, github=bool(command), head=command)

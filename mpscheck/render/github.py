@@ -51,5 +51,12 @@ def defuse(plain: str) -> str:
     return "".join(line + "\n" for line in lines)
 
 
+def parts(report: Report, verbose: bool = False) -> tuple[str, str]:
+    """The plain report (not yet defused) and mpscheck's own workflow commands, apart: stdout defuses
+    the first and writes the second as it is (render/deliver.py's to_stdout)."""
+    return text.render(report, verbose), "\n".join(workflow_commands(report)) + "\n"
+
+
 def render(report: Report, verbose: bool = False) -> str:
-    return defuse(text.render(report, verbose)) + "\n".join(workflow_commands(report)) + "\n"
+    plain, commands = parts(report, verbose)
+    return defuse(plain) + commands

@@ -83,6 +83,12 @@ def _make_total(stream: Any) -> None:
             stream.reconfigure(errors="backslashreplace")
 
 
+def defuse_text(text: str) -> str:
+    """*text* with no line the runner would read as a workflow command, its line breaks kept as they were
+    (stdout under GitHub Actions, render/deliver.py)."""
+    return GuardedText(sys.stdout, "", defuse=True).defused(text)
+
+
 class GuardedText:
     """A text stream whose write and flush failures become StreamError, once; later writes are dropped."""
 

@@ -120,11 +120,17 @@ def markdown(diagnosis: Diagnosis, verbose: bool = False) -> str:
 
 
 def github(diagnosis: Diagnosis, verbose: bool = False) -> str:
+    command, plain = github_parts(diagnosis, verbose)
+    return command + plain
+
+
+def github_parts(diagnosis: Diagnosis, verbose: bool = False) -> tuple[str, str]:
+    """mpscheck's own workflow command line, and the plain text after it (which stdout defuses)."""
     cause = diagnosis.cause
     level = "notice" if diagnosis.status is not Status.FAIL else "error"
     message = cause.summary + (f" Fix: {cause.fix.summary} " + " ; ".join(cause.fix.commands) if cause.fix else "")
     line = f"::{level} title=mpscheck explain {cause.id}::{_escape_command(tilde(message))}\n"
-    return line + text(diagnosis, verbose)
+    return line, text(diagnosis, verbose)
 
 
 def _escape_command(value: str) -> str:
