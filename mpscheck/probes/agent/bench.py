@@ -69,39 +69,20 @@ def run(torch, device, mode, emit, fallback_env=None):
     variable, which smoke-test reports, plays no part here)."""
     plan = PLANS[mode]
     names = ["matmul-" + dtype for dtype in MATMUL_DTYPES] + ["copy", *MODELS]
-    prefetch = _import_in_background(OPTIMIZER_IMPORT)
+    # torch's own objects stay alive to the end: each stage's collection (_release) then walks only
+    # what the stages made, not torch's modules (0.1 s a collection once torch._dynamo is loaded).
+    gc.freeze()
+    trained = {}  # a device model, handed to its CPU baseline: CPU initialisation costs seconds
     stages = [("bench:info", "info", device, lambda: info(torch, device))]
     for name in names:
         stages.append(("bench:numerics:" + name, name, device, lambda n=name: numerics(torch, device, n, plan)))
     for name in names:
-        stages.append(("bench:time:" + name, name, device, lambda n=name: timing(torch, device, n, mode, False)))
+        stages.append(("bench:time:" + name, name, device, lambda n=name: timing(torch, device, n, mode, trained)))
         if name in MODELS and device != "cpu":
             cpu_stage = "bench:time:%s:cpu" % name
-            stages.append((cpu_stage, name, "cpu", lambda n=name: timing(torch, "cpu", n, mode, True)))
+            stages.append((cpu_stage, name, "cpu", lambda n=name: timing(torch, "cpu", n, mode, trained, True)))
     for index, (stage, name, where, measure) in enumerate(stages, 1):
-        if stage.startswith("bench:time:"):  # no thread may take the GIL from a timed loop
-            prefetch.join()
         _stage(emit, stage, name, where, measure, {"n": index, "of": len(stages)})
-
-
-# torch.optim's first optimizer imports torch._dynamo (torch/_compile.py _disable_dynamo): 1.5-3 s
-# of Python, paid once by any training script. Started at once in a thread, it overlaps the matmul
-# and copy answer checks instead of lengthening the first model's; joined before any timing.
-OPTIMIZER_IMPORT = "torch._dynamo"
-
-
-def _import_in_background(name):
-    import contextlib
-    import importlib
-    import threading
-
-    def work():
-        with contextlib.suppress(Exception):  # the stage that needs it imports it again and reports what it raises
-            importlib.import_module(name)
-
-    thread = threading.Thread(target=work, name="mpscheck-prefetch-import", daemon=True)
-    thread.start()
-    return thread
 
 
 def numerics(torch, device, name, plan):
@@ -141,12 +122,12 @@ class ExactFloat32:
         return False
 
 
-def timing(torch, device, name, mode, baseline):
+def timing(torch, device, name, mode, trained=None, baseline=False):
     if name.startswith("matmul-"):
         return time_matmul(torch, device, name.split("-", 1)[1], mode)
     if name == "copy":
         return time_copy(torch, device, mode)
-    return time_model(torch, device, name, PLANS[mode], baseline)
+    return time_model(torch, device, name, PLANS[mode], baseline, trained)
 
 
 def _stage(emit, stage, name, device, measure, place=None):
@@ -315,8 +296,6 @@ def _one_step(torch, model, name, inputs, labels):
     model.zero_grad(set_to_none=True)
     loss = loss_fn(model(inputs), labels)
     loss.backward()
-    # Made after the backward pass: the first optimizer waits for torch._dynamo's import (seconds,
-    # started in a thread by run()), which the forward and backward kernels can overlap.
     optimizer = make_optimizer(torch, model, name)
     optimizer.step()
     updates = [p.detach() - old for p, old in zip(model.parameters(), before)]
@@ -402,12 +381,11 @@ def time_copy(torch, device, mode):
     return _timing(seconds, repeats, moved / median(seconds) / 1e9, "GB/s", size, device)
 
 
-def time_model(torch, device, name, plan, baseline):
+def time_model(torch, device, name, plan, baseline, trained=None):
+    """Training samples/s; *trained* (a dict) passes the device's model on to its CPU baseline."""
     batch = plan["cpu_batch" if baseline or device == "cpu" else "batch"][name]
     samples = plan["cpu_samples" if baseline or device == "cpu" else "samples"]
-    torch.manual_seed(31)
-    with _made_on(torch, device):  # initialised where it trains: a CPU init of VGG16 costs ~0.5 s
-        model = build_model(torch, name, plan["width"], dropout=0.1).to(device)
+    model = _model_for(torch, device, name, plan, trained.pop(name, None) if baseline and trained else None)
     optimizer = make_optimizer(torch, model, name)
     loss_fn = torch.nn.CrossEntropyLoss()
     inputs, labels = sample_batch(torch, name, batch, plan, torch.Generator().manual_seed(32))
@@ -438,7 +416,20 @@ def time_model(torch, device, name, plan, baseline):
     result = _timing(seconds, 1, batch / median(seconds), "samples/s", size, device)
     result["warmup"] = plan["warmup"]
     result.update(peak.result())
+    if trained is not None and not baseline and device != "cpu":
+        model.zero_grad(set_to_none=True)
+        trained[name] = model
     return result
+
+
+def _model_for(torch, device, name, plan, trained):
+    """The model to time: the device's own, moved, for a CPU baseline (the same architecture and
+    kind of weights; a CPU initialisation of VGG16 and BERT costs seconds), else a new one."""
+    if trained is not None:
+        return trained.to(device)
+    torch.manual_seed(31)
+    with _made_on(torch, device):  # initialised where it trains: a CPU init of VGG16 costs ~0.5 s
+        return build_model(torch, name, plan["width"], dropout=0.1).to(device)
 
 
 def _made_on(torch, device):
@@ -486,9 +477,35 @@ class PeakMemory:
 
 
 def make_optimizer(torch, model, name):
-    if name == "bert-base":
-        return torch.optim.AdamW(model.parameters(), lr=1e-4)
-    return torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    """AdamW for BERT, SGD with momentum for the CNNs: torch's own update (agent/updates.py), without
+    the seconds torch.optim's first optimizer spends importing torch._dynamo; the class where torch's
+    functional API differs."""
+    kind, lr, momentum = ("adamw", 1e-4, 0.0) if name == "bert-base" else ("sgd", 0.01, 0.9)
+    optimizer = _sibling("updates").make(torch, model.parameters(), kind, lr, momentum)
+    if optimizer is not None:
+        return optimizer
+    if kind == "adamw":
+        return torch.optim.AdamW(model.parameters(), lr=lr)
+    return torch.optim.SGD(model.parameters(), lr=lr, momentum=momentum)
+
+
+def _sibling(name):
+    """Another module of this folder: through the agent's private package, or by path when this
+    file was loaded on its own (benchmarks/bench_bench.py)."""
+    import importlib
+    import importlib.util
+    import os
+    import sys
+
+    if __package__:
+        return importlib.import_module(__package__ + "." + name)
+    key = "_mpscheck_bench_" + name
+    if key not in sys.modules:
+        spec = importlib.util.spec_from_file_location(key, os.path.join(os.path.dirname(__file__), name + ".py"))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[key] = module
+    return sys.modules[key]
 
 
 def sample_batch(torch, name, batch, plan, gen):
