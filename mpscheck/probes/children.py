@@ -135,9 +135,7 @@ def linux_marked(token: str, since: float, skip: set[int]) -> list[int]:
         if not name.isdigit() or int(name) in skip:
             continue
         try:
-            with open(f"/proc/{name}/stat", "rb") as handle:
-                stat = handle.read()
-            started = boot + int(stat[stat.rindex(b")") + 2 :].split()[19]) / ticks
+            started = boot + _start_ticks(name) / ticks
             if started < since:
                 continue
             with open(f"/proc/{name}/environ", "rb") as handle:
@@ -147,6 +145,23 @@ def linux_marked(token: str, since: float, skip: set[int]) -> list[int]:
         if wanted in environ.split(b"\0"):
             found.append(int(name))
     return found
+
+
+def linux_start_time(pid: int) -> float | None:
+    """When *pid* started, in epoch seconds, as psutil's create_time() computes it on Linux (boot
+    time plus the start in clock ticks); None where /proc cannot tell (the process is gone)."""
+    boot = _boot_time()
+    try:
+        return None if boot is None else boot + _start_ticks(str(pid)) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _start_ticks(pid: str) -> int:
+    """Field 22 of /proc/<pid>/stat, counted after the command name (which may hold spaces and ')')."""
+    with open(f"/proc/{pid}/stat", "rb") as handle:
+        stat = handle.read()
+    return int(stat[stat.rindex(b")") + 2 :].split()[19])
 
 
 def _boot_time() -> float | None:
