@@ -186,7 +186,10 @@ def _follow(
 ) -> bool:
     """Pass lines on until the command exits and its stdout closes; False when the deadline came first."""
     exited_at: float | None = None
-    next_scan = 0.0
+    # The first listing of the tree after one interval, not at once: a command just started has no
+    # children yet, and a command that ends first (the doctor's target without torch) never costs
+    # psutil's import; a child that left the group before then still carries the marker.
+    next_scan = time.perf_counter() + SCAN_SECONDS
     while True:
         now = time.perf_counter()
         if exited_at is None and proc.poll() is not None:
