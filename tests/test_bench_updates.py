@@ -90,8 +90,9 @@ print(json.dumps({{"dynamo": "torch._dynamo" in sys.modules, "checked": checked[
     assert done.stdout.strip().splitlines()[-1] == '{"dynamo": false, "checked": "reference", "timed": "ok"}'
 
 
-def test_the_updates_module_is_python_38_and_stdlib_plus_torch() -> None:
-    tree = ast.parse((AGENT / "updates.py").read_text(), feature_version=(3, 8))
+@pytest.mark.parametrize("name", ["updates", "ahead"])
+def test_the_new_agent_modules_are_python_38_and_stdlib_only(name: str) -> None:
+    tree = ast.parse((AGENT / f"{name}.py").read_text(), feature_version=(3, 8))
     nodes = list(ast.walk(tree))
     imported = {alias.name.split(".")[0] for node in nodes if isinstance(node, ast.Import) for alias in node.names}
     imported |= {(node.module or "").split(".")[0] for node in nodes if isinstance(node, ast.ImportFrom)}

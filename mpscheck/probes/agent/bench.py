@@ -73,27 +73,42 @@ def run(torch, device, mode, emit, fallback_env=None):
     # what the stages made, not torch's modules (0.1 s a collection once torch._dynamo is loaded).
     gc.freeze()
     trained = {}  # a device model, handed to its CPU baseline: CPU initialisation costs seconds
+    ahead = None  # the answer checks' CPU side, made in a thread while the device side runs
+    if device != "cpu":
+        work = [(name, lambda n=name: reference_side(torch, n, plan)) for name in MODELS]
+        ahead = _sibling("ahead").Ahead(work)
     stages = [("bench:info", "info", device, lambda: info(torch, device))]
     for name in names:
-        stages.append(("bench:numerics:" + name, name, device, lambda n=name: numerics(torch, device, n, plan)))
+        stages.append(("bench:numerics:" + name, name, device, lambda n=name: numerics(torch, device, n, plan, ahead)))
     for name in names:
         stages.append(("bench:time:" + name, name, device, lambda n=name: timing(torch, device, n, mode, trained)))
         if name in MODELS and device != "cpu":
             cpu_stage = "bench:time:%s:cpu" % name
             stages.append((cpu_stage, name, "cpu", lambda n=name: timing(torch, "cpu", n, mode, trained, True)))
     for index, (stage, name, where, measure) in enumerate(stages, 1):
+        if ahead is not None and stage.startswith("bench:time:"):  # no thread may run beside a timed loop
+            ahead.join()
+            ahead = None
         _stage(emit, stage, name, where, measure, {"n": index, "of": len(stages)})
 
 
-def numerics(torch, device, name, plan):
-    """The answer check, in exact float32: TF32 is a precision the user chose, not a wrong kernel."""
+def numerics(torch, device, name, plan, ahead=None):
+    """The answer check, in exact float32: TF32 is a precision the user chose, not a wrong kernel.
+
+    *ahead* (agent/ahead.py) has the models' CPU sides made in a thread; without it they are made here.
+    """
     with ExactFloat32(torch, device) as exact:
         if name.startswith("matmul-"):
             result = numerics_matmul(torch, device, name.split("-", 1)[1])
         elif name == "copy":
             result = numerics_copy(torch, device)
-        else:
+        elif ahead is None:
             result = numerics_model(torch, device, name, plan)
+        else:
+            try:
+                result = numerics_model(torch, device, name, plan, ahead.take(name))
+            finally:
+                ahead.release()
     result.setdefault("values", {}).update(exact.changed)
     return result
 
@@ -227,26 +242,36 @@ def numerics_copy(torch, device):
     return {"status": "ok", "errors": {"mismatched_elements": wrong}, "size": {"elements": 1 << 20}}
 
 
-def numerics_model(torch, device, name, plan):
-    """One forward, backward and optimizer step on the device and on the CPU from the same weights.
-
-    The step runs with BatchNorm on its running statistics: with batch statistics over 2 samples a
-    freshly initialised ResNet-50's gradients are ill-conditioned (float32 on the CPU itself is 2.5%
-    off float64 there), which would hide a wrong kernel in rounding noise. The batch-statistics path
-    is checked by the forward loss in train mode after the step.
-    """
+def reference_side(torch, name, plan, with_copy=True):
+    """The CPU side of a model's answer check: the model (seeded), its batch, an untouched copy of
+    its weights for the device, and its step on the CPU."""
     torch.manual_seed(13)
     width = plan.get("check_width", plan["width"])
     reference = build_model(torch, name, width, dropout=0.0)  # dropout draws differ between devices
     small = dict(plan, image=min(plan["image"], 64), seq=min(plan["seq"], 16))  # a small instance
     inputs, labels = sample_batch(torch, name, 2, small, torch.Generator().manual_seed(14))
+    twin = copy.deepcopy(reference) if with_copy else None  # before the step changes the weights
+    want = _one_step(torch, reference, name, inputs, labels)
+    side = {"reference": reference, "twin": twin, "inputs": inputs, "labels": labels, "want": want}
+    return dict(side, small=small, width=width)
+
+
+def numerics_model(torch, device, name, plan, side=None):
+    """One forward, backward and optimizer step on the device and on the CPU from the same weights.
+
+    The step runs with BatchNorm on its running statistics: with batch statistics over 2 samples a
+    freshly initialised ResNet-50's gradients are ill-conditioned (float32 on the CPU itself is 2.5%
+    off float64 there), which would hide a wrong kernel in rounding noise. The batch-statistics path
+    is checked by the forward loss in train mode after the step. *side*: reference_side(), made ahead.
+    """
     if device == "cpu":  # the CPU is the reference itself: one step, and whether it stayed finite
-        step = _one_step(torch, reference, name, inputs, labels)
+        step = reference_side(torch, name, plan, with_copy=False)["want"]
         finite = math.isfinite(step["loss"]) and math.isfinite(step["train_loss"])
         return {"status": "reference", "errors": {}, "values": {"finite": finite, "cpu_loss": step["loss"]}}
-    model = copy.deepcopy(reference).to(device)
-    want = _one_step(torch, reference, name, inputs, labels)
-    got = _one_step(torch, model, name, inputs.to(device), labels.to(device))
+    side = side or reference_side(torch, name, plan)
+    reference, want, small, width = side["reference"], side["want"], side["small"], side["width"]
+    model = side["twin"].to(device)
+    got = _one_step(torch, model, name, side["inputs"].to(device), side["labels"].to(device))
     synchronize(torch, device)
     grads = [(p_dev.grad, p_ref.grad) for p_ref, p_dev in zip(reference.parameters(), model.parameters())]
     errors = {
