@@ -70,3 +70,19 @@ def test_a_command_that_exits_through_system_exit_keeps_its_status(tmp_path: Pat
     )
     expected = CliRunner().invoke(cli, ["explain", str(pasted)], catch_exceptions=False).exit_code
     assert done.returncode == expected == 1, done.stderr
+
+
+def test_the_agent_starts_uname_first_and_the_interpreter_stage_reads_its_answer() -> None:
+    """platform.processor() runs `uname -p`: begun in a thread before the agent's modules load."""
+    done = run_python(
+        "import json, platform, sys\n"
+        "sys.argv = ['main.py']\n"
+        "import runpy\n"
+        "main = runpy.run_path('mpscheck/probes/agent/main.py', run_name='agent_main')\n"
+        "thread = main['read_processor_early']()\n"
+        "started = thread.is_alive() or thread.ident is not None\n"
+        "main['load_package']()\n"
+        "facts = main['part']('interpreter').interpreter_facts({}, thread)\n"
+        "print(json.dumps([started, thread.daemon, thread.is_alive(), facts['processor'] == platform.processor()]))\n"
+    )
+    assert done.stdout.strip() == "[true, true, false, true]", done.stderr
