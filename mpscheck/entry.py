@@ -54,6 +54,8 @@ def main() -> None:
         try:
             try:
                 code = cli.main(prog_name="mpscheck", standalone_mode=False)
+            except SystemExit as exc:  # the commands' own exit with the verdict, or a signal's 128 + n
+                code = _exit_code(exc)
             finally:
                 flush_streams()
         except click.exceptions.Abort:  # click's word for a KeyboardInterrupt outside a command
@@ -69,4 +71,25 @@ def main() -> None:
     except KeyboardInterrupt:  # during the final flush or the message
         _say(INTERRUPTED)
         code = 130
-    sys.exit(code if isinstance(code, int) else 0)
+    _leave(code if isinstance(code, int) else 0)
+
+
+def _exit_code(exc: SystemExit) -> int:
+    """The status Python itself would exit with for *exc*: a message goes to stderr, with 1."""
+    if exc.code is None or isinstance(exc.code, int):
+        return exc.code or 0
+    print(exc.code, file=sys.stderr)
+    return 1
+
+
+def _leave(code: int) -> None:
+    """Exit without the interpreter's teardown (20 ms of a 0.2 s doctor here, more where imports are
+    slow): every file is closed, every temporary folder removed and every probe's process ended by
+    now, all threads are daemons, and the two streams are flushed here first. A stream that cannot
+    be flushed leaves through Python's own exit, which reports it as before."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:  # whatever it is, Python's own exit handles it as it always did
+        sys.exit(code)
+    os._exit(code)

@@ -408,22 +408,3 @@ def test_renderers_print_the_figures_the_checks_decided_and_recompute_nothing() 
     document = json.loads(renderer("json")(report, False))
     assert document["bench"]["models"]["vgg16"]["speedup"] == 123.0 and document["bench"]["chip"] == "stand-in chip"
     assert "(123.0×)" in markdown_row(report) and "123.0×" in renderer("text")(report, False)
-
-
-def test_the_optimizer_import_starts_in_the_background_and_a_failure_stays_silent() -> None:
-    """bench.py imports torch._dynamo (what torch.optim's first optimizer imports) in a thread at once."""
-    import importlib.util as util
-    import sys as system
-
-    spec = util.spec_from_file_location("bench_agent_prefetch", ROOT / "mpscheck" / "probes" / "agent" / "bench.py")
-    assert spec and spec.loader
-    module = util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    assert module.OPTIMIZER_IMPORT == "torch._dynamo"
-    system.modules.pop("colorsys", None)
-    thread = module._import_in_background("colorsys")
-    thread.join(timeout=30)
-    assert not thread.is_alive() and "colorsys" in system.modules
-    failing = module._import_in_background("no_such_module_for_mpscheck")
-    failing.join(timeout=30)
-    assert not failing.is_alive()

@@ -88,6 +88,21 @@ def test_each_output_line_reaches_the_callback_as_it_comes(make_python) -> None:
     assert seen[0][1] < seen[1][1] - 0.3  # "one" arrived before the sleep ended, not at the end
 
 
+def test_the_end_of_the_command_is_seen_at_once_not_at_the_next_poll(make_python) -> None:
+    """The loop waiting for a line is woken when stdout closes: each probe used to lose up to 50 ms
+    (its poll interval) after the target's last record, on the doctor's critical path."""
+    python = make_python("echo last; exec sleep 0.06")
+    after_last_line = []
+    for _ in range(5):
+        seen: list[float] = []
+        started = time.monotonic()
+        done = run_command([python], timeout=10, on_line=lambda _line, seen=seen: seen.append(time.monotonic()))
+        assert done.returncode == 0 and len(seen) == 1
+        after_last_line.append(started + done.seconds - seen[0])
+    # The command lives 0.06 s after its line; polling every 50 ms would see its end at 0.1 s.
+    assert sorted(after_last_line)[2] < 0.09, after_last_line
+
+
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 128 + signal.SIGTERM)])
 def test_a_signal_to_mpscheck_ends_the_targets_whole_tree(make_python, tmp_path: Path, signum: int, code: int) -> None:
     pids = tmp_path / "pids"

@@ -77,3 +77,22 @@ def test_ops_killed_outright_leaves_a_folder_that_the_next_run_removes(tmp_path:
     finally:
         if ops.poll() is None:
             os.killpg(ops.pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the /proc reading is Linux's")
+def test_on_linux_the_owner_file_is_psutils_start_time_without_importing_psutil(tmp_path: Path) -> None:
+    """psutil's import (35 ms) stood before the doctor's target start; /proc gives the same time."""
+    script = (
+        "import sys, tempfile; tempfile.tempdir = sys.argv[1]\n"
+        "from pathlib import Path\n"
+        "from mpscheck.probes.scratch import OWNER_FILE, scratch\n"
+        "with scratch() as folder:\n"
+        "    print(Path(folder, OWNER_FILE).read_text())\n"
+        "print('psutil' in sys.modules)\n"
+        "import psutil; print(psutil.Process().create_time())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
+    owner, imported, psutil_time = done.stdout.split("\n")[:3]
+    pid, _, started = owner.partition(" ")
+    assert imported == "False" and int(pid) > 0
+    assert float(started) == pytest.approx(float(psutil_time), abs=0.02)

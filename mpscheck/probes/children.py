@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import signal
 import sys
 import time
@@ -54,7 +53,7 @@ def terminating_signals() -> list[int]:
 
 
 def new_token() -> str:
-    return secrets.token_hex(12)
+    return os.urandom(12).hex()  # what secrets.token_hex(12) returns, without hmac's and OpenSSL's import
 
 
 class Tree:
@@ -86,15 +85,22 @@ class Tree:
         """Add every process started since the run began whose environment carries this run's token."""
         if not self.token:
             return
+        me = os.getpid()
+        if LINUX_PROC.is_dir():  # the kernel's own table: a few microseconds a process, not psutil's fifty
+            marked = linux_marked(self.token, self.since, skip={me, *self.seen})
+            if not marked:  # the usual end: psutil is not even imported
+                return
+            try:
+                import psutil
+            except ImportError:
+                return
+            for pid in marked:
+                with contextlib.suppress(psutil.Error, OSError):
+                    self.seen[pid] = psutil.Process(pid)  # kill() checks it is still this process
+            return
         try:
             import psutil
         except ImportError:
-            return
-        me = os.getpid()
-        if LINUX_PROC.is_dir():  # the kernel's own table: a few microseconds a process, not psutil's fifty
-            for pid in linux_marked(self.token, self.since, skip={me, *self.seen}):
-                with contextlib.suppress(psutil.Error, OSError):
-                    self.seen[pid] = psutil.Process(pid)  # kill() checks it is still this process
             return
         for process in psutil.process_iter(["create_time"]):
             created = process.info.get("create_time")
@@ -105,6 +111,8 @@ class Tree:
                     self.seen[process.pid] = process
 
     def kill(self) -> None:
+        if not self.seen:
+            return
         try:
             import psutil
         except ImportError:
@@ -135,9 +143,7 @@ def linux_marked(token: str, since: float, skip: set[int]) -> list[int]:
         if not name.isdigit() or int(name) in skip:
             continue
         try:
-            with open(f"/proc/{name}/stat", "rb") as handle:
-                stat = handle.read()
-            started = boot + int(stat[stat.rindex(b")") + 2 :].split()[19]) / ticks
+            started = boot + _start_ticks(name) / ticks
             if started < since:
                 continue
             with open(f"/proc/{name}/environ", "rb") as handle:
@@ -147,6 +153,23 @@ def linux_marked(token: str, since: float, skip: set[int]) -> list[int]:
         if wanted in environ.split(b"\0"):
             found.append(int(name))
     return found
+
+
+def linux_start_time(pid: int) -> float | None:
+    """When *pid* started, in epoch seconds, as psutil's create_time() computes it on Linux (boot
+    time plus the start in clock ticks); None where /proc cannot tell (the process is gone)."""
+    boot = _boot_time()
+    try:
+        return None if boot is None else boot + _start_ticks(str(pid)) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _start_ticks(pid: str) -> int:
+    """Field 22 of /proc/<pid>/stat, counted after the command name (which may hold spaces and ')')."""
+    with open(f"/proc/{pid}/stat", "rb") as handle:
+        stat = handle.read()
+    return int(stat[stat.rindex(b")") + 2 :].split()[19])
 
 
 def _boot_time() -> float | None:

@@ -22,8 +22,9 @@ GPU_GRACE_SECONDS = 2.0
 # The host and toolchain threads begin once the target has started: their work (psutil's import,
 # starting clang and cmake) would otherwise share the GIL with the main thread while it prepares the
 # target's start, delaying the one process whose time is the doctor's time (0.1 s on the H100
-# machine). The warm imports start at once: when the target is quick (no torch) they are the
-# critical path themselves.
+# machine). The warm imports wait for it too: begun at once, they took half the GIL from the main
+# thread while it prepared the start; begun at the start, they run while the target does, which
+# takes longer than they do whenever the target can import torch.
 TARGET_START_WAIT_SECONDS = 2.0
 # clang and cmake versions are for bug reports only (collect_env lists them): once the target has
 # answered they get no more than this, so a quick target (no torch) is not kept waiting for them.
@@ -82,7 +83,7 @@ def collect_facts(
     started = threading.Event()
     host_worker = _Background("mpscheck-host-probe", _after(started, _host_facts))
     gpu_worker = _Background("mpscheck-gpu-probe", _after(started, read_gpu)) if platform.system() == "Darwin" else None
-    warm_worker = _Background("mpscheck-warm-imports", _warm_imports)  # nobody waits for it
+    warm_worker = _Background("mpscheck-warm-imports", _after(started, _warm_imports))  # nobody waits for it
     tool_worker = _Background("mpscheck-toolchain", _after(started, read_toolchain))
     for worker in (host_worker, gpu_worker, warm_worker, tool_worker):
         if worker:

@@ -99,7 +99,7 @@ def run_command(
         if on_start:
             on_start()
         tree = Tree(proc.pid, token)
-        lines: queue.Queue[bytes] = queue.Queue(maxsize=CALLBACK_QUEUE)
+        lines: queue.Queue[bytes | None] = queue.Queue(maxsize=CALLBACK_QUEUE)  # None: stdout closed
         stdout_closed = threading.Event()
         out, err = _Head(STDOUT_LIMIT), _Tail(STDERR_LIMIT)
         try:
@@ -178,7 +178,7 @@ class _Tail(_Head):
 
 def _follow(
     proc: subprocess.Popen[bytes],
-    lines: queue.Queue[bytes],
+    lines: queue.Queue[bytes | None],
     stdout_closed: threading.Event,
     on_line: LineCallback | None,
     deadline: float,
@@ -186,7 +186,10 @@ def _follow(
 ) -> bool:
     """Pass lines on until the command exits and its stdout closes; False when the deadline came first."""
     exited_at: float | None = None
-    next_scan = 0.0
+    # The first listing of the tree after one interval, not at once: a command just started has no
+    # children yet, and a command that ends first (the doctor's target without torch) never costs
+    # psutil's import; a child that left the group before then still carries the marker.
+    next_scan = time.perf_counter() + SCAN_SECONDS
     while True:
         now = time.perf_counter()
         if exited_at is None and proc.poll() is not None:
@@ -209,12 +212,14 @@ def _follow(
             line = lines.get(timeout=min(wait, 0.05))
         except queue.Empty:
             continue
+        if line is None:  # the reader's word that stdout closed: look at the exit now, not 50 ms on
+            continue
         if on_line is not None:
             on_line(line.decode("utf-8", "replace").rstrip("\r\n"))
 
 
 def _reader(
-    stream: IO[bytes], kept: _Head, lines: queue.Queue[bytes] | None, closed: threading.Event | None
+    stream: IO[bytes], kept: _Head, lines: queue.Queue[bytes | None] | None, closed: threading.Event | None
 ) -> threading.Thread:
     """A daemon thread that keeps what *kept* bounds and, for stdout, queues whole lines (bounded) for the callback."""
 
@@ -246,6 +251,8 @@ def _reader(
             _offer(lines, pending)
         if closed is not None:
             closed.set()
+        if lines is not None:  # wakes _follow, which may be waiting for a line that will never come
+            _offer(lines, None)
         with contextlib.suppress(OSError):
             stream.close()
 
@@ -254,19 +261,20 @@ def _reader(
     return thread
 
 
-def _offer(lines: queue.Queue[bytes], line: bytes) -> None:
+def _offer(lines: queue.Queue[bytes | None], line: bytes | None) -> None:
     """Queue a line for the callback; when the callback lags far behind, the line is dropped (never the kept output)."""
     with contextlib.suppress(queue.Full):
         lines.put_nowait(line)
 
 
-def _deliver_rest(lines: queue.Queue[bytes], on_line: LineCallback) -> None:
+def _deliver_rest(lines: queue.Queue[bytes | None], on_line: LineCallback) -> None:
     while True:
         try:
             line = lines.get_nowait()
         except queue.Empty:
             return
-        on_line(line.decode("utf-8", "replace").rstrip("\r\n"))
+        if line is not None:
+            on_line(line.decode("utf-8", "replace").rstrip("\r\n"))
 
 
 def _end(proc: subprocess.Popen[bytes], tree: Tree) -> None:

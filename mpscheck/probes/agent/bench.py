@@ -69,50 +69,46 @@ def run(torch, device, mode, emit, fallback_env=None):
     variable, which smoke-test reports, plays no part here)."""
     plan = PLANS[mode]
     names = ["matmul-" + dtype for dtype in MATMUL_DTYPES] + ["copy", *MODELS]
-    prefetch = _import_in_background(OPTIMIZER_IMPORT)
+    # torch's own objects stay alive to the end: each stage's collection (_release) then walks only
+    # what the stages made, not torch's modules (0.1 s a collection once torch._dynamo is loaded).
+    gc.freeze()
+    trained = {}  # a device model, handed to its CPU baseline: CPU initialisation costs seconds
+    ahead = None  # the answer checks' CPU side, made in a thread while the device side runs
+    if device != "cpu":
+        work = [(name, lambda n=name: reference_side(torch, n, plan)) for name in MODELS]
+        ahead = _sibling("ahead").Ahead(work)
     stages = [("bench:info", "info", device, lambda: info(torch, device))]
     for name in names:
-        stages.append(("bench:numerics:" + name, name, device, lambda n=name: numerics(torch, device, n, plan)))
+        stages.append(("bench:numerics:" + name, name, device, lambda n=name: numerics(torch, device, n, plan, ahead)))
     for name in names:
-        stages.append(("bench:time:" + name, name, device, lambda n=name: timing(torch, device, n, mode, False)))
+        stages.append(("bench:time:" + name, name, device, lambda n=name: timing(torch, device, n, mode, trained)))
         if name in MODELS and device != "cpu":
             cpu_stage = "bench:time:%s:cpu" % name
-            stages.append((cpu_stage, name, "cpu", lambda n=name: timing(torch, "cpu", n, mode, True)))
+            stages.append((cpu_stage, name, "cpu", lambda n=name: timing(torch, "cpu", n, mode, trained, True)))
     for index, (stage, name, where, measure) in enumerate(stages, 1):
-        if stage.startswith("bench:time:"):  # no thread may take the GIL from a timed loop
-            prefetch.join()
+        if ahead is not None and stage.startswith("bench:time:"):  # no thread may run beside a timed loop
+            ahead.join()
+            ahead = None
         _stage(emit, stage, name, where, measure, {"n": index, "of": len(stages)})
 
 
-# torch.optim's first optimizer imports torch._dynamo (torch/_compile.py _disable_dynamo): 1.5-3 s
-# of Python, paid once by any training script. Started at once in a thread, it overlaps the matmul
-# and copy answer checks instead of lengthening the first model's; joined before any timing.
-OPTIMIZER_IMPORT = "torch._dynamo"
+def numerics(torch, device, name, plan, ahead=None):
+    """The answer check, in exact float32: TF32 is a precision the user chose, not a wrong kernel.
 
-
-def _import_in_background(name):
-    import contextlib
-    import importlib
-    import threading
-
-    def work():
-        with contextlib.suppress(Exception):  # the stage that needs it imports it again and reports what it raises
-            importlib.import_module(name)
-
-    thread = threading.Thread(target=work, name="mpscheck-prefetch-import", daemon=True)
-    thread.start()
-    return thread
-
-
-def numerics(torch, device, name, plan):
-    """The answer check, in exact float32: TF32 is a precision the user chose, not a wrong kernel."""
+    *ahead* (agent/ahead.py) has the models' CPU sides made in a thread; without it they are made here.
+    """
     with ExactFloat32(torch, device) as exact:
         if name.startswith("matmul-"):
             result = numerics_matmul(torch, device, name.split("-", 1)[1])
         elif name == "copy":
             result = numerics_copy(torch, device)
-        else:
+        elif ahead is None:
             result = numerics_model(torch, device, name, plan)
+        else:
+            try:
+                result = numerics_model(torch, device, name, plan, ahead.take(name))
+            finally:
+                ahead.release()
     result.setdefault("values", {}).update(exact.changed)
     return result
 
@@ -141,12 +137,12 @@ class ExactFloat32:
         return False
 
 
-def timing(torch, device, name, mode, baseline):
+def timing(torch, device, name, mode, trained=None, baseline=False):
     if name.startswith("matmul-"):
         return time_matmul(torch, device, name.split("-", 1)[1], mode)
     if name == "copy":
         return time_copy(torch, device, mode)
-    return time_model(torch, device, name, PLANS[mode], baseline)
+    return time_model(torch, device, name, PLANS[mode], baseline, trained)
 
 
 def _stage(emit, stage, name, device, measure, place=None):
@@ -246,26 +242,36 @@ def numerics_copy(torch, device):
     return {"status": "ok", "errors": {"mismatched_elements": wrong}, "size": {"elements": 1 << 20}}
 
 
-def numerics_model(torch, device, name, plan):
-    """One forward, backward and optimizer step on the device and on the CPU from the same weights.
-
-    The step runs with BatchNorm on its running statistics: with batch statistics over 2 samples a
-    freshly initialised ResNet-50's gradients are ill-conditioned (float32 on the CPU itself is 2.5%
-    off float64 there), which would hide a wrong kernel in rounding noise. The batch-statistics path
-    is checked by the forward loss in train mode after the step.
-    """
+def reference_side(torch, name, plan, with_copy=True):
+    """The CPU side of a model's answer check: the model (seeded), its batch, an untouched copy of
+    its weights for the device, and its step on the CPU."""
     torch.manual_seed(13)
     width = plan.get("check_width", plan["width"])
     reference = build_model(torch, name, width, dropout=0.0)  # dropout draws differ between devices
     small = dict(plan, image=min(plan["image"], 64), seq=min(plan["seq"], 16))  # a small instance
     inputs, labels = sample_batch(torch, name, 2, small, torch.Generator().manual_seed(14))
+    twin = copy.deepcopy(reference) if with_copy else None  # before the step changes the weights
+    want = _one_step(torch, reference, name, inputs, labels)
+    side = {"reference": reference, "twin": twin, "inputs": inputs, "labels": labels, "want": want}
+    return dict(side, small=small, width=width)
+
+
+def numerics_model(torch, device, name, plan, side=None):
+    """One forward, backward and optimizer step on the device and on the CPU from the same weights.
+
+    The step runs with BatchNorm on its running statistics: with batch statistics over 2 samples a
+    freshly initialised ResNet-50's gradients are ill-conditioned (float32 on the CPU itself is 2.5%
+    off float64 there), which would hide a wrong kernel in rounding noise. The batch-statistics path
+    is checked by the forward loss in train mode after the step. *side*: reference_side(), made ahead.
+    """
     if device == "cpu":  # the CPU is the reference itself: one step, and whether it stayed finite
-        step = _one_step(torch, reference, name, inputs, labels)
+        step = reference_side(torch, name, plan, with_copy=False)["want"]
         finite = math.isfinite(step["loss"]) and math.isfinite(step["train_loss"])
         return {"status": "reference", "errors": {}, "values": {"finite": finite, "cpu_loss": step["loss"]}}
-    model = copy.deepcopy(reference).to(device)
-    want = _one_step(torch, reference, name, inputs, labels)
-    got = _one_step(torch, model, name, inputs.to(device), labels.to(device))
+    side = side or reference_side(torch, name, plan)
+    reference, want, small, width = side["reference"], side["want"], side["small"], side["width"]
+    model = side["twin"].to(device)
+    got = _one_step(torch, model, name, side["inputs"].to(device), side["labels"].to(device))
     synchronize(torch, device)
     grads = [(p_dev.grad, p_ref.grad) for p_ref, p_dev in zip(reference.parameters(), model.parameters())]
     errors = {
@@ -315,8 +321,6 @@ def _one_step(torch, model, name, inputs, labels):
     model.zero_grad(set_to_none=True)
     loss = loss_fn(model(inputs), labels)
     loss.backward()
-    # Made after the backward pass: the first optimizer waits for torch._dynamo's import (seconds,
-    # started in a thread by run()), which the forward and backward kernels can overlap.
     optimizer = make_optimizer(torch, model, name)
     optimizer.step()
     updates = [p.detach() - old for p, old in zip(model.parameters(), before)]
@@ -402,12 +406,11 @@ def time_copy(torch, device, mode):
     return _timing(seconds, repeats, moved / median(seconds) / 1e9, "GB/s", size, device)
 
 
-def time_model(torch, device, name, plan, baseline):
+def time_model(torch, device, name, plan, baseline, trained=None):
+    """Training samples/s; *trained* (a dict) passes the device's model on to its CPU baseline."""
     batch = plan["cpu_batch" if baseline or device == "cpu" else "batch"][name]
     samples = plan["cpu_samples" if baseline or device == "cpu" else "samples"]
-    torch.manual_seed(31)
-    with _made_on(torch, device):  # initialised where it trains: a CPU init of VGG16 costs ~0.5 s
-        model = build_model(torch, name, plan["width"], dropout=0.1).to(device)
+    model = _model_for(torch, device, name, plan, trained.pop(name, None) if baseline and trained else None)
     optimizer = make_optimizer(torch, model, name)
     loss_fn = torch.nn.CrossEntropyLoss()
     inputs, labels = sample_batch(torch, name, batch, plan, torch.Generator().manual_seed(32))
@@ -438,7 +441,20 @@ def time_model(torch, device, name, plan, baseline):
     result = _timing(seconds, 1, batch / median(seconds), "samples/s", size, device)
     result["warmup"] = plan["warmup"]
     result.update(peak.result())
+    if trained is not None and not baseline and device != "cpu":
+        model.zero_grad(set_to_none=True)
+        trained[name] = model
     return result
+
+
+def _model_for(torch, device, name, plan, trained):
+    """The model to time: the device's own, moved, for a CPU baseline (the same architecture and
+    kind of weights; a CPU initialisation of VGG16 and BERT costs seconds), else a new one."""
+    if trained is not None:
+        return trained.to(device)
+    torch.manual_seed(31)
+    with _made_on(torch, device):  # initialised where it trains: a CPU init of VGG16 costs ~0.5 s
+        return build_model(torch, name, plan["width"], dropout=0.1).to(device)
 
 
 def _made_on(torch, device):
@@ -486,9 +502,35 @@ class PeakMemory:
 
 
 def make_optimizer(torch, model, name):
-    if name == "bert-base":
-        return torch.optim.AdamW(model.parameters(), lr=1e-4)
-    return torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    """AdamW for BERT, SGD with momentum for the CNNs: torch's own update (agent/updates.py), without
+    the seconds torch.optim's first optimizer spends importing torch._dynamo; the class where torch's
+    functional API differs."""
+    kind, lr, momentum = ("adamw", 1e-4, 0.0) if name == "bert-base" else ("sgd", 0.01, 0.9)
+    optimizer = _sibling("updates").make(torch, model.parameters(), kind, lr, momentum)
+    if optimizer is not None:
+        return optimizer
+    if kind == "adamw":
+        return torch.optim.AdamW(model.parameters(), lr=lr)
+    return torch.optim.SGD(model.parameters(), lr=lr, momentum=momentum)
+
+
+def _sibling(name):
+    """Another module of this folder: through the agent's private package, or by path when this
+    file was loaded on its own (benchmarks/bench_bench.py)."""
+    import importlib
+    import importlib.util
+    import os
+    import sys
+
+    if __package__:
+        return importlib.import_module(__package__ + "." + name)
+    key = "_mpscheck_bench_" + name
+    if key not in sys.modules:
+        spec = importlib.util.spec_from_file_location(key, os.path.join(os.path.dirname(__file__), name + ".py"))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[key] = module
+    return sys.modules[key]
 
 
 def sample_batch(torch, name, batch, plan, gen):

@@ -17,8 +17,13 @@ from .packages import distribution_versions
 from .sysctl import read_sysctl
 
 
-def interpreter_facts(env_policy):
+def interpreter_facts(env_policy, processor_read=None):
+    """*processor_read*: the thread main.py started to call platform.processor() early, joined here so
+    that the answer is the cached one, not a second `uname -p`."""
     import platform
+
+    if processor_read is not None:
+        processor_read.join()
 
     prefix = sys.prefix
     is_conda = os.path.isdir(os.path.join(prefix, "conda-meta"))
