@@ -34,6 +34,8 @@ EARLY: tuple[Row, ...] = (
         re.compile(
             r"building for macOS-(?P<need>arm64|x86_64) but attempting to link with file built for "
             r"macOS-(?P<have>arm64|x86_64)"
+            # ld64's newer wording of the same skip (LaurentMazare/tch-rs#881)
+            r"|found architecture '(?P<have2>arm64e?|x86_64|i386)', required architecture '(?P<need2>arm64e?|x86_64)'"
         ),
         "wrong-arch-wheel",
         "the linker skips a library built for {have} while building for {need}: the libtorch (or other library) "
@@ -41,7 +43,8 @@ EARLY: tuple[Row, ...] = (
         "Link against a library of this architecture: the libtorch inside an arm64 `pip install torch` (its folder: "
         "python -c 'import torch, os; print(os.path.dirname(torch.__file__))'), not an x86_64 download.",
         ("{python} -m pip install --force-reinstall --no-cache-dir torch",),
-        TORCH_ISSUE + "63558 (ld64's 'building for ... but attempting to link with file built for')",
+        TORCH_ISSUE + "63558 (ld64's 'building for ... but attempting to link with file built for'); "
+        "https://github.com/LaurentMazare/tch-rs/issues/881 (\"found architecture 'x86_64', required architecture\")",
     ),
     Row(
         "mps-size-limit",

@@ -69,6 +69,8 @@ def _line(lines: list[str], number: int, line: str) -> list[Observation]:
         return _platform(seen, value)
     if key in MPSCHECK_FIELDS:
         return _mpscheck_field(seen, key, value)
+    if key in LIGHTNING_FIELDS:
+        return _lightning_field(seen, key, value)
     if key in ("Hardware", "Chip") and re.match(r"\A(?:Apple M\d|Intel)", value):
         return [seen("host.cpu_brand", value)]
     if key == "Architecture" and value in ("arm64", "x86_64"):
@@ -140,7 +142,24 @@ def _mpscheck_field(seen: Seen, key: str, value: str) -> list[Observation]:
     return []
 
 
+# Lightning's collect_env_details.py prints lower-case rows under "* System:" and "* Lightning:":
+# "- processor: i386" is platform.processor() of the Python that ran it (i386 under Rosetta).
+LIGHTNING_FIELDS = ("processor", "python", "torch")
+
+
+def _lightning_field(seen: Seen, key: str, value: str) -> list[Observation]:
+    if key == "processor" and value in ("i386", "arm", "arm64"):
+        return [seen("interpreter.processor", value)]
+    if key == "python" and re.fullmatch(r"\A\d+\.\d+(?:\.\d+)?", value):
+        return [seen("interpreter.version", value)]
+    if key == "torch" and re.fullmatch(r"\A\d+\.\d+[\w.+]*", value):
+        return [seen("torch.version", value)]
+    return []
+
+
 def _os(seen: Seen, value: str) -> list[Observation]:
+    if value == "Darwin":  # platform.system(), as Lightning's report prints it
+        return [seen("host.system", "Darwin")]
     if match := OS_MAC.match(value):
         found = [seen("host.system", "Darwin"), seen("host.macos_version", match["version"])]
         if match["machine"]:

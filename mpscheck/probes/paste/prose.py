@@ -54,6 +54,11 @@ OTHER_OS = re.compile(
     r"|\b(?P<windows>Windows)\s+(?:10|11|Server)\b"
 )
 PC_GPU = re.compile(r"(?i)\b(?:rtx|gtx|geforce) ?\d{3,4}\b")
+# The user says the install of torch failed (the error itself often a screenshot), maybe with the version wanted.
+INSTALL_FAILED = re.compile(
+    r"(?i)\b(?:can(?:not|'t|\s+not)|could(?:n't|\s+not)|unable\s+to|fail(?:s|ed)?\s+to)\s+(?:pip3?\s+)?install\s+"
+    r"(?:py)?torch\b(?:\s*(?:==\s*|v(?:ersion)?\s*)?(?P<version>\d+\.\d+(?:\.\d+)?)\b)?"
+)
 
 
 def parse(lines: list[str]) -> list[Observation]:
@@ -86,6 +91,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     runner = "macos" in line.lower() and (HOSTED_RUNNER.search(line) or RUNNER_LABEL.search(line))
     if runner and "self-hosted" not in line.lower():
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
+    if match := INSTALL_FAILED.search(line):
+        found.append(seen("paste.install_failed", match["version"] or ""))
     if match := UNAME.search(line):
         found.append(seen("paste.shell_machine", match["arch"]))
     if match := PROCESSOR.search(line):

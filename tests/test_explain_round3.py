@@ -1,0 +1,102 @@
+"""The classes of input the third out-of-sample round (2026-11-24) found explain missing, each read
+generally: ld64's other wording of an architecture mismatch, a framework's own environment report
+(Lightning's lower-case ``- processor: i386`` rows) and the kernel's version string on its own, and an
+install failure told in words (the pip error was a screenshot) judged against the generated wheel table.
+
+The texts are lines of the round's threads (tests/corpus names each); the wheel facts come from
+mpscheck/knowledge/torch_releases.json (generated from the wheels).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mpscheck.checks.causes import explain_text
+from mpscheck.knowledge import errors as table
+from mpscheck.knowledge import releases
+from mpscheck.probes.paste import read
+
+LD_NEW = (
+    "ld: warning: ignoring file '/Users/u/micromamba/envs/demo/lib/python3.10/site-packages/torch/lib/libtorch.dylib': "
+    "found architecture 'x86_64', required architecture 'arm64'"
+)  # LaurentMazare/tch-rs#881
+KERNEL = "Darwin Kernel Version 22.1.0: Sun Oct  9 20:14:30 PDT 2022; root:xnu-8792.41.9~2/RELEASE_ARM64_T8103"
+LIGHTNING_REPORT = f"""* System:
+\t- OS:                Darwin
+\t- architecture:
+\t\t- 64bit
+\t\t-
+\t- processor:         i386
+\t- python:            3.9.13
+\t- version:           {KERNEL}
+"""  # Lightning-AI/pytorch-lightning#16124
+
+
+def facts_of(text: str) -> dict[str, object]:
+    return {o.fact: o.value for o in read(text).observations}
+
+
+def test_ld64s_found_architecture_wording_is_the_wrong_architecture() -> None:
+    hit = table.first(LD_NEW)
+    assert hit is not None and hit.row.id == "linker-other-arch"
+    assert (hit.groups.get("have"), hit.groups.get("need")) == ("x86_64", "arm64")
+    assert explain_text(LD_NEW).cause.id == "wrong-arch-wheel"
+
+
+def test_the_kernel_version_string_alone_says_the_hardware() -> None:
+    assert facts_of(f"- version: {KERNEL}")["host.arm64_hardware"] is True
+    intel = KERNEL.replace("RELEASE_ARM64_T8103", "RELEASE_X86_64")
+    assert facts_of(f"- version: {intel}")["host.arm64_hardware"] is False
+
+
+def test_lightnings_environment_report_is_read() -> None:
+    seen = facts_of(LIGHTNING_REPORT)
+    assert seen["interpreter.processor"] == "i386"
+    assert seen["interpreter.version"] == "3.9.13"
+    assert seen["host.system"] == "Darwin"
+
+
+def test_lightnings_report_of_an_i386_python_on_an_arm64_kernel_is_rosetta() -> None:
+    diagnosis = explain_text(LIGHTNING_REPORT)
+    assert diagnosis.cause.id == "rosetta-python"
+    assert {e.line for e in diagnosis.cause.evidence} == {6, 8}
+
+
+def test_lightnings_report_without_the_kernel_does_not_guess_the_chip() -> None:
+    text = "\n".join(line for line in LIGHTNING_REPORT.splitlines() if "Kernel" not in line)
+    assert explain_text(text).cause.id != "rosetta-python"
+
+
+COLLECT_ENV_313 = """PyTorch version: N/A
+OS: macOS 15.0.1 (arm64)
+Python version: 3.13.0 (main, Oct  7 2024, 05:02:14) [Clang 16.0.0 (clang-1600.0.26.3)] (64-bit runtime)
+Python platform: macOS-15.0.1-arm64-arm-64bit-Mach-O
+"""  # pytorch/pytorch#137853
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "i have upgraded to python 3.13, but can not install pytorch 2.4.1",
+        "I cannot install torch==2.4.1 on this Mac",
+        "pip fails to install torch 2.4.1",
+    ],
+)
+def test_an_install_failure_told_in_words_is_judged_by_the_wheel_table(said: str) -> None:
+    assert releases.release_facts("2.4.1") is not None and "cp313" not in releases.release_facts("2.4.1").install
+    diagnosis = explain_text(said + "\n" + COLLECT_ENV_313)
+    assert diagnosis.cause.id == "no-matching-distribution"
+    assert "2.4.1" in diagnosis.cause.summary and "3.13.0" in diagnosis.cause.summary
+    assert diagnosis.cause.fix is not None
+    first = next(v for v in releases.known_releases() if "cp313" in releases.release_facts(v).install)
+    assert any(f"torch>={first}" in command for command in diagnosis.cause.fix.commands)
+
+
+def test_a_version_that_has_a_wheel_for_the_python_is_not_called_missing() -> None:
+    diagnosis = explain_text("can not install pytorch 2.6.0\n" + COLLECT_ENV_313)
+    assert diagnosis.cause.id != "no-matching-distribution"
+
+
+def test_an_install_failure_with_torch_installed_is_not_a_missing_wheel() -> None:
+    text = "can not install pytorch 2.4.1\n" + COLLECT_ENV_313.replace("PyTorch version: N/A", "PyTorch version: 2.5.1")
+    assert explain_text(text).cause.id != "no-matching-distribution"
