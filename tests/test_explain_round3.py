@@ -100,3 +100,54 @@ def test_a_version_that_has_a_wheel_for_the_python_is_not_called_missing() -> No
 def test_an_install_failure_with_torch_installed_is_not_a_missing_wheel() -> None:
     text = "can not install pytorch 2.4.1\n" + COLLECT_ENV_313.replace("PyTorch version: N/A", "PyTorch version: 2.5.1")
     assert explain_text(text).cause.id != "no-matching-distribution"
+
+
+# ---- text mangled on its way into a thread: each form read like the original -----------------------
+
+OOM = (
+    "RuntimeError: MPS backend out of memory (MPS allocated: 5.05 GB, other allocations: 2.29 GB, max allowed: "
+    "6.77 GB). Tried to allocate 1024.00 MB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable "
+    "upper limit for memory allocations (may cause system failure)"
+)  # AUTOMATIC1111/stable-diffusion-webui#9133
+CUDA = """Traceback (most recent call last):
+  File "/start.py", line 6, in <module>
+    model.half().cuda()
+  File "/miniforge3/lib/python3.10/site-packages/torch/cuda/__init__.py", line 221, in _lazy_init
+    raise AssertionError("Torch not compiled with CUDA enabled")
+AssertionError: Torch not compiled with CUDA enabled"""  # Stability-AI/StableLM#31
+
+
+@pytest.mark.parametrize(
+    "mangle",
+    [
+        pytest.param(lambda t: t.replace(" ", "\u00a0"), id="non-breaking spaces"),
+        pytest.param(lambda t: t.replace('"', "\u201d").replace("'", "\u2019"), id="curly quotes"),
+        pytest.param(lambda t: t.replace('"', "&quot;").replace("'", "&#39;"), id="html entities"),
+        pytest.param(lambda t: "\n".join("web-1  | " + line for line in t.split("\n")), id="compose prefix"),
+        pytest.param(
+            lambda t: "\n".join("2024-05-01 10:00:00,123 - ERROR - " + line for line in t.split("\n")), id="log prefix"
+        ),
+        pytest.param(lambda t: "\n".join("E       " + line for line in t.split("\n")), id="pytest E lines"),
+        pytest.param(lambda t: t.replace("MPS", "M\u200bPS"), id="zero-width space"),
+    ],
+)
+@pytest.mark.parametrize(("text", "cause"), [(OOM, "out-of-memory"), (CUDA, "cuda-requested-on-mac")])
+def test_mangled_text_reads_like_the_original(mangle: object, text: str, cause: str) -> None:
+    assert explain_text(text).cause.id == cause
+    assert explain_text(mangle(text)).cause.id == cause  # type: ignore[operator]
+
+
+def test_a_prefix_on_a_minority_of_lines_is_kept() -> None:
+    text = "web-1  | hello\nplain line\nanother plain line\nthird"
+    assert read(text).text.split("\n")[0] == "web-1  | hello"
+
+
+def test_a_value_followed_by_an_annotation_is_read() -> None:
+    seen = facts_of("platform.machine() → 'x86_64'              → the lie this PR describes")
+    assert seen["interpreter.machine"] == "x86_64"
+    assert facts_of("platform.processor() = 'i386'  # under Rosetta")["interpreter.processor"] == "i386"
+
+
+def test_a_labelled_file_output_of_the_python_is_read() -> None:
+    seen = facts_of("Python  : Mach-O 64-bit executable x86_64  → running translated")
+    assert seen["interpreter.binary_archs"] == ["x86_64"]

@@ -36,9 +36,36 @@ class Normalised:
     origin: list[int]  # 1-based line of the original paste for each line
 
 
+# HTML-escaped text (a page's source, a web form, an e-mail): &#39; &quot; &lt; &gt; &amp; and numeric forms.
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|quot|apos|lt|gt|amp|nbsp);")
+# A prefix a log or a container runtime puts before every line: Docker Compose's "name-1  | ", a logging
+# record's "2024-05-01 10:00:00,123 - ERROR - " or "2024-08-07 09:14:12.262 | INFO | ".
+_LINE_PREFIX = re.compile(
+    r"\A(?:[\w.-]{1,60} {1,40}\| "
+    r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?\]?"
+    r"(?: ?[-|:]? ?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b)?"
+    r"(?: ?[-|:] ?| ))"
+)
+
+
+# Typography a web page, a word processor or a chat app puts into copied text: non-breaking and thin spaces,
+# zero-width characters, curly quotes. Machine output never has them; every pattern is written for ASCII.
+_TYPOGRAPHY = str.maketrans(
+    {
+        **dict.fromkeys("\u00a0\u2002\u2003\u2007\u2009\u200a\u202f\u3000", " "),
+        **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff", None),
+        **dict.fromkeys("\u2018\u2019\u201a\u2032", "'"),
+        **dict.fromkeys("\u201c\u201d\u201e\u2033", '"'),
+    }
+)
+_PYTEST_E = re.compile(r"\AE {3,12}(?=\S)")  # pytest's failure lines: "E       RuntimeError: ..."
+
+
 def normalise(lines: list[str]) -> Normalised:
     """*lines* (split, colours and quote marks already removed) with wraps joined and reprs undone."""
-    joined = join_wrapped(lines)
+    # Wraps are joined first: a terminal cut the line as it was printed, prefix and escapes included.
+    joined = join_wrapped([line.translate(_TYPOGRAPHY) for line in lines])
+    joined = strip_prefixes([_PYTEST_E.sub("", html_unescape(line)) for line in joined])
     out: list[str] = []
     origin: list[int] = []
     for number, line in enumerate(joined, start=1):
@@ -46,6 +73,24 @@ def normalise(lines: list[str]) -> Normalised:
             out.append(_ARROW.sub(" = ", part) if "→" in part or "=>" in part else part)
             origin.append(number)
     return Normalised(out, origin)
+
+
+def html_unescape(line: str) -> str:
+    """A line with HTML character references (``&#39;``, ``&quot;``) as the text they stand for."""
+    if "&" not in line or not _ENTITY.search(line):
+        return line
+    import html
+
+    return html.unescape(line).replace("\xa0", " ")
+
+
+def strip_prefixes(lines: list[str]) -> list[str]:
+    """The lines without the container's or logger's prefix, when most lines of the paste carry one."""
+    prefixed = [_LINE_PREFIX.match(line) for line in lines]
+    filled = sum(1 for line in lines if line.strip())
+    if not filled or sum(1 for m in prefixed if m) * 2 < filled:
+        return lines
+    return [line[m.end() :] if m else line for line, m in zip(lines, prefixed)]
 
 
 def wrap_width(lines: list[str]) -> int | None:

@@ -20,7 +20,8 @@ SHORT = re.compile(
     r"^\s*Darwin\s+(?P<release>\d+\.\d+(?:\.\d+)?)\s+(?P<machine>arm64|x86_64)(?:\s+(?P<processor>arm|i386))?\s*$"
 )
 MACHO = re.compile(
-    r"(?P<path>(?<![^\s`'\x22])/(?:\S{0,1000}?/)?)?python[\d.]*t?:\s+Mach-O (?:64-bit executable (?P<one>x86_64|arm64)"
+    r"(?P<path>(?<![^\s`'\x22])/(?:\S{0,1000}?/)?)?(?:python[\d.]*t?|(?<![\w/])Python {0,8})"
+    r":\s+Mach-O (?:64-bit executable (?P<one>x86_64|arm64)"
     r"|universal binary with \d architectures: (?P<many>.*))"
 )
 LIPO = re.compile(
