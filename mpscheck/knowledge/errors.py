@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 from mpscheck.knowledge.error_rows import ERROR, TORCH_ISSUE, WARNING, Hit, Row, fill, groups_of
 from mpscheck.knowledge.error_texts import EARLY, LATE, MORE_EARLY
+from mpscheck.knowledge.needles import may_match
 
 __all__ = ["BY_ID", "ERROR", "TABLE", "WARNING", "Hit", "Row", "fill", "find", "first", "groups_of"]
 
@@ -344,7 +345,7 @@ def find(lines: list[str]) -> Iterator[Hit]:
     starts = [0]
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
-    found = [hit for row in TABLE for hit in _row_hits(row, lines, text, starts)]
+    found = [hit for row in TABLE if may_match(row.pattern, text) for hit in _row_hits(row, lines, text, starts)]
     yield from sorted(found, key=lambda hit: hit.line)  # stable: table order within a line
 
 

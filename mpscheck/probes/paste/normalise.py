@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 MIN_WRAP = 60  # narrower hard wraps are not a terminal's
 TERMINAL_WIDTH = 80  # one wrapped line of exactly this width is enough to call it a wrap
+MAX_JOINED = 4000  # a wrapped line is joined up to the readers' per-line cut, no further
 REPR_ESCAPES = {"\\n": "\n", "\\t": "\t", "\\'": "'", '\\"': '"', "\\\\": "\\"}
 _ESCAPE = re.compile(r"\\[nt'\"\\]")
 _REPR_HINT = re.compile(r"\\n|\\'")
@@ -119,7 +120,14 @@ def join_wrapped(lines: list[str]) -> list[str]:
             out[i - 1] = lines[i - 1].rstrip() + " " + line.strip()
             out[i] = ""
             continue
-        if wrapped and i + 1 < len(lines) and lines[i + 1].strip() and _continued(line, lines[i + 1]):
+        joined_enough = start is not None and len(out[start]) >= MAX_JOINED
+        if (
+            wrapped
+            and not joined_enough
+            and i + 1 < len(lines)
+            and lines[i + 1].strip()
+            and _continued(line, lines[i + 1])
+        ):
             start = i if start is None else start
         else:
             start = None
@@ -129,6 +137,8 @@ def join_wrapped(lines: list[str]) -> list[str]:
 def _continued(line: str, following: str) -> bool:
     """*following* carries on a line cut at the wrap width: it is no record of its own, or the cut fell
     inside a word (a letter or digit on both sides, as in "RuntimeError: M" + "PS backend out of memory")."""
+    if following == line:  # a log repeating one record of the same length: records, not a wrap
+        return False
     following = _QUOTE_MARK.sub("", following)  # a quoted reply's record is still a record
     return not _RECORD.match(following) or (line[-1:].isalnum() and following[:1].isalnum())
 
