@@ -59,7 +59,7 @@ _TYPOGRAPHY = str.maketrans(
         **dict.fromkeys("\u201c\u201d\u201e\u2033", '"'),
     }
 )
-_PYTEST_E = re.compile(r"\AE {3,12}(?=\S)")  # pytest's failure lines: "E       RuntimeError: ..."
+_PYTEST_E = re.compile(r"\AE {3,12}(?=[^ ])")  # pytest's failure lines: "E       RuntimeError: ..."
 
 
 def normalise(lines: list[str]) -> Normalised:
