@@ -15,6 +15,8 @@ from tests.corpus_cases import HELDOUT, Case, cases, fix_matches
 WRONG_CAUSE = {
     "yuna-ai-17-not-linked-mps-braces.txt": "the paste is the message alone, which a torch on Linux or Windows and a "
     "macOS build without MPS both print: the answer names both and the command that tells them apart",
+    "pytorch-100165-torch-mps-missing-2-0-0.txt": "the AttributeError is only in the thread's title; the body shows "
+    "`torch.mps` typed in a REPL and torch 2.0.0, but no error line",
     "comfy-desktop-1492-linalg-solve-old-torch.txt": "the error is only described in prose, its op name mangled "
     "(aten:: nlinalg.solve-ex.result): no error line",
     "diffusers-12653-prx-rope-float64-env.txt": "float64 is named only in the thread's title (prose); the paste is an "

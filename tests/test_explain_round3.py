@@ -151,3 +151,27 @@ def test_a_value_followed_by_an_annotation_is_read() -> None:
 def test_a_labelled_file_output_of_the_python_is_read() -> None:
     seen = facts_of("Python  : Mach-O 64-bit executable x86_64  → running translated")
     assert seen["interpreter.binary_archs"] == ["x86_64"]
+
+
+# ---- the fourth round: wrong results told in words ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Training on M1 Pro with MPS as parameter reports 0 for all statistical metrics after each epoch.",
+        "the loss is nan on mps but fine on the CPU",
+        "with device mps the pipeline gives black images",
+        "on MPS the output is pure noise",
+    ],
+)  # the first: ultralytics/ultralytics#9113
+def test_wrong_results_told_in_words_are_not_healthy(said: str) -> None:
+    assert facts_of(said).get("paste.wrong_results") is True
+    diagnosis = explain_text(said + "\nCPU                 Apple M1 Pro\nOS macOS-14.4-arm64-arm-64bit")
+    assert diagnosis.cause.id == "metal-bug-fixed-later"
+    assert diagnosis.cause.variant == "wrong-results"
+
+
+def test_zero_or_nan_words_far_from_mps_say_nothing() -> None:
+    assert "paste.wrong_results" not in facts_of("the scheduler returns 0 when the queue is empty")
+    assert "paste.wrong_results" not in facts_of("I use mps for training.\nAlso, some values are NaN in my csv file.")

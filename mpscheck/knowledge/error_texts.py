@@ -181,9 +181,11 @@ EARLY: tuple[Row, ...] = (
         ),
         "cuda-requested-on-mac",
         "the checkpoint was saved on a CUDA GPU, and torch.load tries to put it back on CUDA, which this Mac has not",
-        "Pass map_location: torch.load(path, map_location='mps') (or 'cpu'), in the code or the tool's device option.",
+        "Load the CUDA checkpoint with map_location so torch.load does not ask for CUDA: "
+        "torch.load(path, map_location='cpu'), then .to('mps') (or map_location='mps'), in the code or the tool's "
+        "device option.",
         (),
-        "torch/serialization.py (validate_cuda_device)",
+        "torch/serialization.py (validate_cuda_device); https://github.com/ThereforeGames/txt2mask/issues/18",
     ),
     Row(
         "cuda-on-mac",

@@ -42,9 +42,15 @@ NAMED = re.compile(
 INTEL_MAC = re.compile(r"\b(?:Intel|intel|Radeon)\b(?!-)")  # a Mac with a Radeon GPU is an Intel Mac
 RUNNER_LABEL = re.compile(r"(?i)\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)\b")  # larger runners: GitHub's VMs
 # The user's words that the results on mps are wrong: the run "works", but nothing may call it healthy.
+# Also the shapes wrong results take in words: NaN, all zeros, "reports 0", black images, pure noise.
+_WRONG = (
+    r"(?:wrong|incorrect|different|broken|gibberish|garbage|not (?:the )?same|nan|(?:all )?zeros"
+    r"|(?:reports?|outputs?|returns?|gives?|shows?) (?:all )?0|black (?:images?|outputs?|pictures?|frames?)"
+    r"|(?:pure|just|only) noise)"
+)
 WRONG_RESULTS = re.compile(
-    r"(?i)\b(?:wrong|incorrect|different|broken|gibberish|garbage|not (?:the )?same)\b.{0,60}(?<![a-z])mps\b"
-    r"|(?<![a-z])mps\b.{0,60}\b(?:wrong|incorrect|different|broken|gibberish|garbage|not (?:the )?same)\b"
+    rf"(?i)\b{_WRONG}\b.{{0,60}}(?<![a-z])mps\b"
+    rf"|(?<![a-z])mps\b.{{0,60}}\b{_WRONG}\b"
 )
 # An NVIDIA RTX/GeForce GPU: no Mac has one, so a line naming it (and no Mac) is about a PC.
 # Another system named with its version ("Ubuntu 20.04", "Windows 11") on a line with no Mac word: the user
