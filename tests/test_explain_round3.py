@@ -175,3 +175,34 @@ def test_wrong_results_told_in_words_are_not_healthy(said: str) -> None:
 def test_zero_or_nan_words_far_from_mps_say_nothing() -> None:
     assert "paste.wrong_results" not in facts_of("the scheduler returns 0 when the queue is empty")
     assert "paste.wrong_results" not in facts_of("I use mps for training.\nAlso, some values are NaN in my csv file.")
+
+
+# ---- a known message soft-wrapped at word boundaries ----------------------------------------------------
+
+
+def soft_wrap(text: str, width: int) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.fill(line, width) if len(line) > width else line for line in text.split("\n"))
+
+
+@pytest.mark.parametrize("width", [60, 72, 100])
+@pytest.mark.parametrize(("text", "cause"), [(OOM, "out-of-memory"), (CUDA, "cuda-requested-on-mac")])
+def test_a_known_message_wrapped_at_word_boundaries_is_read_whole(text: str, cause: str, width: int) -> None:
+    wrapped = soft_wrap(text, width)
+    assert wrapped.count("\n") > text.count("\n") or max(len(line) for line in text.split("\n")) <= width
+    assert explain_text(wrapped).cause.id == cause
+
+
+def test_the_joined_message_keeps_the_line_numbers() -> None:
+    wrapped = "first line\n" + soft_wrap(OOM, 72) + "\nlast line"
+    paste = read(wrapped)
+    lines = paste.text.split("\n")
+    assert len(lines) == wrapped.count("\n") + 1
+    assert lines[1].startswith("RuntimeError: MPS backend out of memory") and lines[2] == ""
+    assert lines[-1] == "last line"
+
+
+def test_prose_lines_that_hold_no_known_message_are_not_joined() -> None:
+    text = "I ran the training script on my laptop and it\nstopped after a while with no output at all."
+    assert read(text).text == text

@@ -13,6 +13,7 @@ back to the line of the paste it came from.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 MIN_WRAP = 60  # narrower hard wraps are not a terminal's
 TERMINAL_WIDTH = 80  # one wrapped line of exactly this width is enough to call it a wrap
 MAX_JOINED = 4000  # a wrapped line is joined up to the readers' per-line cut, no further
+MAX_SPLIT = 5  # a known message soft-wrapped over more lines than this is left as it is
 REPR_ESCAPES = {"\\n": "\n", "\\t": "\t", "\\'": "'", '\\"': '"', "\\\\": "\\"}
 _ESCAPE = re.compile(r"\\[nt'\"\\]")
 _REPR_HINT = re.compile(r"\\n|\\'")
@@ -67,6 +69,7 @@ def normalise(lines: list[str]) -> Normalised:
     # Wraps are joined first: a terminal cut the line as it was printed, prefix and escapes included.
     joined = join_wrapped([line.translate(_TYPOGRAPHY) for line in lines])
     joined = strip_prefixes([_PYTEST_E.sub("", html_unescape(line)) for line in joined])
+    joined = join_split_messages(joined)
     out: list[str] = []
     origin: list[int] = []
     for number, line in enumerate(joined, start=1):
@@ -74,6 +77,41 @@ def normalise(lines: list[str]) -> Normalised:
             out.append(_ARROW.sub(" = ", part) if "→" in part or "=>" in part else part)
             origin.append(number)
     return Normalised(out, origin)
+
+
+def join_split_messages(lines: list[str]) -> list[str]:
+    """A known error message that a soft wrap (at a word boundary, as an e-mail, a narrow page or a rich
+    console wraps) broke over lines, joined back onto its first line (the others left blank): found by
+    matching the known-error table on the text with line breaks read as spaces. At most MAX_SPLIT lines."""
+    from mpscheck.knowledge.errors import TABLE
+    from mpscheck.knowledge.needles import may_match
+
+    text = "\n".join(lines)
+    if "\n" not in text:
+        return lines
+    flat = text.replace("\n", " ")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    runs: list[tuple[int, int]] = []
+    for row in TABLE:
+        if not may_match(row.pattern, flat):
+            continue
+        for match in row.pattern.finditer(flat):
+            if "\n" not in text[match.start() : match.end()]:
+                continue
+            first = bisect.bisect_right(starts, match.start()) - 1
+            last = bisect.bisect_right(starts, match.end() - 1) - 1
+            if last - first < MAX_SPLIT and all(lines[i].strip() for i in range(first, last + 1)):
+                runs.append((first, last))
+    out = list(lines)
+    for first, last in sorted(runs):
+        if not out[first].strip() or not out[last].strip():  # already joined into an earlier run
+            continue
+        out[first] = " ".join(out[i].strip() if i > first else out[i].rstrip() for i in range(first, last + 1))
+        for i in range(first + 1, last + 1):
+            out[i] = ""
+    return out
 
 
 def html_unescape(line: str) -> str:
