@@ -67,9 +67,10 @@ _PYTEST_E = re.compile(r"\AE {3,12}(?=[^ ])")  # pytest's failure lines: "E     
 def normalise(lines: list[str]) -> Normalised:
     """*lines* (split, colours and quote marks already removed) with wraps joined and reprs undone."""
     # Wraps are joined first: a terminal cut the line as it was printed, prefix and escapes included.
-    joined = join_wrapped([line.translate(_TYPOGRAPHY) for line in lines])
+    # A message soft-wrapped at word boundaries is joined (with its spaces) before the hard-wrap rule could
+    # join its pieces without one.
+    joined = join_wrapped(join_split_messages([line.translate(_TYPOGRAPHY) for line in lines]))
     joined = strip_prefixes([_PYTEST_E.sub("", html_unescape(line)) for line in joined])
-    joined = join_split_messages(joined)
     out: list[str] = []
     origin: list[int] = []
     for number, line in enumerate(joined, start=1):
