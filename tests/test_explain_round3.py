@@ -129,6 +129,11 @@ AssertionError: Torch not compiled with CUDA enabled"""  # Stability-AI/StableLM
         ),
         pytest.param(lambda t: "\n".join("E       " + line for line in t.split("\n")), id="pytest E lines"),
         pytest.param(lambda t: t.replace("MPS", "M\u200bPS"), id="zero-width space"),
+        pytest.param(
+            lambda t: t.replace(": ", "\uff1a").replace(", ", "\uff0c").replace("(", "\uff08").replace(")", "\uff09"),
+            id="full-width punctuation",
+        ),
+        pytest.param(lambda t: "\n".join("- " + line for line in t.split("\n")), id="list bullets"),
     ],
 )
 @pytest.mark.parametrize(("text", "cause"), [(OOM, "out-of-memory"), (CUDA, "cuda-requested-on-mac")])

@@ -42,12 +42,13 @@ class Normalised:
 # HTML-escaped text (a page's source, a web form, an e-mail): &#39; &quot; &lt; &gt; &amp; and numeric forms.
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|quot|apos|lt|gt|amp|nbsp);")
 # A prefix a log or a container runtime puts before every line: Docker Compose's "name-1  | ", a logging
-# record's "2024-05-01 10:00:00,123 - ERROR - " or "2024-08-07 09:14:12.262 | INFO | ".
+# record's "2024-05-01 10:00:00,123 - ERROR - " or "2024-08-07 09:14:12.262 | INFO | ", or a list bullet.
 _LINE_PREFIX = re.compile(
     r"\A(?:[\w.-]{1,60} {1,40}\| "
     r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?\]?"
     r"(?: ?[-|:]? ?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b)?"
-    r"(?: ?[-|:] ?| ))"
+    r"(?: ?[-|:] ?| )"
+    r"|[-*] (?=\S))"  # a Markdown list item on every line
 )
 
 
@@ -59,8 +60,16 @@ _TYPOGRAPHY = str.maketrans(
         **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff", None),
         **dict.fromkeys("\u2018\u2019\u201a\u2032", "'"),
         **dict.fromkeys("\u201c\u201d\u201e\u2033", '"'),
+        # full-width punctuation an East Asian input method types inside an error (U+FF1A after RuntimeError)
+        "\uff08": "(",
+        "\uff09": ")",
+        "\uff1d": "=",
+        "\uff07": "'",
+        "\uff02": '"',
     }
 )
+_FULL_WIDTH_SEPARATOR = re.compile("[\uff1a\uff0c\uff1b] ?")  # full-width colon, comma, semicolon: no space after
+_SEPARATOR = {"\uff1a": ": ", "\uff0c": ", ", "\uff1b": "; "}
 _PYTEST_E = re.compile(r"\AE {3,12}(?=[^ ])")  # pytest's failure lines: "E       RuntimeError: ..."
 
 
@@ -69,8 +78,8 @@ def normalise(lines: list[str]) -> Normalised:
     # Wraps are joined first: a terminal cut the line as it was printed, prefix and escapes included.
     # A message soft-wrapped at word boundaries is joined (with its spaces) before the hard-wrap rule could
     # join its pieces without one.
-    joined = join_wrapped(join_split_messages([line.translate(_TYPOGRAPHY) for line in lines]))
-    joined = strip_prefixes([_PYTEST_E.sub("", html_unescape(line)) for line in joined])
+    joined = join_wrapped(join_split_messages([typography(line) for line in lines]))
+    joined = strip_prefixes([_PYTEST_E.sub("", html_unescape(separators(line))) for line in joined])
     out: list[str] = []
     origin: list[int] = []
     for number, line in enumerate(joined, start=1):
@@ -113,6 +122,17 @@ def join_split_messages(lines: list[str]) -> list[str]:
         for i in range(first + 1, last + 1):
             out[i] = ""
     return out
+
+
+def typography(line: str) -> str:
+    """*line* with a web page's or an input method's typography as the ASCII that machine output has (one
+    character for one, so a terminal's wrap width still shows)."""
+    return line if line.isascii() else line.translate(_TYPOGRAPHY)
+
+
+def separators(line: str) -> str:
+    """Full-width colons, commas and semicolons as ASCII ones followed by a space, as the patterns expect."""
+    return line if line.isascii() else _FULL_WIDTH_SEPARATOR.sub(lambda m: _SEPARATOR[m[0][0]], line)
 
 
 def html_unescape(line: str) -> str:
