@@ -46,6 +46,21 @@ def availability_pattern() -> re.Pattern[str]:
 
 TABLE: tuple[Row, ...] = (
     Row(
+        "linker-other-arch",
+        re.compile(
+            r"building for macOS-(?P<need>arm64|x86_64) but attempting to link with file built for "
+            r"macOS-(?P<have>arm64|x86_64)"
+            r"|found architecture '(?P<have2>arm64e?|x86_64|i386)', required architecture '(?P<need2>arm64e?|x86_64)'"
+        ),
+        "wrong-arch-wheel",
+        "the linker skips a library built for {have} while building for {need}: the libtorch (or other library) "
+        "linked is for the other architecture",
+        "Link against a library of this architecture: the libtorch inside an arm64 `pip install torch` (its folder: "
+        "python -c 'import torch, os; print(os.path.dirname(torch.__file__))'), not an x86_64 download.",
+        ("{python} -m pip install --force-reinstall --no-cache-dir torch",),
+        TORCH_ISSUE + "63558; https://github.com/LaurentMazare/tch-rs/issues/881 (ld64's two wordings)",
+    ),
+    Row(
         "oom-zero",
         _re(r"MPS backend out of memory \(MPS allocated: 0 bytes, other allocations: 0 bytes"),
         "virtual-machine",

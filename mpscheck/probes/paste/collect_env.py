@@ -85,9 +85,10 @@ def _line(lines: list[str], number: int, line: str) -> list[Observation]:
 
 # Values whose shape says what they are, whatever the label's language (a translated collect_env).
 VALUE_OS = re.compile(r"\A(?:macOS|Mac OS X) \d+(?:\.\d+)*(?: \((?:arm64|x86_64)\))?\Z")
-VALUE_PLATFORM = re.compile(r"\AmacOS-\d+(?:\.\d+)*-(?:arm64|x86_64)-(?:arm|i386)(?:-64bit)?\Z")
+VALUE_PLATFORM = re.compile(r"\AmacOS-\d+(?:\.\d+)*-(?:arm64|x86_64)-(?:arm|i386)(?:-64bit)?(?:-Mach-O)?\Z")
 VALUE_CHIP = re.compile(r"\AApple M[1-9](?: (?:Pro|Max|Ultra))?\Z")
-VALUE_PYTHON = re.compile(r"\A(?P<version>\d+\.\d+\.\d+) [^\n]{0,200}\(64-bit runtime\)\Z")
+# "3.11.9 (main, ...) [Clang ...] (64-bit runtime)", "3.8.13 | packaged by conda-forge | (default, ...", cut or not
+VALUE_PYTHON = re.compile(r"\A(?P<version>\d+\.\d+\.\d+) [(|][^\n]{0,200}?(?:\(64-bit|\[(?:Clang|GCC|MSC))")
 
 
 def _by_value(seen: Seen, value: str) -> list[Observation]:

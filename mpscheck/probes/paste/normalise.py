@@ -92,7 +92,8 @@ def normalise(lines: list[str]) -> Normalised:
 def join_split_messages(lines: list[str]) -> list[str]:
     """A known error message that a soft wrap (at a word boundary, as an e-mail, a narrow page or a rich
     console wraps) broke over lines, joined back onto its first line (the others left blank): found by
-    matching the known-error table on the text with line breaks read as spaces. At most MAX_SPLIT lines."""
+    matching the known-error table on the text with line breaks read as spaces, where the lines joined
+    without spaces do not match (that is a terminal's hard wrap, joined later). At most MAX_SPLIT lines."""
     from mpscheck.knowledge.errors import TABLE
     from mpscheck.knowledge.needles import may_match
 
@@ -112,8 +113,9 @@ def join_split_messages(lines: list[str]) -> list[str]:
                 continue
             first = bisect.bisect_right(starts, match.start()) - 1
             last = bisect.bisect_right(starts, match.end() - 1) - 1
-            if last - first < MAX_SPLIT and all(lines[i].strip() for i in range(first, last + 1)):
-                runs.append((first, last))
+            run = lines[first : last + 1]
+            if last - first < MAX_SPLIT and _soft_wrapped(run) and not row.pattern.search("".join(run)):
+                runs.append((first, last))  # joined without spaces it does not match: not a hard wrap
     out = list(lines)
     for first, last in sorted(runs):
         if not out[first].strip() or not out[last].strip():  # already joined into an earlier run
@@ -135,6 +137,14 @@ def separators(line: str) -> str:
     return line if line.isascii() else _FULL_WIDTH_SEPARATOR.sub(lambda m: _SEPARATOR[m[0][0]], line)
 
 
+def _soft_wrapped(run: list[str]) -> bool:
+    """Lines a soft wrap may have made of one: none blank, every line between the first and the last filled
+    to near the widest (a wrap breaks only a full line; a short line inside is a line's own end; the first
+    may be short where the next word was too long to fit)."""
+    widest = max(len(line) for line in run)
+    return all(line.strip() for line in run) and all(len(line) >= 0.7 * widest for line in run[1:-1])
+
+
 def html_unescape(line: str) -> str:
     """A line with HTML character references (``&#39;``, ``&quot;``) as the text they stand for."""
     if "&" not in line or not _ENTITY.search(line):
@@ -146,11 +156,12 @@ def html_unescape(line: str) -> str:
 
 def strip_prefixes(lines: list[str]) -> list[str]:
     """The lines without the container's or logger's prefix, when most lines of the paste carry one."""
-    prefixed = [_LINE_PREFIX.match(line) for line in lines]
+    quotes = [len(q[0]) if (q := _QUOTE_MARK.match(line)) else 0 for line in lines]  # a reply's "> " stays
+    prefixed = [_LINE_PREFIX.match(line[at:]) for line, at in zip(lines, quotes)]
     filled = sum(1 for line in lines if line.strip())
     if not filled or sum(1 for m in prefixed if m) * 2 < filled:
         return lines
-    return [line[m.end() :] if m else line for line, m in zip(lines, prefixed)]
+    return [line[:at] + line[at + m.end() :] if m else line for line, m, at in zip(lines, prefixed, quotes)]
 
 
 def wrap_width(lines: list[str]) -> int | None:
