@@ -211,3 +211,10 @@ def test_the_joined_message_keeps_the_line_numbers() -> None:
 def test_prose_lines_that_hold_no_known_message_are_not_joined() -> None:
     text = "I ran the training script on my laptop and it\nstopped after a while with no output at all."
     assert read(text).text == text
+
+
+def test_an_op_message_retyped_in_a_sentence_is_still_the_op_message() -> None:
+    said = "error says the operator 'aten::grid_sampler_3d' is not currently implemented for the MPS device"
+    diagnosis = explain_text(said)
+    assert diagnosis.cause.id == "op-not-implemented"
+    assert "grid_sampler_3d" in diagnosis.cause.summary

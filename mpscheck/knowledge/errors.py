@@ -122,7 +122,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "op-not-implemented",
-        _re(r"The operator '(?P<op>\w+::[\w.]+)' is not current(?:ly)? implemented for the MPS device"),
+        _re(r"[Tt]he operator '(?P<op>\w+::[\w.]+)' is not current(?:ly)? implemented for the MPS device"),
         "op-not-implemented",
         "{op} has no MPS kernel in this torch, and the CPU fallback is off",
         "Set PYTORCH_ENABLE_MPS_FALLBACK=1 before Python starts (setting it in the script after `import torch` "
@@ -143,7 +143,7 @@ TABLE: tuple[Row, ...] = (
     Row(
         "op-fallback",
         _re(
-            r"The operator '(?P<op>\w+::[\w.]+)' is not currently supported on the MPS backend and will fall "
+            r"[Tt]he operator '(?P<op>\w+::[\w.]+)' is not currently supported on the MPS backend and will fall "
             r"back to run on the CPU"
         ),
         "op-fallback-warning",
