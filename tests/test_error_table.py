@@ -39,9 +39,6 @@ AWAITING_A_CASE = {
     "support for that dtype.",
     # Rows added from torch's and the tools' own source wording (cited in each row), awaiting a tuning-corpus paste:
     "input-dtype-mismatch": "RuntimeError: Input type (MPSHalfType) and weight type (MPSFloatType) should be the same",
-    "cuda-checkpoint-on-mac": "RuntimeError: Attempting to deserialize object on a CUDA device but "
-    "torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with "
-    "map_location=torch.device('cpu') to map your storages to the CPU.",
     "fork-after-mps": "objc[4242]: +[MPSGraphObject initialize] may have been in progress in another thread when "
     "fork() was called.",
     "torch-mps-api-missing": "AttributeError: module 'torch.mps' has no attribute 'current_allocated_memory'",

@@ -455,3 +455,23 @@ def test_strings_outside_mps_files_are_kept_only_when_they_mention_mps() -> None
 )
 def test_classification(fmt: str, condition: str, cause: str, dtype: str | None, macos: str | None) -> None:
     assert tool.classify(fmt) == {"condition": condition, "dtype": dtype, "macos": macos, "cause": cause}
+
+
+def test_argument_checks_are_the_callers_and_bugs_are_internal_asserts_or_metal_failures() -> None:
+    """An argument check (shapes, ranks, values) is invalid-argument, never a torch bug; what the table calls a
+    bug fixed later is an INTERNAL ASSERT or a failure of Metal itself (a library, a command buffer)."""
+    table = json.loads((Path(M.__file__).parent / "torch_messages.json").read_text(encoding="utf-8"))
+    for message in table["messages"]:
+        if message["cause"] == "metal-bug-fixed-later":
+            assert "INTERNAL ASSERT" in message["format"] or re.search(
+                r"(?i)\bfailed to\b|command buffer", message["format"]
+            ), message["format"]
+    assert tool.classify("Expected self.dim() == 2 to be true, but got false.")["cause"] == "invalid-argument"
+
+
+def test_reclassifying_the_stored_table_offline_changes_nothing(tmp_path: Path) -> None:
+    stored = Path(M.__file__).parent / "torch_messages.json"
+    copy = tmp_path / "torch_messages.json"
+    copy.write_text(stored.read_text(encoding="utf-8"), encoding="utf-8")
+    assert tool.main(["--reclassify", "--out", str(copy)]) == 0
+    assert copy.read_text(encoding="utf-8") == stored.read_text(encoding="utf-8")

@@ -691,13 +691,31 @@ def write_fixtures(cache: Path, dest: Path) -> None:
         (out / "SOURCE.txt").write_text("\n".join(source) + "\n", encoding="utf-8")
 
 
+def reclassified(table: dict[str, Any]) -> dict[str, Any]:
+    """The stored table with every message's class read again by classify(): no wheel, no network."""
+    messages = []
+    for message in table["messages"]:
+        messages.append({**message, **classify(message["format"])})
+    return {**table, "messages": messages}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--cache", type=Path, required=True, help="wheel cache directory, outside the repository")
+    parser.add_argument("--cache", type=Path, help="wheel cache directory, outside the repository")
+    parser.add_argument(
+        "--reclassify", action="store_true", help="only classify the messages of --out again (offline, no wheels)"
+    )
     parser.add_argument("--out", type=Path, default=OUT, help="the JSON file to write")
     parser.add_argument("--jobs", type=int, default=2, help="wheels read in parallel")
     parser.add_argument("--write-fixtures", type=Path, help="only write test fixtures from the cached wheels here")
     args = parser.parse_args(argv)
+    if args.reclassify:
+        table = reclassified(json.loads(args.out.read_text(encoding="utf-8")))
+        args.out.write_text(bk.dump(table), encoding="utf-8")
+        print(f"reclassified {args.out} ({len(table['messages'])} messages)", file=sys.stderr)
+        return 0
+    if args.cache is None:
+        parser.error("--cache is required (or --reclassify)")
     args.cache.mkdir(parents=True, exist_ok=True)
     if args.write_fixtures:
         write_fixtures(args.cache, args.write_fixtures)

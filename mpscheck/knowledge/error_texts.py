@@ -30,20 +30,6 @@ EARLY: tuple[Row, ...] = (
         "https://github.com/Lightning-AI/pytorch-lightning/issues/15861 (newer Lightning quotes the class name)",
     ),
     Row(
-        "linker-other-arch",
-        re.compile(
-            r"building for macOS-(?P<need>arm64|x86_64) but attempting to link with file built for "
-            r"macOS-(?P<have>arm64|x86_64)"
-        ),
-        "wrong-arch-wheel",
-        "the linker skips a library built for {have} while building for {need}: the libtorch (or other library) "
-        "linked is for the other architecture",
-        "Link against a library of this architecture: the libtorch inside an arm64 `pip install torch` (its folder: "
-        "python -c 'import torch, os; print(os.path.dirname(torch.__file__))'), not an x86_64 download.",
-        ("{python} -m pip install --force-reinstall --no-cache-dir torch",),
-        TORCH_ISSUE + "63558 (ld64's 'building for ... but attempting to link with file built for')",
-    ),
-    Row(
         "mps-size-limit",
         re.compile(
             r"Output channels > 65536 not supported at the MPS device"
@@ -178,9 +164,10 @@ EARLY: tuple[Row, ...] = (
         ),
         "cuda-requested-on-mac",
         "the checkpoint was saved on a CUDA GPU, and torch.load tries to put it back on CUDA, which this Mac has not",
-        "Pass map_location: torch.load(path, map_location='mps') (or 'cpu'), in the code or the tool's device option.",
+        "Load the CUDA checkpoint with map_location so torch.load does not ask for CUDA: torch.load(path, "
+        "map_location='cpu'), then .to('mps'), in the code or the tool's device option.",
         (),
-        "torch/serialization.py (validate_cuda_device)",
+        "torch/serialization.py (validate_cuda_device); https://github.com/ThereforeGames/txt2mask/issues/18",
     ),
     Row(
         "cuda-on-mac",

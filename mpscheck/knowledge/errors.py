@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 from mpscheck.knowledge.error_rows import ERROR, TORCH_ISSUE, WARNING, Hit, Row, fill, groups_of
 from mpscheck.knowledge.error_texts import EARLY, LATE, MORE_EARLY
+from mpscheck.knowledge.needles import may_match
 
 __all__ = ["BY_ID", "ERROR", "TABLE", "WARNING", "Hit", "Row", "fill", "find", "first", "groups_of"]
 
@@ -44,6 +45,21 @@ def availability_pattern() -> re.Pattern[str]:
 
 
 TABLE: tuple[Row, ...] = (
+    Row(
+        "linker-other-arch",
+        re.compile(
+            r"building for macOS-(?P<need>arm64|x86_64) but attempting to link with file built for "
+            r"macOS-(?P<have>arm64|x86_64)"
+            r"|found architecture '(?P<have2>arm64e?|x86_64|i386)', required architecture '(?P<need2>arm64e?|x86_64)'"
+        ),
+        "wrong-arch-wheel",
+        "the linker skips a library built for {have} while building for {need}: the libtorch (or other library) "
+        "linked is for the other architecture",
+        "Link against a library of this architecture: the libtorch inside an arm64 `pip install torch` (its folder: "
+        "python -c 'import torch, os; print(os.path.dirname(torch.__file__))'), not an x86_64 download.",
+        ("{python} -m pip install --force-reinstall --no-cache-dir torch",),
+        TORCH_ISSUE + "63558; https://github.com/LaurentMazare/tch-rs/issues/881 (ld64's two wordings)",
+    ),
     Row(
         "oom-zero",
         _re(r"MPS backend out of memory \(MPS allocated: 0 bytes, other allocations: 0 bytes"),
@@ -106,7 +122,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "op-not-implemented",
-        _re(r"The operator '(?P<op>\w+::[\w.]+)' is not current(?:ly)? implemented for the MPS device"),
+        _re(r"[Tt]he operator '(?P<op>\w+::[\w.]+)' is not current(?:ly)? implemented for the MPS device"),
         "op-not-implemented",
         "{op} has no MPS kernel in this torch, and the CPU fallback is off",
         "Set PYTORCH_ENABLE_MPS_FALLBACK=1 before Python starts (setting it in the script after `import torch` "
@@ -127,7 +143,7 @@ TABLE: tuple[Row, ...] = (
     Row(
         "op-fallback",
         _re(
-            r"The operator '(?P<op>\w+::[\w.]+)' is not currently supported on the MPS backend and will fall "
+            r"[Tt]he operator '(?P<op>\w+::[\w.]+)' is not currently supported on the MPS backend and will fall "
             r"back to run on the CPU"
         ),
         "op-fallback-warning",
@@ -344,7 +360,7 @@ def find(lines: list[str]) -> Iterator[Hit]:
     starts = [0]
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
-    found = [hit for row in TABLE for hit in _row_hits(row, lines, text, starts)]
+    found = [hit for row in TABLE if may_match(row.pattern, text) for hit in _row_hits(row, lines, text, starts)]
     yield from sorted(found, key=lambda hit: hit.line)  # stable: table order within a line
 
 

@@ -11,6 +11,7 @@ from mpscheck.checks.causes.base import Reader
 from mpscheck.checks.causes.model import Cause, Evidence, evidence_of
 from mpscheck.checks.machine import intel_mac, virtual_machine, x86_python
 from mpscheck.knowledge.versions import FIRST_MPS_TORCH, at_least, parse_version
+from mpscheck.model import Remediation
 from mpscheck.probes.paste.model import Observation
 
 SETUP_ORDER = (
@@ -23,6 +24,7 @@ SETUP_ORDER = (
     "torch-too-old",
     "torch-not-built-with-mps",
     "no-metal-device",
+    "no-matching-distribution",
 )
 
 
@@ -97,7 +99,47 @@ class SetupRules(Reader):
             found["no-metal-device"] = (
                 self.hidden_gpu(evidence) if host.macos_version else self.from_row("no-metal-device", evidence)
             )
+        if not found and (missing := self.no_wheel_for_python()) is not None:
+            found["no-matching-distribution"] = missing
         return [found[i] for i in SETUP_ORDER if i in found]
+
+    def no_wheel_for_python(self) -> Cause | None:
+        """The user says torch (version X) will not install, no torch is installed, and the Python is known:
+        the generated wheel table says whether X (or any release) has a wheel for that Python."""
+        from mpscheck.knowledge import releases
+
+        said, info, torch = (
+            self.paste.get("paste.install_failed"),
+            self.facts.target.interpreter,
+            self.facts.target.torch,
+        )
+        tag = releases.cpython_tag(info.version) if info and info.version else None
+        if said is None or info is None or tag is None or (torch and torch.version):
+            return None
+        arch = info.machine if info.machine in ("arm64", "x86_64") else "arm64"
+        with_wheel = [
+            f.version for f in map(releases.release_facts, releases.known_releases(arch)) if f and tag in f.install
+        ]
+        wanted, facts = str(said.value), releases.release_facts(str(said.value), arch) if said.value else None
+        if facts is not None and tag not in facts.install:
+            why = f"torch {wanted} has no macOS {arch} wheel for Python {info.version}"
+            pythons = sorted(facts.install, key=lambda t: int(t[3:]) if t[3:].isdigit() else 0)
+        elif not wanted and releases.known_releases(arch) and not with_wheel:
+            why, pythons = f"no torch release has a macOS {arch} wheel for Python {info.version}", []
+        else:
+            return None
+        newest = f"{pythons[-1][2]}.{pythons[-1][3:]}" if pythons else "3.12"
+        commands = (f"{self.python} -m pip install 'torch>={with_wheel[0]}'",) if with_wheel else ()
+        remedy = Remediation(
+            "Install a torch release that has a wheel for this Python"
+            + (f" (torch {with_wheel[0]} or later)" if with_wheel else "")
+            + f", or make the venv with a Python {'torch ' + wanted if wanted else 'torch'} has wheels for "
+            f"(up to {newest}), native arm64.",
+            (*commands, f"/opt/homebrew/bin/brew install python@{newest}"),
+        )
+        cause = self.from_row("no-matching-distribution", self.ev("paste.install_failed", "interpreter.version"))
+        first = f" (the first release with one is torch {with_wheel[0]})" if with_wheel else ""
+        return replace(cause, summary=f"{why}{first}: pip finds no torch to install for this Python", fix=remedy)
 
     def another_torch_works(self) -> tuple[Evidence, ...]:
         """is_available() False, then a torch installed, then True: the machine is fine, the first torch is not."""

@@ -69,6 +69,8 @@ def _line(lines: list[str], number: int, line: str) -> list[Observation]:
         return _platform(seen, value)
     if key in MPSCHECK_FIELDS:
         return _mpscheck_field(seen, key, value)
+    if key in LIGHTNING_FIELDS:
+        return _lightning_field(seen, key, value)
     if key in ("Hardware", "Chip") and re.match(r"\A(?:Apple M\d|Intel)", value):
         return [seen("host.cpu_brand", value)]
     if key == "Architecture" and value in ("arm64", "x86_64"):
@@ -83,9 +85,10 @@ def _line(lines: list[str], number: int, line: str) -> list[Observation]:
 
 # Values whose shape says what they are, whatever the label's language (a translated collect_env).
 VALUE_OS = re.compile(r"\A(?:macOS|Mac OS X) \d+(?:\.\d+)*(?: \((?:arm64|x86_64)\))?\Z")
-VALUE_PLATFORM = re.compile(r"\AmacOS-\d+(?:\.\d+)*-(?:arm64|x86_64)-(?:arm|i386)(?:-64bit)?\Z")
+VALUE_PLATFORM = re.compile(r"\AmacOS-\d+(?:\.\d+)*-(?:arm64|x86_64)-(?:arm|i386)(?:-64bit)?(?:-Mach-O)?\Z")
 VALUE_CHIP = re.compile(r"\AApple M[1-9](?: (?:Pro|Max|Ultra))?\Z")
-VALUE_PYTHON = re.compile(r"\A(?P<version>\d+\.\d+\.\d+) [^\n]{0,200}\(64-bit runtime\)\Z")
+# "3.11.9 (main, ...) [Clang ...] (64-bit runtime)", "3.8.13 | packaged by conda-forge | (default, ...", cut or not
+VALUE_PYTHON = re.compile(r"\A(?P<version>\d+\.\d+\.\d+) [(|][^\n]{0,200}?(?:\(64-bit|\[(?:Clang|GCC|MSC))")
 
 
 def _by_value(seen: Seen, value: str) -> list[Observation]:
@@ -140,7 +143,24 @@ def _mpscheck_field(seen: Seen, key: str, value: str) -> list[Observation]:
     return []
 
 
+# Lightning's collect_env_details.py prints lower-case rows under "* System:" and "* Lightning:":
+# "- processor: i386" is platform.processor() of the Python that ran it (i386 under Rosetta).
+LIGHTNING_FIELDS = ("processor", "python", "torch")
+
+
+def _lightning_field(seen: Seen, key: str, value: str) -> list[Observation]:
+    if key == "processor" and value in ("i386", "arm", "arm64"):
+        return [seen("interpreter.processor", value)]
+    if key == "python" and re.fullmatch(r"\A\d+\.\d+(?:\.\d+)?", value):
+        return [seen("interpreter.version", value)]
+    if key == "torch" and re.fullmatch(r"\A\d+\.\d+[\w.+]*", value):
+        return [seen("torch.version", value)]
+    return []
+
+
 def _os(seen: Seen, value: str) -> list[Observation]:
+    if value == "Darwin":  # platform.system(), as Lightning's report prints it
+        return [seen("host.system", "Darwin")]
     if match := OS_MAC.match(value):
         found = [seen("host.system", "Darwin"), seen("host.macos_version", match["version"])]
         if match["machine"]:

@@ -113,9 +113,21 @@ def to_facts(observations: list[Observation]) -> Facts:
         facts.target.interpreter = InterpreterFacts(**values["interpreter"], packages=packages or None, env=env or None)
     if values["torch"]:
         facts.target.torch = TorchFacts(installed=True, **values["torch"])
-    facts.errors = [_seen_error(obs) for obs in observations if obs.fact == "error"]
+    facts.errors = _distinct_errors(observations)
     facts.target.run.message = "read from a paste, not probed"
     return facts
+
+
+def _distinct_errors(observations: list[Observation]) -> list[SeenError]:
+    """The error and warning lines, each distinct text once (at its first line): a log that repeats one
+    warning a thousand times shows one warning, and judging or reporting it a thousand times says no more."""
+    seen: set[str] = set()
+    out = []
+    for obs in observations:
+        if obs.fact == "error" and obs.text not in seen:
+            seen.add(obs.text)
+            out.append(_seen_error(obs))
+    return out
 
 
 def _seen_error(obs: Observation) -> SeenError:

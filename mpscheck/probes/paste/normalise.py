@@ -13,12 +13,15 @@ back to the line of the paste it came from.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from dataclasses import dataclass
 
 MIN_WRAP = 60  # narrower hard wraps are not a terminal's
 TERMINAL_WIDTH = 80  # one wrapped line of exactly this width is enough to call it a wrap
+MAX_JOINED = 4000  # a wrapped line is joined up to the readers' per-line cut, no further
+MAX_SPLIT = 5  # a known message soft-wrapped over more lines than this is left as it is
 REPR_ESCAPES = {"\\n": "\n", "\\t": "\t", "\\'": "'", '\\"': '"', "\\\\": "\\"}
 _ESCAPE = re.compile(r"\\[nt'\"\\]")
 _REPR_HINT = re.compile(r"\\n|\\'")
@@ -36,9 +39,47 @@ class Normalised:
     origin: list[int]  # 1-based line of the original paste for each line
 
 
+# HTML-escaped text (a page's source, a web form, an e-mail): &#39; &quot; &lt; &gt; &amp; and numeric forms.
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|quot|apos|lt|gt|amp|nbsp);")
+# A prefix a log or a container runtime puts before every line: Docker Compose's "name-1  | ", a logging
+# record's "2024-05-01 10:00:00,123 - ERROR - " or "2024-08-07 09:14:12.262 | INFO | ", or a list bullet.
+_LINE_PREFIX = re.compile(
+    r"\A(?:[\w.-]{1,60} {1,40}\| "
+    r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?\]?"
+    r"(?: ?[-|:]? ?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b)?"
+    r"(?: ?[-|:] ?| )"
+    r"|[-*] (?=\S))"  # a Markdown list item on every line
+)
+
+
+# Typography a web page, a word processor or a chat app puts into copied text: non-breaking and thin spaces,
+# zero-width characters, curly quotes. Machine output never has them; every pattern is written for ASCII.
+_TYPOGRAPHY = str.maketrans(
+    {
+        **dict.fromkeys("\u00a0\u2002\u2003\u2007\u2009\u200a\u202f\u3000", " "),
+        **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff", None),
+        **dict.fromkeys("\u2018\u2019\u201a\u2032", "'"),
+        **dict.fromkeys("\u201c\u201d\u201e\u2033", '"'),
+        # full-width punctuation an East Asian input method types inside an error (U+FF1A after RuntimeError)
+        "\uff08": "(",
+        "\uff09": ")",
+        "\uff1d": "=",
+        "\uff07": "'",
+        "\uff02": '"',
+    }
+)
+_FULL_WIDTH_SEPARATOR = re.compile("[\uff1a\uff0c\uff1b] ?")  # full-width colon, comma, semicolon: no space after
+_SEPARATOR = {"\uff1a": ": ", "\uff0c": ", ", "\uff1b": "; "}
+_PYTEST_E = re.compile(r"\AE {3,12}(?=[^ ])")  # pytest's failure lines: "E       RuntimeError: ..."
+
+
 def normalise(lines: list[str]) -> Normalised:
     """*lines* (split, colours and quote marks already removed) with wraps joined and reprs undone."""
-    joined = join_wrapped(lines)
+    # Wraps are joined first: a terminal cut the line as it was printed, prefix and escapes included.
+    # A message soft-wrapped at word boundaries is joined (with its spaces) before the hard-wrap rule could
+    # join its pieces without one.
+    joined = join_wrapped(join_split_messages([typography(line) for line in lines]))
+    joined = strip_prefixes([_PYTEST_E.sub("", html_unescape(separators(line))) for line in joined])
     out: list[str] = []
     origin: list[int] = []
     for number, line in enumerate(joined, start=1):
@@ -46,6 +87,81 @@ def normalise(lines: list[str]) -> Normalised:
             out.append(_ARROW.sub(" = ", part) if "→" in part or "=>" in part else part)
             origin.append(number)
     return Normalised(out, origin)
+
+
+def join_split_messages(lines: list[str]) -> list[str]:
+    """A known error message that a soft wrap (at a word boundary, as an e-mail, a narrow page or a rich
+    console wraps) broke over lines, joined back onto its first line (the others left blank): found by
+    matching the known-error table on the text with line breaks read as spaces, where the lines joined
+    without spaces do not match (that is a terminal's hard wrap, joined later). At most MAX_SPLIT lines."""
+    from mpscheck.knowledge.errors import TABLE
+    from mpscheck.knowledge.needles import may_match
+
+    text = "\n".join(lines)
+    if "\n" not in text:
+        return lines
+    flat = text.replace("\n", " ")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    runs: list[tuple[int, int]] = []
+    for row in TABLE:
+        if not may_match(row.pattern, flat):
+            continue
+        for match in row.pattern.finditer(flat):
+            if "\n" not in text[match.start() : match.end()]:
+                continue
+            first = bisect.bisect_right(starts, match.start()) - 1
+            last = bisect.bisect_right(starts, match.end() - 1) - 1
+            run = lines[first : last + 1]
+            if last - first < MAX_SPLIT and _soft_wrapped(run) and not row.pattern.search("".join(run)):
+                runs.append((first, last))  # joined without spaces it does not match: not a hard wrap
+    out = list(lines)
+    for first, last in sorted(runs):
+        if not out[first].strip() or not out[last].strip():  # already joined into an earlier run
+            continue
+        out[first] = " ".join(out[i].strip() if i > first else out[i].rstrip() for i in range(first, last + 1))
+        for i in range(first + 1, last + 1):
+            out[i] = ""
+    return out
+
+
+def typography(line: str) -> str:
+    """*line* with a web page's or an input method's typography as the ASCII that machine output has (one
+    character for one, so a terminal's wrap width still shows)."""
+    return line if line.isascii() else line.translate(_TYPOGRAPHY)
+
+
+def separators(line: str) -> str:
+    """Full-width colons, commas and semicolons as ASCII ones followed by a space, as the patterns expect."""
+    return line if line.isascii() else _FULL_WIDTH_SEPARATOR.sub(lambda m: _SEPARATOR[m[0][0]], line)
+
+
+def _soft_wrapped(run: list[str]) -> bool:
+    """Lines a soft wrap may have made of one: none blank, every line between the first and the last filled
+    to near the widest (a wrap breaks only a full line; a short line inside is a line's own end; the first
+    may be short where the next word was too long to fit)."""
+    widest = max(len(line) for line in run)
+    return all(line.strip() for line in run) and all(len(line) >= 0.7 * widest for line in run[1:-1])
+
+
+def html_unescape(line: str) -> str:
+    """A line with HTML character references (``&#39;``, ``&quot;``) as the text they stand for."""
+    if "&" not in line or not _ENTITY.search(line):
+        return line
+    import html
+
+    return html.unescape(line).replace("\xa0", " ")
+
+
+def strip_prefixes(lines: list[str]) -> list[str]:
+    """The lines without the container's or logger's prefix, when most lines of the paste carry one."""
+    quotes = [len(q[0]) if (q := _QUOTE_MARK.match(line)) else 0 for line in lines]  # a reply's "> " stays
+    prefixed = [_LINE_PREFIX.match(line[at:]) for line, at in zip(lines, quotes)]
+    filled = sum(1 for line in lines if line.strip())
+    if not filled or sum(1 for m in prefixed if m) * 2 < filled:
+        return lines
+    return [line[:at] + line[at + m.end() :] if m else line for line, m, at in zip(lines, prefixed, quotes)]
 
 
 def wrap_width(lines: list[str]) -> int | None:
@@ -74,7 +190,14 @@ def join_wrapped(lines: list[str]) -> list[str]:
             out[i - 1] = lines[i - 1].rstrip() + " " + line.strip()
             out[i] = ""
             continue
-        if wrapped and i + 1 < len(lines) and lines[i + 1].strip() and _continued(line, lines[i + 1]):
+        joined_enough = start is not None and len(out[start]) >= MAX_JOINED
+        if (
+            wrapped
+            and not joined_enough
+            and i + 1 < len(lines)
+            and lines[i + 1].strip()
+            and _continued(line, lines[i + 1])
+        ):
             start = i if start is None else start
         else:
             start = None
@@ -84,6 +207,8 @@ def join_wrapped(lines: list[str]) -> list[str]:
 def _continued(line: str, following: str) -> bool:
     """*following* carries on a line cut at the wrap width: it is no record of its own, or the cut fell
     inside a word (a letter or digit on both sides, as in "RuntimeError: M" + "PS backend out of memory")."""
+    if following == line:  # a log repeating one record of the same length: records, not a wrap
+        return False
     following = _QUOTE_MARK.sub("", following)  # a quoted reply's record is still a record
     return not _RECORD.match(following) or (line[-1:].isalnum() and following[:1].isalnum())
 

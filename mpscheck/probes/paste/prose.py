@@ -42,9 +42,15 @@ NAMED = re.compile(
 INTEL_MAC = re.compile(r"\b(?:Intel|intel|Radeon)\b(?!-)")  # a Mac with a Radeon GPU is an Intel Mac
 RUNNER_LABEL = re.compile(r"(?i)\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)\b")  # larger runners: GitHub's VMs
 # The user's words that the results on mps are wrong: the run "works", but nothing may call it healthy.
+# Also the shapes wrong results take in words: NaN, all zeros, "reports 0", black images, pure noise.
+_WRONG = (
+    r"(?:wrong|incorrect|different|broken|gibberish|garbage|not (?:the )?same|nan|(?:all )?zeros"
+    r"|(?:reports?|outputs?|returns?|gives?|shows?) (?:all )?0|black (?:images?|outputs?|pictures?|frames?)"
+    r"|(?:pure|just|only) noise)"
+)
 WRONG_RESULTS = re.compile(
-    r"(?i)\b(?:wrong|incorrect|different|broken|gibberish|garbage|not (?:the )?same)\b.{0,60}(?<![a-z])mps\b"
-    r"|(?<![a-z])mps\b.{0,60}\b(?:wrong|incorrect|different|broken|gibberish|garbage|not (?:the )?same)\b"
+    rf"(?i)\b{_WRONG}\b.{{0,60}}(?<![a-z])mps\b"
+    rf"|(?<![a-z])mps\b.{{0,60}}\b{_WRONG}\b"
 )
 # An NVIDIA RTX/GeForce GPU: no Mac has one, so a line naming it (and no Mac) is about a PC.
 # Another system named with its version ("Ubuntu 20.04", "Windows 11") on a line with no Mac word: the user
@@ -54,6 +60,11 @@ OTHER_OS = re.compile(
     r"|\b(?P<windows>Windows)\s+(?:10|11|Server)\b"
 )
 PC_GPU = re.compile(r"(?i)\b(?:rtx|gtx|geforce) ?\d{3,4}\b")
+# The user says the install of torch failed (the error itself often a screenshot), maybe with the version wanted.
+INSTALL_FAILED = re.compile(
+    r"(?i)\b(?:can(?:not|'t|\s+not)|could(?:n't|\s+not)|unable\s+to|fail(?:s|ed)?\s+to)\s+(?:pip3?\s+)?install\s+"
+    r"(?:py)?torch\b(?:\s*(?:==\s*|v(?:ersion)?\s*)?(?P<version>\d+\.\d+(?:\.\d+)?)\b)?"
+)
 
 
 def parse(lines: list[str]) -> list[Observation]:
@@ -86,6 +97,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     runner = "macos" in line.lower() and (HOSTED_RUNNER.search(line) or RUNNER_LABEL.search(line))
     if runner and "self-hosted" not in line.lower():
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
+    if match := INSTALL_FAILED.search(line):
+        found.append(seen("paste.install_failed", match["version"] or ""))
     if match := UNAME.search(line):
         found.append(seen("paste.shell_machine", match["arch"]))
     if match := PROCESSOR.search(line):

@@ -81,6 +81,8 @@ def parse(lines: list[str]) -> list[Observation]:
     return out
 
 
+# What may follow a value on its line: nothing, or the writer's note ("# ok", "→ the bug", "<- wrong").
+ANNOTATION = r"\s*(?:(?:#|→|←|<-|<--|-->|//)(?:\s.*)?)?$"
 ANY_EXPRESSION = re.compile("|".join(expr for expr, _, _ in EXPRESSIONS))  # one scan to skip the other lines
 
 
@@ -94,7 +96,7 @@ def _expressions(lines: list[str], number: int, line: str) -> list[Observation]:
     out: list[Observation] = []
     # The value printed on the same line: "torch.backends.mps.is_available()=True" or "...: True".
     for _, end, fact, shape in found:
-        if tail := re.match(r"\A\s*(?:==|=>|->|[=:])\s*" + shape + r"\s*$", line[end:]):
+        if tail := re.match(r"\A\s*(?:==|=>|->|[=:])\s*" + shape + ANNOTATION, line[end:]):
             out += _value(lines, number, fact, tail["v"])
     if out:
         return out

@@ -20,13 +20,17 @@ SHORT = re.compile(
     r"^\s*Darwin\s+(?P<release>\d+\.\d+(?:\.\d+)?)\s+(?P<machine>arm64|x86_64)(?:\s+(?P<processor>arm|i386))?\s*$"
 )
 MACHO = re.compile(
-    r"(?P<path>(?<![^\s`'\x22])/(?:\S{0,1000}?/)?)?python[\d.]*t?:\s+Mach-O (?:64-bit executable (?P<one>x86_64|arm64)"
+    r"(?P<path>(?<![^\s`'\x22])/(?:\S{0,1000}?/)?)?(?:python[\d.]*t?|(?<![\w/])Python {0,8})"
+    r":\s+Mach-O (?:64-bit executable (?P<one>x86_64|arm64)"
     r"|universal binary with \d architectures: (?P<many>.*))"
 )
 LIPO = re.compile(
     r"^\s*(?:Architectures in the fat file: \S*python\S* are:|Non-fat file: \S*python\S* is architecture:)"
     r"\s*(?P<archs>\w(?:[\w ]*\w)?)\s*$"
 )
+# The kernel's version string alone (Lightning's report, platform.version(), a crash report): the
+# release tag says the hardware, whatever process printed it.
+KERNEL = re.compile(r"Darwin Kernel Version \d[^;]{0,120};\s*root:xnu-[\w.~-]{1,60}/RELEASE_(?P<kernel>ARM64|X86_64)")
 LINUX = re.compile(r"^\s*Linux\s+\S+\s+\d+\.\d+\S*\s.*\b(?P<machine>x86_64|aarch64)\b")
 COMMAND = re.compile(r"(?:^|[\s$%#>])(?:uname -m|uname -p|arch)\s*$")
 ARCH_WORD = re.compile(r"^\s*(arm64|x86_64|i386|arm)\s*$")
@@ -62,6 +66,11 @@ def parse(lines: list[str]) -> list[Observation]:
                 observe(KIND, lines, number, "host.system", "Darwin"),
                 observe(KIND, lines, number, "host.release", match["release"]),
                 observe(KIND, lines, number, "paste.shell_machine", match["machine"]),
+            ]
+        elif match := KERNEL.search(line):
+            out += [
+                observe(KIND, lines, number, "host.system", "Darwin"),
+                observe(KIND, lines, number, "host.arm64_hardware", match["kernel"] == "ARM64"),
             ]
         elif match := LINUX.search(line):
             out.append(observe(KIND, lines, number, "host.system", "Linux"))
