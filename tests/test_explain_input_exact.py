@@ -96,13 +96,23 @@ class Endless:
         return b"y" * size
 
 
-@pytest.mark.parametrize(
-    "stream",
-    [Stdin(b"Memory: 16 GB\n"), io.BytesIO(b"Memory: 16 GB\n"), io.StringIO("Memory: 16 GB\n")],
-    ids=["buffer", "bytes", "text"],
-)
-def test_standard_input_is_read_from_its_bytes_or_as_given(stream: Any) -> None:
-    assert read_input("-", stream) == ExplainInput("Memory: 16 GB\n", "standard input", False, False)
+@pytest.mark.parametrize("kind", ["buffer", "bytes", "text"])
+def test_standard_input_is_read_from_its_bytes_or_as_given(kind: str) -> None:
+    given = "Memory: 16 GB\n"
+    streams = {"buffer": Stdin(given.encode()), "bytes": io.BytesIO(given.encode()), "text": io.StringIO(given)}
+    assert read_input("-", streams[kind]) == ExplainInput("Memory: 16 GB\n", "standard input", False, False)
+
+
+def test_an_empty_input_is_empty_text(tmp_path) -> None:
+    class Nothing:
+        def read(self, size: int) -> None:  # a non-blocking stream with nothing ready
+            return None
+
+    assert read_input("-", io.BytesIO(b"")) == ExplainInput("", "standard input", False, False)
+    assert read_input("-", Nothing()) == ExplainInput("", "standard input", False, False)
+    path = tmp_path / "empty.txt"
+    path.write_bytes(b"")
+    assert read_input(str(path)) == ExplainInput("", str(path), False, False)
 
 
 def test_standard_input_defaults_to_the_process_own(monkeypatch) -> None:
