@@ -169,8 +169,16 @@ def _nested(objects: int, lists: int) -> Any:
 def test_nesting_at_exactly_the_limit_and_one_past_it(objects: int, lists: int, deep: bool) -> None:
     assert MAX_DEPTH == 32
     assert too_deep(_nested(objects, lists)) is deep
-    wide = {"a": 1, "b": [1, 2, {"c": _nested(objects, lists)}], "d": "x"}  # the deep branch beside others
-    assert too_deep(wide["b"][2]["c"]) is deep
+
+
+@pytest.mark.parametrize("deep", [True, False])
+def test_every_branch_is_walked_not_only_the_last(deep: bool) -> None:
+    """The deep branch comes first, a shallow object and list after it: walking those must not drop it."""
+    leaf = _nested(MAX_DEPTH if deep else MAX_DEPTH - 1, 0)  # under the top object or list: one level more
+    assert too_deep({"deep": leaf, "after": {"z": 1}}) is deep
+    assert too_deep({"deep": leaf, "after": [1]}) is deep
+    assert too_deep([leaf, [1]]) is deep
+    assert too_deep([leaf, {"z": 1}]) is deep
 
 
 def test_a_report_nested_too_deep_is_refused_word_for_word() -> None:

@@ -239,3 +239,12 @@ def test_the_raw_step_is_found_by_its_index() -> None:
     del raw["target"]["smoke"]["steps"][2]["outcome"]
     assert step_notes(raw) == [("ran", None), ("ran", None), ("skipped", NOT_RECORDED)]
     assert FACTS["target"]["smoke"]["steps"][1]["outcome"] == "ran"  # the shared report is untouched
+
+
+@pytest.mark.parametrize("raw", [{}, {"target": {"smoke": {"steps": [None, "x"]}}}, {"target": {"run": "ok"}}, None])
+def test_facts_whose_raw_json_lacks_the_steps_are_unknown(raw: Any) -> None:
+    """distrust reads the raw JSON beside the facts: where a step's raw form is not an object, nothing was recorded."""
+    facts = distrust(raw, from_dict(Facts, healthy_facts()))
+    assert (facts.target.run.status, facts.target.run.workload) == ("unknown", "quick")
+    assert facts.target.smoke is not None
+    assert [(s.outcome, s.note) for s in facts.target.smoke.steps] == [("skipped", NOT_RECORDED)] * 2
