@@ -79,7 +79,7 @@ def golden(request: pytest.FixtureRequest):
             old = path.read_text() if path.exists() else None
             path.write_text(got)
             readme = README.read_text()
-            if old is not None and old.rstrip("\n") in readme:
+            if old and old.strip() and old.rstrip("\n") in readme:
                 README.write_text(readme.replace(old.rstrip("\n"), got.rstrip("\n")))
         assert got == path.read_text(), f"{name} changed: rerun with `pytest --update-golden` if that is intended"
 

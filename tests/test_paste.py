@@ -696,3 +696,21 @@ def test_a_pasted_doctor_rows_general_fix_has_every_placeholder_filled() -> None
     cause = explain_text(pasted).cause
     assert cause.id == "intel-mac" and cause.fix is not None
     assert "{" not in cause.fix.summary and not any("{" in c for c in cause.fix.commands)
+
+
+def test_a_misspelt_fact_name_fails_at_once_in_a_reader_and_in_a_rule() -> None:
+    """One list of fact names: a reader that records, or a rule that asks for, a name nobody declared is a bug
+    (it would read as never seen), so it raises instead of passing silently."""
+    from mpscheck.probes.paste.model import PASTE_FACTS, check_fact, observe
+
+    assert check_fact("host.system") == "host.system"
+    assert check_fact("interpreter.packages.torch") == "interpreter.packages.torch"
+    assert check_fact("paste.doctor_fix.macos") == "paste.doctor_fix.macos"
+    assert all(check_fact(f"paste.{name}") for name in PASTE_FACTS)
+    for wrong in ("HOST.SYSTEM", "host.sytem", "paste.device", "XXhost.systemXX", "interpreter.packages.", "paste"):
+        with pytest.raises(ValueError, match="unknown fact name"):
+            check_fact(wrong)
+    with pytest.raises(ValueError):
+        observe("uname", ["Darwin"], 1, "host.System", "Darwin")
+    with pytest.raises(ValueError):
+        read("Darwin mac.local 23.4.0 Darwin Kernel Version 23.4.0 arm64").get("paste.devise_used")

@@ -40,7 +40,7 @@ def availability_pattern() -> re.Pattern[str]:
         texts = [t.strip() for t in releases.availability_texts() if UNIFIED_MEMORY not in t and t.strip()]
     except Exception:  # the table is optional here: the known wordings still match
         texts = []
-    read = "|".join(re.escape(t) for t in sorted(set(texts), key=len, reverse=True))
+    read = "|".join(re.escape(t) for t in sorted(set(texts), key=lambda t: (-len(t), t)))
     return re.compile(known + (f"|{read}" if read else ""))
 
 

@@ -83,7 +83,9 @@ def read_input(path: str, stdin: IO[Any] | None = None) -> ExplainInput:
         except OSError as exc:
             raise InputError(f"cannot read {path}: {exc}") from exc
         name = path
-    text = data if isinstance(data, str) else decode(data or b"")  # a text stream handed in by a caller
+    if data is None:  # a non-blocking stream with nothing ready: nothing read, not a crash
+        data = b""
+    text = data if isinstance(data, str) else decode(data)  # a text stream handed in by a caller
     cut = len(data) > _MAX_BYTES or len(text) > MAX_INPUT
     text = text[:MAX_INPUT]
     if looks_like_report(text):

@@ -48,7 +48,7 @@ class Paste:
         return seen
 
     def get(self, fact: str) -> Observation | None:
-        found = self._by_fact().get(fact)
+        found = self._by_fact().get(check_fact(fact))
         return found[0] if found else None
 
     def value(self, fact: str) -> Any:
@@ -56,7 +56,7 @@ class Paste:
         return obs.value if obs else None
 
     def all(self, fact: str) -> list[Observation]:
-        return list(self._by_fact().get(fact, ()))
+        return list(self._by_fact().get(check_fact(fact), ()))
 
     def _by_fact(self) -> dict[str, list[Observation]]:
         """The observations by fact, in order: built once (a long log is asked about thousands of times),
@@ -79,6 +79,7 @@ Seen = Callable[[str, Any], Observation]  # a parser's "this fact, on the line a
 
 def observe(kind: str, lines: list[str], number: int, fact: str, value: Any, command: int | None = None) -> Observation:
     """An observation of *fact* on 1-based line *number* of *lines*, printed by the *command* line if given."""
+    check_fact(fact)
     text = lines[number - 1] if 0 < number <= len(lines) else ""
     if command is not None and not 0 < command <= len(lines):
         command = None
@@ -90,6 +91,37 @@ _FIELDS = {
     "interpreter": {f.name for f in dataclasses.fields(InterpreterFacts)},
     "torch": {f.name for f in dataclasses.fields(TorchFacts)},
 }
+# What a paste shows that the probes do not measure: the one list of ``paste.*`` names, so that a
+# reader and a rule cannot drift apart on a name (a misspelt fact fails at once instead of reading as
+# never seen).
+PASTE_FACTS = frozenset(
+    {
+        "abort", "archspec", "brew_prefix", "conda_python", "conda_subdir_env", "container", "crash_line",
+        "device_used", "doctor_failed", "env_after_import", "error_line", "exception", "frame",
+        "framework_mps_available", "intel_prose", "lightning", "mps_tensor", "nan_values", "pc_gpu",
+        "pip_requirement", "pip_versions", "requires_python", "shell_machine", "shell_processor",
+        "shell_translated", "site_python", "uv_command", "warning_line", "wheel_tag", "wrong_results",
+        "x86_cpu_features", "yolo_command",
+    }
+)  # fmt: skip
+# Names with a key after them: a package, a variable, a doctor check's id.
+_FAMILIES = (
+    "interpreter.packages.",
+    "interpreter.env.",
+    "paste.doctor_command.",
+    "paste.doctor_fix.",
+    "paste.doctor_summary.",
+)
+
+
+def check_fact(fact: str) -> str:
+    """*fact* itself if it is a name this model knows: a field of the facts, a ``paste.*`` name, or an error."""
+    section, _, name = fact.partition(".")
+    if fact == "error" or name in _FIELDS.get(section, ()) or (section == "paste" and name in PASTE_FACTS):
+        return fact
+    if fact.startswith(_FAMILIES) and fact.count(".") >= 2 and not fact.endswith("."):
+        return fact
+    raise ValueError(f"unknown fact name {fact!r} (probes/paste/model.py lists the names)")
 
 
 def to_facts(observations: list[Observation]) -> Facts:

@@ -1,0 +1,291 @@
+"""What explain reads from its INPUT, pinned exactly (issue 16, item 7: the mutation run's survivors).
+
+In process and fast: the whole ExplainInput a file or a stream gives (text, name, is_report, cut),
+every error's exact message, the byte and character limits at exactly the limit and one past it,
+each byte-order mark, the blank characters skipped before a report, and the nesting limit of a JSON
+paste's strings. Expected values are written out by hand, never computed by the function under test.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import json
+import sys
+from typing import Any
+
+import pytest
+
+from mpscheck.model import REPORT_KIND
+from mpscheck.probes import explain_input
+from mpscheck.probes.explain_input import (
+    MAX_INPUT,
+    ExplainInput,
+    InputError,
+    as_text,
+    cut_notice,
+    decode,
+    looks_like_report,
+    read_input,
+    saved_report,
+)
+from mpscheck.probes.saved_report import ReportError
+
+LIMIT_BYTES = 4 * MAX_INPUT + 4  # a byte-order mark and MAX_INPUT characters of UTF-32: the most ever read
+
+
+def test_the_cut_notice_word_for_word() -> None:
+    assert cut_notice("paste.txt") == (
+        "paste.txt is longer than 500,000 characters: only its start was read, so what follows was not judged; "
+        "paste the part around the error"
+    )
+    assert MAX_INPUT == 500_000  # the notice above spells this number
+
+
+@pytest.mark.parametrize(
+    "data, text",
+    [
+        (b"", ""),
+        (b"plain", "plain"),
+        ("h\u00e9".encode(), "h\u00e9"),
+        (b"a\xffb", "a\ufffdb"),  # a stray byte is replaced, never an error
+        (codecs.BOM_UTF8 + "h\u00e9".encode(), "h\u00e9"),
+        (codecs.BOM_UTF8 + b"a\xff", "a\ufffd"),
+        (codecs.BOM_UTF16_LE + "h\u00e9".encode("utf-16-le"), "h\u00e9"),
+        (codecs.BOM_UTF16_BE + "h\u00e9".encode("utf-16-be"), "h\u00e9"),
+        (codecs.BOM_UTF16_LE + b"a\x00b", "a\ufffd"),  # an odd byte at the end
+        (codecs.BOM_UTF32_LE + "h\u00e9".encode("utf-32-le"), "h\u00e9"),
+        (codecs.BOM_UTF32_BE + "h\u00e9".encode("utf-32-be"), "h\u00e9"),
+        (codecs.BOM_UTF32_LE + b"a\x00\x00\x00b", "a\ufffd"),
+        (codecs.BOM_UTF32_LE, ""),  # UTF-32's mark, not UTF-16's followed by two NULs
+        ("x".encode("utf-16-le"), "x\x00"),  # no mark: UTF-8
+    ],
+)
+def test_decode_by_the_mark_else_utf8_with_bad_bytes_replaced(data: bytes, text: str) -> None:
+    assert decode(data) == text
+
+
+def test_a_file_is_read_whole_with_its_name(tmp_path) -> None:
+    path = tmp_path / "paste.txt"
+    path.write_bytes(b"RuntimeError: MPS backend out of memory\n")
+    assert read_input(str(path)) == ExplainInput("RuntimeError: MPS backend out of memory\n", str(path), False, False)
+
+
+def test_a_file_that_cannot_be_read_is_a_usage_error_naming_it(tmp_path) -> None:
+    path = str(tmp_path / "missing.txt")
+    with pytest.raises(InputError) as raised:
+        read_input(path)
+    assert str(raised.value).startswith(f"cannot read {path}: [Errno 2] No such file or directory")
+
+
+class Stdin:
+    """A standard input as a caller hands it: text on top, bytes underneath (``buffer``)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.buffer = io.BytesIO(data)
+
+
+class Endless:
+    """A byte stream that never ends (``yes | mpscheck explain -``); it records what was asked of it."""
+
+    def __init__(self) -> None:
+        self.asked: list[int] = []
+
+    def read(self, size: int) -> bytes:
+        self.asked.append(size)
+        return b"y" * size
+
+
+@pytest.mark.parametrize("kind", ["buffer", "bytes", "text"])
+def test_standard_input_is_read_from_its_bytes_or_as_given(kind: str) -> None:
+    given = "Memory: 16 GB\n"
+    streams = {"buffer": Stdin(given.encode()), "bytes": io.BytesIO(given.encode()), "text": io.StringIO(given)}
+    assert read_input("-", streams[kind]) == ExplainInput("Memory: 16 GB\n", "standard input", False, False)
+
+
+def test_an_empty_input_is_empty_text(tmp_path) -> None:
+    class Nothing:
+        def read(self, size: int) -> None:  # a non-blocking stream with nothing ready
+            return None
+
+    assert read_input("-", io.BytesIO(b"")) == ExplainInput("", "standard input", False, False)
+    assert read_input("-", Nothing()) == ExplainInput("", "standard input", False, False)
+    path = tmp_path / "empty.txt"
+    path.write_bytes(b"")
+    assert read_input(str(path)) == ExplainInput("", str(path), False, False)
+
+
+def test_standard_input_defaults_to_the_process_own(monkeypatch) -> None:
+    monkeypatch.setattr(sys, "stdin", Stdin(b"Memory: 16 GB\n"))
+    assert read_input("-") == ExplainInput("Memory: 16 GB\n", "standard input", False, False)
+
+
+def test_a_closed_or_absent_standard_input_is_a_usage_error(monkeypatch) -> None:
+    monkeypatch.setattr(sys, "stdin", None)
+    with pytest.raises(InputError) as absent:
+        read_input("-")
+    assert str(absent.value) == "cannot read standard input: it is closed"
+    closed = io.BytesIO(b"x")
+    closed.close()
+    with pytest.raises(InputError) as shut:
+        read_input("-", closed)
+    assert str(shut.value) == "cannot read standard input: I/O operation on closed file."
+
+
+def test_a_failing_standard_input_is_a_usage_error_that_says_why() -> None:
+    class Broken:
+        def read(self, size: int) -> bytes:
+            raise OSError("Input/output error")
+
+    with pytest.raises(InputError) as raised:
+        read_input("-", Broken())
+    assert str(raised.value) == "cannot read standard input: Input/output error"
+    assert isinstance(raised.value.__cause__, OSError)
+
+
+def test_an_endless_stream_is_read_one_byte_past_the_limit_and_no_more() -> None:
+    stream = Endless()
+    assert read_input("-", stream) == ExplainInput("y" * MAX_INPUT, "standard input", False, True)
+    assert stream.asked == [LIMIT_BYTES + 1]
+
+
+def test_a_file_is_read_one_byte_past_the_limit_and_no_more(tmp_path, monkeypatch) -> None:
+    asked: list[int] = []
+
+    class Recorded(io.BufferedReader):
+        def read(self, size: int | None = -1) -> bytes:
+            asked.append(-1 if size is None else size)
+            return super().read(size)
+
+    monkeypatch.setattr(explain_input, "open", lambda path, mode: Recorded(io.FileIO(path, mode)), raising=False)
+    path = tmp_path / "long.txt"
+    path.write_bytes(b"y" * (LIMIT_BYTES + 10))
+    assert read_input(str(path)) == ExplainInput("y" * MAX_INPUT, str(path), False, True)
+    assert asked == [LIMIT_BYTES + 1]
+
+
+def _utf32(characters: int, extra: bytes = b"") -> bytes:
+    return codecs.BOM_UTF32_LE + ("a" * (characters - 1) + "z").encode("utf-32-le") + extra
+
+
+@pytest.mark.parametrize("where", ["file", "stdin"])
+def test_the_byte_limit_at_exactly_the_limit_and_one_past_it(tmp_path, where: str) -> None:
+    """UTF-32 with its mark: MAX_INPUT characters are exactly the byte limit, read whole and not cut."""
+
+    def given(data: bytes) -> ExplainInput:
+        if where == "stdin":
+            return read_input("-", io.BytesIO(data))
+        path = tmp_path / "paste.txt"
+        path.write_bytes(data)
+        return read_input(str(path))
+
+    name = "standard input" if where == "stdin" else str(tmp_path / "paste.txt")
+    exact = _utf32(MAX_INPUT)
+    assert len(exact) == LIMIT_BYTES
+    assert given(exact) == ExplainInput("a" * (MAX_INPUT - 1) + "z", name, False, False)
+    assert given(exact + b"\x00") == ExplainInput("a" * (MAX_INPUT - 1) + "z", name, False, True)
+    assert given(exact + b"b\x00\x00\x00") == ExplainInput("a" * (MAX_INPUT - 1) + "z", name, False, True)
+
+
+def test_the_character_limit_at_exactly_the_limit_and_one_past_it() -> None:
+    assert read_input("-", io.BytesIO(b"y" * MAX_INPUT)) == ExplainInput("y" * MAX_INPUT, "standard input", False)
+    assert read_input("-", io.BytesIO(b"y" * (MAX_INPUT + 1))) == ExplainInput(
+        "y" * MAX_INPUT, "standard input", False, True
+    )
+    assert read_input("-", io.StringIO("y" * (MAX_INPUT + 1))) == ExplainInput(
+        "y" * MAX_INPUT, "standard input", False, True
+    )
+
+
+def test_a_cut_report_is_still_a_report_and_still_cut(tmp_path) -> None:
+    path = tmp_path / "report.json"
+    path.write_text('{"kind": "' + "k" * MAX_INPUT + '"}')
+    assert read_input(str(path)) == ExplainInput('{"kind": "' + "k" * (MAX_INPUT - 10), str(path), True, True)
+    whole = '{"kind": "mpscheck-report"}'
+    assert read_input("-", io.BytesIO(whole.encode())) == ExplainInput(whole, "standard input", True, False)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("{", True),  # not JSON: a broken report gets the report's error
+        ('{"kind": "anything"}', True),
+        ('{"facts": {}}', True),
+        ('{"schema_version": 9}', True),
+        ('{"ename": "E", "evalue": "v"}', False),  # a Jupyter error object is a paste
+        ("{}", False),
+        ("[1]", False),
+        ('"{"', False),
+        ("", False),
+        ("x{", False),
+        ("X{", False),
+        ('X{"kind": "anything"}', False),
+        ('\ufeff \t\r\n{"kind": "anything"}', True),
+        ('\ufeff{"facts": 1}', True),
+        (' {"facts": 1}', True),
+        ('\t{"facts": 1}', True),
+        ('\r{"facts": 1}', True),
+        ('\n{"facts": 1}', True),
+        ('\x0c{"facts": 1}', False),  # a form feed is not one of the blanks skipped
+        ('{"facts": 1, "SPHardwareDataType": []}', False),  # system_profiler -json
+        ('{"facts": 1, "XSPHardwareDataType": []}', True),
+        ('{"facts": 1, "sp": []}', True),
+        ('{"kind": "mpscheck-report", "SPHardwareDataType": []}', True),
+        ('{"kind": "other", "SPHardwareDataType": []}', False),
+    ],
+)
+def test_what_looks_like_a_report(text: str, expected: bool) -> None:
+    assert looks_like_report(text) is expected
+    assert REPORT_KIND == "mpscheck-report"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("plain text\n", "plain text\n"),
+        ("{", "{"),  # not JSON: as it is
+        ("[1]", "[1]"),
+        ('{"ename": "E", "evalue": "v", "n": 3, "t": ["a", ["b"], {"c": "d"}], "x": null}', "E\nv\na\nb\nd"),
+        ('\ufeff \t\r\n{"ename": "E", "evalue": "v"}', "E\nv"),
+        ('\ufeff{"ename": "E"}', "E"),
+        ('X{"ename": "E"}', 'X{"ename": "E"}'),
+        ("{}", ""),
+        ('{"SPDisplaysDataType": [{"name": "Apple M1"}]}', '{"SPDisplaysDataType": [{"name": "Apple M1"}]}'),
+        ('{"XSPDisplays": ["Apple M1"]}', "Apple M1"),
+    ],
+)
+def test_a_json_paste_as_its_strings_one_a_line(text: str, expected: str) -> None:
+    assert as_text(text) == expected
+
+
+def _nested(objects: int, lists: int) -> Any:
+    value: Any = "deep"
+    for _ in range(lists):
+        value = [value]
+    for _ in range(objects):
+        value = {"k": value}
+    return value
+
+
+@pytest.mark.parametrize(
+    "objects, lists, kept",
+    [
+        (50, 0, True),  # the top object is depth 0: its 50th nesting is depth 50, the deepest read
+        (51, 0, False),
+        (1, 49, True),
+        (1, 50, False),
+        (25, 25, True),
+        (26, 25, False),
+        (3, 0, True),
+    ],
+)
+def test_the_strings_of_a_json_paste_are_read_fifty_deep(objects: int, lists: int, kept: bool) -> None:
+    data = {"ename": "E", "nested": _nested(objects - 1, lists)}
+    assert as_text(json.dumps(data)) == ("E\ndeep" if kept else "E")
+
+
+def test_a_saved_report_is_parsed_under_the_name_it_was_given() -> None:
+    given = ExplainInput("{", "report.json", True)
+    with pytest.raises(ReportError) as raised:
+        saved_report(given, "-")
+    assert str(raised.value).startswith("report.json is not JSON (")
