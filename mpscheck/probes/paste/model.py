@@ -98,7 +98,7 @@ PASTE_FACTS = frozenset(
     {
         "abort", "archspec", "brew_prefix", "conda_python", "conda_subdir_env", "container", "crash_line",
         "device_used", "doctor_failed", "env_after_import", "error_line", "exception", "frame",
-        "framework_mps_available", "intel_prose", "lightning", "mps_tensor", "nan_values", "pc_gpu",
+        "framework_mps_available", "install_failed", "intel_prose", "lightning", "mps_tensor", "nan_values", "pc_gpu",
         "pip_requirement", "pip_versions", "requires_python", "shell_machine", "shell_processor",
         "shell_translated", "site_python", "uv_command", "warning_line", "wheel_tag", "wrong_results",
         "x86_cpu_features", "yolo_command",
