@@ -603,3 +603,42 @@ def test_lookup_of_an_op_the_table_lacks_names_the_table_span(name: str) -> None
 )
 def test_short_release(release: str, shown: str) -> None:
     assert _short(release) == shown
+
+
+# --- the rest of predict's and judge's inputs --------------------------------------------------------------
+
+
+def test_the_prediction_keeps_its_release_macos_and_why() -> None:
+    recording = Recording(ops=[_use("aten::mm")], processes=1)
+    default = predict(recording, TABLE, "2.1.0", (13, 5))
+    assert (default.release, default.macos, default.macos_why) == ("2.1.0", (13, 5), "--macos")
+    why = "the oldest macOS torch 2.1.1 supports"
+    chosen = predict(recording, TABLE, "2.1.1", (15, 0), why)
+    assert (chosen.release, chosen.macos, chosen.macos_why) == ("2.1.1", (15, 0), why)
+
+
+def test_a_recording_of_another_torch_gets_the_path_notes() -> None:
+    from mpscheck.ops.release_choice import python_path_notes
+
+    recording = Recording(ops=[_use("aten::mm")], processes=1, torch_version="2.0.0")
+    notes = predict(recording, TABLE, "2.2.0", (14, 0)).path_notes
+    assert notes == python_path_notes(TABLE, "2.0.0", "2.2.0")
+    assert notes[0].startswith("Recorded with torch 2.0.0's Python code; torch 2.2.0's Python may take other paths")
+    assert predict(recording, TABLE, "2.0.0", (14, 0)).path_notes == []
+
+
+def test_an_optimizers_foreach_op_recorded_on_cuda_is_judged_by_its_devices() -> None:
+    from mpscheck.ops.backend_kernels import mps_side
+
+    name = "aten::_foreach_add_.List"
+    row = mps_side(name, ("cuda:0",))
+    assert row is not None and row.mps_op is None
+    op = judge(_use(name, devices=("cuda:0",)), TABLE, "2.1.0", (14, 0))
+    assert op == OpPrediction(name, 1, ("float32",), "composite", row.why, None, None, (name,), (name,), (row.source,))
+
+
+def test_the_default_table_is_the_generated_one() -> None:
+    from mpscheck.knowledge import ops as generated
+    from mpscheck.ops.prediction import default_table
+
+    assert default_table() is generated
