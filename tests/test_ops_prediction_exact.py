@@ -61,13 +61,20 @@ DATA: dict[str, Any] = {
         "aten::_linalg_svd": {"history": [["2.0.0", "mps"]]},
         "aten::linalg_svd": {"history": [["2.0.0", "composite-implicit"]]},
         "aten::svd_alias": {"history": [["2.0.0", "none"]], "delegate": "aten::_linalg_svd"},
+        "aten::upsample_nearest3d": {"history": [["2.0.0", "mps"]], "delegate": "aten::upsample_nearest3d.out"},
+        "aten::py_absent": {"history": [["2.2.0", "mps"]]},
         "aten::_foreach_norm.Scalar": {"history": [["2.0.0", "none"], ["2.5.0", "composite-implicit"]]},
     },
     "cpu_always": {
-        "history": [["2.0.0", ["aten::linalg_svd"]], ["2.1.0", ["aten::cpuall", "aten::linalg_svd"]], ["2.2.0", []]],
+        "history": [
+            ["2.0.0", ["aten::linalg_svd", "aten::upsample_nearest3d.vec"]],
+            ["2.1.0", ["aten::cpuall", "aten::linalg_svd"]],
+            ["2.2.0", []],
+        ],
         "source": "fixture",
     },
-    "python_mps": {"history": [["2.1.0", ["aten::pyreg"]]], "source": "fixture"},
+    # aten::pyonly is in no release's ops and aten::py_absent not yet in 2.1.x: a registration alone is no path.
+    "python_mps": {"history": [["2.1.0", ["aten::pyreg", "aten::pyonly", "aten::py_absent"]]], "source": "fixture"},
     "sources": {},
 }
 TABLE = FixtureTable(DATA)
@@ -182,6 +189,17 @@ def _kernel_fix(first: str) -> str:
                 "reached through aten::linalg_svd, which torch 2.0.0 runs whole on the CPU on MPS (MPSFallback.mm)",
                 first_release="2.0.0", fix=CPU_COPIES, recorded_as=("aten::_linalg_svd",),
                 mapped_from=("aten::_linalg_svd",),
+            ),
+        ),
+        (  # only the op itself leads to the composite, not its warning name
+            _use("aten::upsample_nearest3d"),
+            "2.0.0",
+            _op(
+                "aten::upsample_nearest3d.vec", "cpu-always",
+                "reached through aten::upsample_nearest3d.vec, which torch 2.0.0 runs whole on the CPU on MPS "
+                "(MPSFallback.mm)",
+                first_release="2.0.0", fix=CPU_COPIES, recorded_as=("aten::upsample_nearest3d",),
+                mapped_from=("aten::upsample_nearest3d",),
             ),
         ),
         (  # only its warning name leads to the composite; it has no kernel, so the direct call would fall back
@@ -322,6 +340,8 @@ def test_a_macos_gate_is_lifted_from_its_macos_on() -> None:
         ("aten::later", False, "2.0.0", "2.2.0"),  # absent before
         ("aten::pyreg", False, "2.0.0", "2.1.0"),  # registered from Python
         ("aten::pyreg", True, "2.0.0", None),  # not for a sparse call
+        ("aten::pyonly", False, "2.0.0", None),  # registered, but not an op of the table
+        ("aten::py_absent", False, "2.0.0", "2.2.0"),  # registered, but absent before 2.2
         ("aten::never", False, "2.0.0", None),
         ("aten::nowhere", False, "2.0.0", None),
         ("aten::roll", False, "2.5.0", None),
@@ -642,3 +662,24 @@ def test_the_default_table_is_the_generated_one() -> None:
     from mpscheck.ops.prediction import default_table
 
     assert default_table() is generated
+
+
+def test_an_op_of_a_release_the_table_lacks_keeps_its_recorded_name() -> None:
+    from mpscheck.knowledge import ops as generated
+
+    assert generated.warning_name("aten::add.Tensor") == "aten::add.out"  # the name a known release would get
+    op = judge(_use("aten::add.Tensor"), generated, "9.9.9", (14, 0))
+    assert (op.name, op.status) == ("aten::add.Tensor", "unknown")
+    assert op.reason == "not in torch's native_functions.yaml (the coverage table) for any release it knows"
+
+
+class _NoKindBeforeFirst(FixtureTable):
+    """As mpscheck/knowledge/ops.py reads a history: no kind at all before its first entry."""
+
+    def op_kind(self, name: str, release: str) -> str | None:
+        kind = super().op_kind(name, release)
+        return None if kind == "absent" else kind
+
+
+def test_lookup_lists_no_line_for_releases_before_the_first_kind() -> None:
+    assert lookup("later", _NoKindBeforeFirst(DATA)) == ["aten::later: MPS kernel since 2.2", "  2.2.0: mps"]
