@@ -73,6 +73,43 @@ def test_every_row_is_read_field_by_field() -> None:
     assert bugs() == expected
 
 
+def test_the_loader_itself_reads_every_row() -> None:
+    """The loader's own body, past its cache (each test of a mutation run must reach it)."""
+    assert silent_bugs.bugs.__wrapped__() == bugs()
+    assert [bug.id for bug in silent_bugs.bugs.__wrapped__()] == [
+        raw["id"] for raw in _json("silent_bugs.json")["bugs"]
+    ]
+
+
+def test_a_full_row_is_read_field_by_field() -> None:
+    raw = {
+        "id": "r",
+        "issue": "https://example.invalid/1",
+        "fixed_by": "https://example.invalid/2",
+        "ops": ["aten::y", "aten::z"],
+        "dtypes": ["float16"],
+        "condition": "a transpose",
+        "macos_from": "14.4",
+        "affected_from": "2.3.0",
+        "fixed_in": "2.6.0",
+        "what": "wrong values",
+        "fixed_why": "the PR",
+    }
+    assert silent_bugs._row(raw) == SilentBug(
+        id="r",
+        issue="https://example.invalid/1",
+        fixed_by="https://example.invalid/2",
+        ops=frozenset({"aten::y", "aten::z"}),
+        dtypes=frozenset({"float16"}),
+        condition="a transpose",
+        macos_from=(14, 4),
+        affected_from="2.3.0",
+        fixed_in="2.6.0",
+        what="wrong values",
+        fixed_why="the PR",
+    )
+
+
 def test_a_row_without_optional_fields_reads_as_any_and_empty() -> None:
     raw = {"id": 7, "issue": "u", "ops": ["aten::y"], "dtypes": [], "what": "w"}
     assert silent_bugs._row(raw) == _bug(id="7", issue="u", ops=frozenset({"aten::y"}), what="w")
@@ -115,6 +152,7 @@ def test_hits_filter_by_base_name_dtype_and_release() -> None:
     assert hits("aten::z", (), "2.1.0", None, table) == [any_dtype]
     assert hits("aten::xx", ("float32",), "2.0.0", None, table) == []
     assert hits("aten::x_", ("float32",), "2.0.0", None, table) == []  # the in-place op is another name
+    assert hits("aten::x.a.b", ("float32",), "2.0.0", None, table) == [any_dtype, typed, old]  # up to the first dot
     assert affecting("2.0.0", None, table) == [any_dtype, typed, old]
     assert affecting("2.1.0", None, table) == [any_dtype, typed]
 
@@ -155,6 +193,7 @@ def _op_limit(limit_id: str, **kw: Any) -> OpLimit:
         ("aten::cumsum_.dim", "aten::cumsum"),
         ("aten::_fft_r2c", "aten::_fft_r2c"),
         ("aten::add.Tensor.extra", "aten::add"),
+        ("aten::opX_", "aten::opX"),  # only underscores are stripped
     ],
 )
 def test_base_name(name: str, base: str) -> None:
@@ -169,6 +208,8 @@ def test_base_name(name: str, base: str) -> None:
         ((2, 8, 9), (2, 3), (2, 9), True),
         ((2, 9), (2, 9, 0), None, True),
         ((2, 9, 0), (2, 3), (2, 9), False),  # the end is not
+        ((2, 9), None, (2, 9, 0), False),  # the end, padded
+        ((2, 3), (2, 3, 0), (2, 9, 0), True),
         ((2,), (2, 0, 0), (2, 0, 1), True),  # padded with zeros
         ((3,), None, None, True),
         ((0,), None, (2, 3), True),
