@@ -12,8 +12,8 @@ mutmut 3 leaves decorated functions alone: every check is registered with ``@che
 table loaders are cached with ``@lru_cache``. So the run works in a scratch copy of the tree (never
 in the worktree) where each such top-level decorator is written as the equivalent call after the
 function (``name = check(...)(name)``): same behaviour, and the bodies become mutable. The copy's
-tests clear every cache of the package when a test session starts, so that a table loaded before
-the fork is loaded again by the mutant.
+tests clear every cache of the package before each test module, so that a table loaded before the
+fork is loaded again by the mutant, and mutmut credits a loader to every module that reads it.
 
     .venv/bin/python benchmarks/mutation.py                         # the whole judge, 2 workers
     .venv/bin/python benchmarks/mutation.py --max-children 16 'mpscheck.redact*'
@@ -52,9 +52,11 @@ PACKAGES = [
 ]
 CACHE_RESET = '''
 
-@pytest.fixture(autouse=True, scope="session")
+@pytest.fixture(autouse=True, scope="module")
 def _mutation_run_clears_caches():
-    """Added by benchmarks/mutation.py: a loader cached before the fork runs again as the mutant."""
+    """Added by benchmarks/mutation.py: a loader cached before the fork runs again as the mutant, and
+    once per test module, so that mutmut credits its body to every module that reads it (a cache
+    filled once would credit only the first test)."""
     for name, module in list(sys.modules.items()):
         if name.startswith("mpscheck"):
             for value in list(vars(module).values()):
