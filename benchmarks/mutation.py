@@ -99,7 +99,7 @@ def copy_tree(destination: Path) -> None:
     )
     names = [n for n in listed.stdout.decode().split("\0") if n] if listed.returncode == 0 else []
     if not names:
-        skip = shutil.ignore_patterns(".git", ".venv", "__pycache__", "mutants", ".mypy_cache", ".ruff_cache")
+        skip = shutil.ignore_patterns(".git", ".venv", ".wt-*", "__pycache__", "mutants", ".mypy_cache", ".ruff_cache")
         shutil.copytree(ROOT, destination, ignore=skip, dirs_exist_ok=True)
         return
     for name in names:
