@@ -52,7 +52,7 @@ PACKAGES = [
 ]
 CACHE_RESET = '''
 
-@pytest.fixture(autouse=True, scope="module")
+@pytest.fixture(autouse=True, scope="{scope}")
 def _mutation_run_clears_caches():
     """Added by benchmarks/mutation.py: a loader cached before the fork runs again as the mutant, and
     once per test module, so that mutmut credits its body to every module that reads it (a cache
@@ -140,7 +140,7 @@ def undecorate(source: str) -> str:
     return "".join(lines)
 
 
-def prepare(work: Path) -> None:
+def prepare(work: Path, scope: str = "module") -> None:
     """A scratch copy of the tree, decorators undone in the judge, caches cleared per test session."""
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
@@ -154,7 +154,7 @@ def prepare(work: Path) -> None:
     text = conftest.read_text()
     if "\nimport sys\n" not in text:
         text = text.replace("import pytest\n", "import sys\n\nimport pytest\n", 1)
-    conftest.write_text(text + CACHE_RESET)
+    conftest.write_text(text + CACHE_RESET.replace("{scope}", scope))
 
 
 def package_of(path: str) -> str:
@@ -308,13 +308,21 @@ def main() -> int:
     parser.add_argument("--tally-only", action="store_true", help="re-read a finished run's records")
     parser.add_argument("--sample", type=int, metavar="N", help="only N mutants per package, drawn at random")
     parser.add_argument("--seed", type=int, default=20261124, help="the seed of --sample's draw")
+    parser.add_argument("--names-from", type=Path, help="a file of mutant names to run, one per line")
+    parser.add_argument(
+        "--clear-caches",
+        choices=("module", "session"),
+        default="module",
+        help="when the copy's tests clear the package's caches: per module credits a cached loader to every "
+        "module that reads it; per session is faster",
+    )
     args = parser.parse_args()
     work: Path = args.workdir.resolve()
     if not args.tally_only:
-        prepare(work)
+        prepare(work, args.clear_caches)
         mutmut = [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.max_children)]
         env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-        names = list(args.names)
+        names = list(args.names) + (args.names_from.read_text().split() if args.names_from else [])
         if args.sample:
             # mutmut generates every mutant before it filters by name: a name that matches none
             # makes it stop right after, with every mutant's name in its records.
