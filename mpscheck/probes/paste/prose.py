@@ -59,6 +59,15 @@ OTHER_OS = re.compile(
     r"\b(?P<linux>Ubuntu|Debian|Fedora|CentOS|Rocky Linux|Arch Linux|WSL2?)\s+\d+(?:\.\d+)?\b"
     r"|\b(?P<windows>Windows)\s+(?:10|11|Server)\b"
 )
+# Another system running as a guest on the Mac ("Mac M1 with Ubuntu 22.04 running via VMware Fusion", "my Ubuntu
+# VM", "Windows 11 in Parallels", "inside a docker container"): the Python runs there, not on macOS.
+_LINUX = r"ubuntu|debian|fedora|linux"
+_HYPERVISOR = r"vm|virtual machine|vmware(?: fusion)?|parallels|utm|virtualbox"
+GUEST = re.compile(
+    rf"(?i)\b(?:(?P<linux>{_LINUX})|windows)\b[^\n]{{0,40}}?\b(?:{_HYPERVISOR})\b"
+    rf"|\b(?:{_HYPERVISOR})\b[^\n]{{0,40}}?\b(?:(?P<linux2>{_LINUX})|windows)\b"
+    r"|\b(?:in|inside|within) (?:a |the |my )?(?P<linux3>docker|podman)\b"
+)
 PC_GPU = re.compile(r"(?i)\b(?:rtx|gtx|geforce) ?\d{3,4}\b")
 # The user says the install of torch failed (the error itself often a screenshot), maybe with the version wanted.
 INSTALL_FAILED = re.compile(
@@ -80,6 +89,9 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     chip = CHIP.search(line)
     if PC_GPU.search(line) and not MAC_WORD.search(line) and not chip:
         found.append(seen("paste.pc_gpu", True))
+    if guest := GUEST.search(line):  # said before the Mac the guest runs on: the first observation wins
+        linux = guest["linux"] or guest["linux2"] or guest["linux3"]
+        found.append(seen("host.system", "Linux" if linux else "Windows"))
     both = bool(chip and INTEL_MAC.search(line))  # "an Intel iMac (built on an M1)": not said which
     if not both and (match := chip) and MAC_WORD.search(line):
         brand = f"Apple {match['family'].upper()}" + (f" {match['tier'].title()}" if match["tier"] else "")
