@@ -1,8 +1,10 @@
 """The classes of input the fifth out-of-sample round (2026-11-24) found explain missing, each read
 generally: torch's int64 notes that cast and go on (a note, not an int64 failure), a framework's notice
 that one step of an mps run goes to the CPU, torch's "natively starting from macOS N" refusal of one op,
-accelerate's older "fp16 mixed precision requires a GPU" on a Mac, and a Linux (or Windows) guest on a
-Mac told in words (the Python runs in the guest).
+accelerate's older "fp16 mixed precision requires a GPU" on a Mac, a Linux (or Windows) guest on a Mac
+told in words (the Python runs in the guest); and, in the round's second batch, an Intel Mac told by
+About This Mac's processor line or by an AMD GPU or Core iN CPU on a Mac line, and Docker's refusal of
+an NVIDIA GPU reservation.
 
 The texts are lines of the round's threads (tests/corpus names each) or torch's own message texts
 (mpscheck/knowledge/torch_messages.json).
@@ -134,3 +136,46 @@ def test_a_guest_system_on_a_mac_told_in_words_is_where_the_python_runs(said: st
 )
 def test_words_without_a_guest_system_keep_the_mac(said: str) -> None:
     assert read(f"# user: {said}").facts.host.system in ("", "Darwin")
+
+
+# ---- the round's second batch ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "2,6 GHz 6-Core Intel Core i7",  # lllyasviel/Fooocus#1152, About This Mac's processor line
+        "Processor 2.3 GHz Quad-Core Intel Core i5",
+        "The machine is an i7-6700, 32GB RAM, AMD 5700XT 8go VRAM (RDNA1), macOS 13.3 Ventura",  # InvokeAI#5165
+        "my iMac with a Radeon Pro 5500 XT",
+    ],
+)
+def test_an_intel_macs_words_are_read(line: str) -> None:
+    facts = facts_of(f"# user: {line}")
+    assert facts["host.arm64_hardware"] is False and facts["host.system"] == "Darwin"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Intel(R) Core(TM) i7-9750H CPU @ 2.60GHz",  # a PC's wording: no Mac in it
+        "my MacBook Pro M1 and my old Core i7 PC",  # both named: not said which
+    ],
+)
+def test_a_pcs_cpu_or_two_machines_are_not_an_intel_mac(line: str) -> None:
+    assert facts_of(f"# user: {line}").get("host.arm64_hardware") is not False
+
+
+def test_an_intel_mac_with_an_amd_gpu_and_no_error_is_the_intel_mac() -> None:
+    text = (
+        "# user: When I use MPS it only produces an empty, uniform image, a grey hazy fog.\n"
+        "# user: The machine is an i7-6700, 32GB RAM, AMD 5700XT 8go VRAM (RDNA1), macOS 13.3 Ventura\n"
+    )
+    assert explain_text(text).cause.id == "intel-mac"
+
+
+def test_dockers_refusal_of_an_nvidia_gpu_is_cuda_asked_for() -> None:
+    text = 'Error response from daemon: could not select device driver "nvidia" with capabilities: [[gpu]]'
+    diagnosis = explain_text(text)
+    assert diagnosis.cause.id == "cuda-requested-on-mac"
+    assert diagnosis.cause.fix is not None and "mps" in diagnosis.cause.fix.summary

@@ -1,6 +1,7 @@
 """Rows of the known-errors table (``mpscheck/knowledge/errors.py`` joins them into ``TABLE``) for issue 17's
 fifth out-of-sample round: what torch or a framework prints on mps and then goes on (a note, never a failure
-on its own), and torch's generic "natively starting from macOS N" refusal of one op.
+on its own), torch's generic "natively starting from macOS N" refusal of one op, and Docker's refusal of an
+NVIDIA GPU reservation.
 
 Kept apart from error_texts.py, which holds the earlier rounds' rows. Every pattern is literals and
 bounded classes: linear on any line (tests/test_pattern_linearity.py).
@@ -40,6 +41,19 @@ NOTES: tuple[Row, ...] = (
         (),
         "https://github.com/lllyasviel/Fooocus/issues/690 (Fooocus/ComfyUI FreeU: torch.fft on mps)",
         severity=WARNING,
+    ),
+    Row(
+        "docker-nvidia-gpu",
+        # Docker's refusal of a GPU reservation (`--gpus all`, Compose's `driver: nvidia`) where no NVIDIA
+        # driver exists, as on every Mac: the setup asks for CUDA.
+        re.compile(r"could not select device driver \"?nvidia\"? with capabilities: \[\[gpu\]\]"),
+        "cuda-requested-on-mac",
+        "the container asks Docker for an NVIDIA (CUDA) GPU, which no Mac has; Docker on a Mac passes no GPU to a "
+        "container, not even mps",
+        "Drop the CUDA GPU reservation (--gpus, or Compose's driver: nvidia) so the container runs on the CPU, or "
+        "run the program natively on macOS with device mps.",
+        (),
+        "https://github.com/phkhanhtrinh23/translation_layoutrecovery/issues/7 (Docker daemon's message)",
     ),
     Row(
         "op-needs-newer-macos",

@@ -39,7 +39,11 @@ NAMES = {"Big Sur": "11", "Monterey": "12", "Ventura": "13", "Sonoma": "14", "Se
 NAMED = re.compile(
     r"\b(?P<name>Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\b(?:\s+(?P<version>\d+(?:\.\d+){0,2})\b)?"
 )
-INTEL_MAC = re.compile(r"\b(?:Intel|intel|Radeon)\b(?!-)")  # a Mac with a Radeon GPU is an Intel Mac
+# A Mac with a Radeon (or any AMD) GPU, or a Core i3..i9 / Xeon CPU, is an Intel Mac.
+INTEL_MAC = re.compile(r"\b(?:Intel|intel|Radeon|AMD|Xeon|Core i[3579]|i[3579]-\d{4,5}[A-Z]{0,2})\b(?!-)")
+# About This Mac's processor line ("2,6 GHz 6-Core Intel Core i7", "2.3 GHz Quad-Core Intel Core i5"): only a
+# Mac words its CPU so (a PC's reads "Intel(R) Core(TM) i7-9750H CPU @ 2.60GHz"), so no Mac word is needed.
+ABOUT_THIS_MAC_CPU = re.compile(r"\b\d[.,]\d{1,2} ?GHz (?:(?:Dual|Quad|\d{1,2})-Core )?Intel Core i[3579]\b")
 RUNNER_LABEL = re.compile(r"(?i)\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)\b")  # larger runners: GitHub's VMs
 # The user's words that the results on mps are wrong: the run "works", but nothing may call it healthy.
 # Also the shapes wrong results take in words: NaN, all zeros, "reports 0", black images, pure noise.
@@ -100,7 +104,7 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("host.system", "Darwin"))
         if memory := MEMORY.search(line):
             found.append(seen("host.memory_bytes", int(memory["n"]) * 1024**3))
-    elif not both and INTEL_MAC.search(line) and MAC_WORD.search(line):
+    elif not both and ((INTEL_MAC.search(line) and MAC_WORD.search(line)) or ABOUT_THIS_MAC_CPU.search(line)):
         found.append(seen("host.arm64_hardware", False))
         found.append(seen("paste.intel_prose", True))
         found.append(seen("host.system", "Darwin"))
