@@ -53,9 +53,20 @@ def test_an_int64_note_beside_a_finished_run_is_not_a_failure() -> None:
     assert explain_text(text).cause.id == "op-fallback-warning"
 
 
-def test_an_int64_message_that_asks_for_a_cast_is_still_an_error() -> None:
-    hit = table.first("RuntimeError: MPS: no support for int64 reduction ops, please cast to int32")
-    assert hit is not None and hit.row.id == "int64-no-support"
+@pytest.mark.parametrize(
+    "message",
+    [
+        "RuntimeError: MPS does not support min/max ops with int64 input",
+        "RuntimeError: MPS does not support median ops with int64 input",
+        "RuntimeError: MPS: dot op doesn't support int64 input",
+        "RuntimeError: MPS does not support cumsum op with int64 input",
+    ],
+)
+def test_torchs_int64_refusals_are_still_errors(message: str) -> None:
+    """torch's own wordings (mpscheck/knowledge/torch_messages.json) of an int64 op it refuses."""
+    hit = table.first(message)
+    assert hit is not None and hit.row.id == "int64-op" and hit.row.severity == table.ERROR
+    assert explain_text(message).cause.id == "int64-op-needs-newer-macos"
 
 
 @pytest.mark.parametrize(
