@@ -32,8 +32,8 @@ NOTES: tuple[Row, ...] = (
         # A framework's own notice that one step of an mps run goes to the CPU ("Device mps:0 does not support
         # the torch.fft functions used in the FreeU node, switching to CPU."): the rest stays on mps.
         re.compile(
-            r"(?i)\bmps(?::\d{1,2})?\b[^\n]{0,40}?\b(?:does not|doesn't|do not) support\b[^\n]{0,160}?"
-            r"\b(?:switching|falling back|fall back) to (?:the )?cpu\b"
+            r"\b(?:mps|MPS)(?::\d{1,2})?\b[^\n]{0,40}?\b(?:does not|doesn't|do not) support\b[^\n]{0,160}?"
+            r"\b(?:[Ss]witching|[Ff]alling back|[Ff]all back) to (?:the )?(?:CPU|cpu)\b"
         ),
         "op-fallback-warning",
         "one step that mps cannot run is done on the CPU, and the run goes on: slower, not a failure",
