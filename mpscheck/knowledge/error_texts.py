@@ -272,6 +272,17 @@ MORE_EARLY: tuple[Row, ...] = (
         "torch/_tensor.py (Tensor.__array__ / numpy(): 'can't convert ... device type tensor to numpy')",
     ),
     Row(
+        "int64-no-support",
+        # Older torch refused (TORCH_CHECK "..., please cast it to int32"); newer torch casts and goes on
+        # ("..., casting it to int32"), a note read by error_notes.py's int64-downcast.
+        re.compile(r"MPS: no support for int64 (?P<op>[\w/ ]{1,40}?)(?: ops?)?, please cast\b"),
+        "int64-op-needs-newer-macos",
+        "this MPS op ({op}) has no int64 kernel here",
+        "Cast the tensor to int32 before the op, or upgrade macOS (13.3 or later) and torch.",
+        ("softwareupdate --list", UPGRADE),
+        "aten/src/ATen/native/mps/operations/ReduceOps.mm ('MPS: no support for int64 ...')",
+    ),
+    Row(
         "cuda-amp-on-mac",
         re.compile(
             r"User provided device_type of 'cuda', but CUDA is not available"

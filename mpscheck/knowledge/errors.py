@@ -168,8 +168,7 @@ TABLE: tuple[Row, ...] = (
         "int64-op",
         _re(
             r"MPS: (?P<op>\w+) op with int64 input is supported natively starting from macOS (?P<macos>[\d.]+)"
-            r"|MPS does not support (?P<op2>[\w/]+) ops? with int64 input"  # "min/max ops", "median ops" too
-            r"|MPS: (?P<op3>\w+) op doesn't support int64 input"
+            r"|MPS does not support (?P<op2>\w+) op with int64 input"
         ),
         "int64-op-needs-newer-macos",
         "this op has no int64 MPS kernel before macOS {macos_or}",
