@@ -4,7 +4,7 @@ that one step of an mps run goes to the CPU, torch's "natively starting from mac
 accelerate's older "fp16 mixed precision requires a GPU" on a Mac, a Linux (or Windows) guest on a Mac
 told in words (the Python runs in the guest); and, in the round's second batch, an Intel Mac told by
 About This Mac's processor line or by an AMD GPU or Core iN CPU on a Mac line, and Docker's refusal of
-an NVIDIA GPU reservation.
+an NVIDIA GPU reservation; in the third, the user's words that the work runs on the CPU.
 
 The texts are lines of the round's threads (tests/corpus names each) or torch's own message texts
 (mpscheck/knowledge/torch_messages.json).
@@ -188,3 +188,39 @@ def test_dockers_refusal_of_an_nvidia_gpu_is_cuda_asked_for() -> None:
     diagnosis = explain_text(text)
     assert diagnosis.cause.id == "cuda-requested-on-mac"
     assert diagnosis.cause.fix is not None and "mps" in diagnosis.cause.fix.summary
+
+
+# ---- the round's third batch -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the sentence transformers for RAG for both the embed model and the ranker seem to be CPU only.",  # #8324
+        "it only uses the CPU, the GPU stays idle",
+        "the model does not use the GPU at all",
+        "training is running on the CPU only",
+    ],
+)
+def test_the_users_words_that_the_work_runs_on_the_cpu_are_read(said: str) -> None:
+    assert facts_of(f"# user: {said}").get("paste.device_used") == "cpu"
+    text = f"# user: I'm using MacOS Sequoia 15.2\n# user: {said}\n"
+    diagnosis = explain_text(text)
+    assert diagnosis.cause.id == "mps-not-requested" and diagnosis.exit_code == 1
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu')",
+        "I installed the CPU-only build of torch from the cpu index",
+        "it works on the CPU but fails on mps",
+    ],
+)
+def test_advice_a_build_or_a_comparison_is_not_the_run_on_the_cpu(said: str) -> None:
+    assert facts_of(f"# user: {said}").get("paste.device_used") is None
+
+
+def test_prose_never_says_mps_works() -> None:
+    facts = facts_of("# user: Ollama runs fine as an MPS (Apple version of CUDA), and everything uses the GPU")
+    assert facts.get("paste.device_used") != "mps"

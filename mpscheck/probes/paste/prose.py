@@ -72,6 +72,16 @@ GUEST = re.compile(
     rf"|\b(?:{_HYPERVISOR})\b[^\n]{{0,40}}?\b(?:(?P<linux2>{_LINUX})|windows)\b"
     r"|\b(?:in|inside|within) (?:a |the |my )?(?P<linux3>docker|podman)\b"
 )
+# The user's words that the work runs on the CPU ("the embed model ... seem to be CPU only", "it only uses the CPU",
+# "does not use the GPU"): what a banner's "Device: cpu" says, in prose. Never the other way: prose is no
+# evidence that mps works. A CPU-only build or machine is another matter (torch's own "If you are running on a
+# CPU-only machine" is advice, not what happened).
+CPU_ONLY = re.compile(
+    r"(?i)\b(?:(?:seems?|appears?) to (?:be )?(?:run(?:ning)? on )?(?:the )?cpu(?:[- ]only)?"
+    r"|(?:is|are|runs?|running|stays?) (?:on )?(?:the )?cpu[- ]only(?! (?:machine|build|wheel|version|torch|pytorch))"
+    r"|(?:only|just) (?:uses?|using|runs? on|running on) (?:the )?cpu"
+    r"|(?:does(?: not|n't)|do(?: not|n't)|is(?: not|n't)|not) us(?:e|ing) (?:the )?(?:mps|gpu|metal))\b"
+)
 PC_GPU = re.compile(r"(?i)\b(?:rtx|gtx|geforce) ?\d{3,4}\b")
 # The user says the install of torch failed (the error itself often a screenshot), maybe with the version wanted.
 INSTALL_FAILED = re.compile(
@@ -93,6 +103,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     chip = CHIP.search(line)
     if PC_GPU.search(line) and not MAC_WORD.search(line) and not chip:
         found.append(seen("paste.pc_gpu", True))
+    if CPU_ONLY.search(line):
+        found.append(seen("paste.device_used", "cpu"))
     if guest := GUEST.search(line):  # said before the Mac the guest runs on: the first observation wins
         linux = guest["linux"] or guest["linux2"] or guest["linux3"]
         found.append(seen("host.system", "Linux" if linux else "Windows"))
