@@ -13,6 +13,8 @@ from tests.corpus_cases import HELDOUT, Case, cases, fix_matches
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
+    "fooocus-1152-intel-mac-radeon-oom.txt": "an out-of-memory on an Intel Mac with a 4 GB Radeon: the Mac is read, "
+    "but the OOM row outranks it, and llamaindex-8743 (the same Mac class) concluded a watermark out-of-memory",
     "yuna-ai-17-not-linked-mps-braces.txt": "the paste is the message alone, which a torch on Linux or Windows and a "
     "macOS build without MPS both print: the answer names both and the command that tells them apart",
     "pytorch-100165-torch-mps-missing-2-0-0.txt": "the AttributeError is only in the thread's title; the body shows "

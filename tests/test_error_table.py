@@ -38,7 +38,6 @@ AWAITING_A_CASE = {
     "dtype-unsupported": "TypeError: Trying to convert Float8_e4m3fn to the MPS backend but it does not have "
     "support for that dtype.",
     # Rows added from torch's and the tools' own source wording (cited in each row), awaiting a tuning-corpus paste:
-    "input-dtype-mismatch": "RuntimeError: Input type (MPSHalfType) and weight type (MPSFloatType) should be the same",
     "fork-after-mps": "objc[4242]: +[MPSGraphObject initialize] may have been in progress in another thread when "
     "fork() was called.",
     "torch-mps-api-missing": "AttributeError: module 'torch.mps' has no attribute 'current_allocated_memory'",
@@ -46,7 +45,7 @@ AWAITING_A_CASE = {
     "cuda-only-library": "RuntimeError: FlashAttention only supports Ampere GPUs or newer.",
     "mps-tensor-to-numpy": "TypeError: can't convert mps:0 device type tensor to numpy. Use Tensor.cpu() to copy the "
     "tensor to host memory first.",
-    "int64-no-support": "UserWarning: MPS: no support for int64 repeats mask, casting it to int32",
+    "int64-no-support": "RuntimeError: MPS: no support for int64 min/max ops, please cast it to int32",
     "cuda-amp-on-mac": "UserWarning: User provided device_type of 'cuda', but CUDA is not available. Disabling",
     "homebrew-intel-prefix": "Error: Cannot install in Homebrew on ARM processor in Intel default prefix (/usr/local)!",
     "metal-command-buffer-oom": "Error: command buffer exited with error status. Insufficient Memory "

@@ -114,7 +114,8 @@ EARLY: tuple[Row, ...] = (
     Row(
         "accelerate-fp16-mps",
         re.compile(
-            r"(?:fp16|bf16) mixed precision requires (?:a GPU \(not '?mps'?\)|PyTorch >= [\d.]+ and a supported)"
+            r"(?:fp16|bf16) mixed precision requires (?:a GPU(?: \(not '?mps'?\)|(?! \())"  # older accelerate: bare
+            r"|PyTorch >= [\d.]+ and a supported)"
             r"|fp16 mixed precision requires a GPU \(not \{self\.device\.type!r\}\)"  # the raise line, quoted
         ),
         "autocast-needs-newer-torch",
@@ -272,7 +273,9 @@ MORE_EARLY: tuple[Row, ...] = (
     ),
     Row(
         "int64-no-support",
-        re.compile(r"MPS: no support for int64 (?P<op>[\w/ ]{1,40}?)(?: ops?)?, (?:please )?cast"),
+        # Older torch refused (TORCH_CHECK "..., please cast it to int32"); newer torch casts and goes on
+        # ("..., casting it to int32"), a note read by error_notes.py's int64-downcast.
+        re.compile(r"MPS: no support for int64 (?P<op>[\w/ ]{1,40}?)(?: ops?)?, please cast\b"),
         "int64-op-needs-newer-macos",
         "this MPS op ({op}) has no int64 kernel here",
         "Cast the tensor to int32 before the op, or upgrade macOS (13.3 or later) and torch.",

@@ -15,6 +15,7 @@ import bisect
 import re
 from collections.abc import Iterator
 
+from mpscheck.knowledge.error_notes import NOTES
 from mpscheck.knowledge.error_rows import ERROR, TORCH_ISSUE, WARNING, Hit, Row, fill, groups_of
 from mpscheck.knowledge.error_texts import EARLY, LATE, MORE_EARLY
 from mpscheck.knowledge.needles import may_match
@@ -350,7 +351,7 @@ TABLE: tuple[Row, ...] = (
 
 # The rows for the causes of the 2026-11-24 corpus: the more specific ones first (mpscheck/knowledge/error_texts.py).
 
-TABLE = (*EARLY, *MORE_EARLY, *TABLE, *LATE)
+TABLE = (*EARLY, *MORE_EARLY, *TABLE, *NOTES, *LATE)
 BY_ID: dict[str, Row] = {row.id: row for row in TABLE}
 
 

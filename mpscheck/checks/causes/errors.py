@@ -24,6 +24,7 @@ EXPLAINED_BY: dict[str, tuple[str, ...]] = {
     "no-matching-distribution": ("rosetta-python",),
     "torch-not-built-with-mps": ("not-macos", "rosetta-python"),
     "torch-too-old": ("not-macos",),
+    "autocast-needs-newer-torch": ("not-macos",),  # accelerate's "requires a GPU" on Windows/Linux: no mps there
 }
 # Ops reached only when the input is on the CPU and the weights on MPS (pytorch/pytorch#86844).
 # Ops reached on MPS also for an input too large for 32-bit indexing (issue 17): the paste cannot tell which.

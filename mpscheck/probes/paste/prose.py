@@ -39,7 +39,11 @@ NAMES = {"Big Sur": "11", "Monterey": "12", "Ventura": "13", "Sonoma": "14", "Se
 NAMED = re.compile(
     r"\b(?P<name>Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\b(?:\s+(?P<version>\d+(?:\.\d+){0,2})\b)?"
 )
-INTEL_MAC = re.compile(r"\b(?:Intel|intel|Radeon)\b(?!-)")  # a Mac with a Radeon GPU is an Intel Mac
+# A Mac with a Radeon (or any AMD) GPU, or a Core i3..i9 / Xeon CPU, is an Intel Mac.
+INTEL_MAC = re.compile(r"\b(?:Intel|intel|Radeon|AMD|Xeon|Core i[3579]|i[3579]-\d{4,5}[A-Z]{0,2})\b(?!-)")
+# About This Mac's processor line ("2,6 GHz 6-Core Intel Core i7", "2.3 GHz Quad-Core Intel Core i5"): only a
+# Mac words its CPU so (a PC's reads "Intel(R) Core(TM) i7-9750H CPU @ 2.60GHz"), so no Mac word is needed.
+ABOUT_THIS_MAC_CPU = re.compile(r"\b\d[.,]\d{1,2} ?GHz (?:(?:Dual|Quad|\d{1,2})-Core )?Intel Core i[3579]\b")
 RUNNER_LABEL = re.compile(r"(?i)\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)\b")  # larger runners: GitHub's VMs
 # The user's words that the results on mps are wrong: the run "works", but nothing may call it healthy.
 # Also the shapes wrong results take in words: NaN, all zeros, "reports 0", black images, pure noise.
@@ -58,6 +62,25 @@ WRONG_RESULTS = re.compile(
 OTHER_OS = re.compile(
     r"\b(?P<linux>Ubuntu|Debian|Fedora|CentOS|Rocky Linux|Arch Linux|WSL2?)\s+\d+(?:\.\d+)?\b"
     r"|\b(?P<windows>Windows)\s+(?:10|11|Server)\b"
+)
+# Another system running as a guest on the Mac ("Mac M1 with Ubuntu 22.04 running via VMware Fusion", "my Ubuntu
+# VM", "Windows 11 in Parallels", "inside a docker container"): the Python runs there, not on macOS.
+_LINUX = r"ubuntu|debian|fedora|linux"
+_HYPERVISOR = r"vm|virtual machine|vmware(?: fusion)?|parallels|utm|virtualbox"
+GUEST = re.compile(
+    rf"(?i)\b(?:(?P<linux>{_LINUX})|windows)\b[^\n]{{0,40}}?\b(?:{_HYPERVISOR})\b"
+    rf"|\b(?:{_HYPERVISOR})\b[^\n]{{0,40}}?\b(?:(?P<linux2>{_LINUX})|windows)\b"
+    r"|\b(?:in|inside|within) (?:a |the |my )?(?P<linux3>docker|podman)\b"
+)
+# The user's words that the work runs on the CPU ("the embed model ... seem to be CPU only", "it only uses the CPU",
+# "does not use the GPU"): what a banner's "Device: cpu" says, in prose. Never the other way: prose is no
+# evidence that mps works. A CPU-only build or machine is another matter (torch's own "If you are running on a
+# CPU-only machine" is advice, not what happened).
+CPU_ONLY = re.compile(
+    r"(?i)\b(?:(?:seems?|appears?) to (?:be )?(?:run(?:ning)? on )?(?:the )?cpu(?:[- ]only)?"
+    r"|(?:is|are|runs?|running|stays?) (?:on )?(?:the )?cpu[- ]only(?! (?:machine|build|wheel|version|torch|pytorch))"
+    r"|(?:only|just) (?:uses?|using|runs? on|running on) (?:the )?cpu"
+    r"|(?:does(?: not|n't)|do(?: not|n't)|is(?: not|n't)|not) us(?:e|ing) (?:the )?(?:mps|gpu|metal))\b"
 )
 PC_GPU = re.compile(r"(?i)\b(?:rtx|gtx|geforce) ?\d{3,4}\b")
 # The user says the install of torch failed (the error itself often a screenshot), maybe with the version wanted.
@@ -80,6 +103,11 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     chip = CHIP.search(line)
     if PC_GPU.search(line) and not MAC_WORD.search(line) and not chip:
         found.append(seen("paste.pc_gpu", True))
+    if CPU_ONLY.search(line):
+        found.append(seen("paste.device_used", "cpu"))
+    if guest := GUEST.search(line):  # said before the Mac the guest runs on: the first observation wins
+        linux = guest["linux"] or guest["linux2"] or guest["linux3"]
+        found.append(seen("host.system", "Linux" if linux else "Windows"))
     both = bool(chip and INTEL_MAC.search(line))  # "an Intel iMac (built on an M1)": not said which
     if not both and (match := chip) and MAC_WORD.search(line):
         brand = f"Apple {match['family'].upper()}" + (f" {match['tier'].title()}" if match["tier"] else "")
@@ -88,7 +116,7 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("host.system", "Darwin"))
         if memory := MEMORY.search(line):
             found.append(seen("host.memory_bytes", int(memory["n"]) * 1024**3))
-    elif not both and INTEL_MAC.search(line) and MAC_WORD.search(line):
+    elif not both and ((INTEL_MAC.search(line) and MAC_WORD.search(line)) or ABOUT_THIS_MAC_CPU.search(line)):
         found.append(seen("host.arm64_hardware", False))
         found.append(seen("paste.intel_prose", True))
         found.append(seen("host.system", "Darwin"))
