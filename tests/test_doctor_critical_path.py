@@ -86,3 +86,37 @@ def test_the_agent_starts_uname_first_and_the_interpreter_stage_reads_its_answer
         "print(json.dumps([started, thread.daemon, thread.is_alive(), facts['processor'] == platform.processor()]))\n"
     )
     assert done.stdout.strip() == "[true, true, false, true]", done.stderr
+
+
+def test_the_doctor_without_torch_compiles_no_known_error_pattern(tmp_path: Path) -> None:
+    """The known-errors table compiles a row's pattern on first use: loading the judge and the whole
+    doctor against an interpreter without torch (nothing for the table to read) compile none."""
+    venv = tmp_path / "no-torch"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    argv = ["doctor", "--python", str(venv / "bin" / "python"), "--format", "json"]
+    done = run_python(
+        "import sys\n"
+        "from mpscheck.knowledge.errors import TABLE\n"
+        "import mpscheck.checks.diagnose, mpscheck.render.json_report\n"
+        "loaded = sum('pattern' in vars(row) for row in TABLE)\n"
+        "from mpscheck.cli import cli\n"
+        "try:\n"
+        f"    cli.main({argv!r}, standalone_mode=False)\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(len(TABLE), loaded, sum('pattern' in vars(row) for row in TABLE), file=sys.stderr)\n"
+    )
+    counts = done.stderr.split()[-3:]
+    assert counts[1:] == ["0", "0"] and int(counts[0]) > 50, done.stderr
+    assert '"torch-import"' in done.stdout  # the doctor did judge the target
+
+
+def test_a_known_error_row_compiles_its_text_once_on_first_use() -> None:
+    from mpscheck.knowledge.errors import BY_ID, availability_pattern
+
+    oom = BY_ID["oom-zero"]
+    assert isinstance(oom.regex, str) and oom.pattern.pattern == oom.regex
+    assert oom.pattern is oom.pattern  # cached: compiled once
+    unavailable = next(row for row in BY_ID.values() if callable(row.regex))  # built from the release table
+    assert unavailable.pattern.pattern == availability_pattern().pattern
+    assert unavailable.pattern.search("The MPS backend is supported on MacOS 14.0+")
