@@ -120,3 +120,24 @@ def test_a_known_error_row_compiles_its_text_once_on_first_use() -> None:
     unavailable = next(row for row in BY_ID.values() if callable(row.regex))  # built from the release table
     assert unavailable.pattern.pattern == availability_pattern().pattern
     assert unavailable.pattern.search("The MPS backend is supported on MacOS 14.0+")
+
+
+def test_the_target_starts_before_the_facts_classes_load(tmp_path: Path) -> None:
+    """mpscheck.facts (its dataclasses) loads once the target runs, beside it: not before its start."""
+    venv = tmp_path / "no-torch"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    argv = ["mpscheck", "doctor", "--python", str(venv / "bin" / "python"), "--format", "json"]
+    done = run_python(
+        "import os, subprocess, sys\n"
+        "original = subprocess.Popen.__init__\n"
+        "def spy(self, args, *rest, **kwargs):\n"
+        "    if str(args[1]).endswith('main.py'):\n"
+        "        os.write(2, f'at start: {\"mpscheck.facts\" in sys.modules}\\n'.encode())\n"
+        "    return original(self, args, *rest, **kwargs)\n"
+        "subprocess.Popen.__init__ = spy\n"
+        f"sys.argv = {argv!r}\n"
+        "from mpscheck.entry import main\n"
+        "main()\n"
+    )
+    assert "at start: False" in done.stderr, done.stderr
+    assert done.returncode == 1 and '"torch-import"' in done.stdout  # and the doctor judged it as before
