@@ -141,3 +141,33 @@ def test_the_target_starts_before_the_facts_classes_load(tmp_path: Path) -> None
     )
     assert "at start: False" in done.stderr, done.stderr
     assert done.returncode == 1 and '"torch-import"' in done.stdout  # and the doctor judged it as before
+
+
+AGENT = str(ROOT / "mpscheck" / "probes" / "agent" / "main.py")
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        ([], ("none", "auto")),
+        (["--workload", "quick", "--device", "gpu"], ("quick", "gpu")),
+        (["--device=cpu", "--workload=bench-tiny"], ("bench-tiny", "cpu")),
+    ],
+)
+def test_the_agent_reads_its_arguments_without_argparse(argv: list[str], expected: tuple[str, str]) -> None:
+    done = run_python(
+        "import runpy, sys\n"
+        f"main = runpy.run_path({AGENT!r}, run_name='agent_main')\n"
+        f"print(*main['parse_args']({argv!r}), 'argparse' in sys.modules)\n"
+    )
+    assert done.stdout.split() == [*expected, "False"], done.stderr
+
+
+@pytest.mark.parametrize(
+    "argv", [["--workload", "huge"], ["--device"], ["--verbose"], ["--device", "tpu"], ["--workload=none", "extra"]]
+)
+def test_a_wrong_agent_argument_exits_2_with_the_usage_as_argparse_did(argv: list[str]) -> None:
+    done = subprocess.run([sys.executable, AGENT, *argv], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("usage: mpscheck-agent [--workload {none,quick,"), done.stderr
+    assert "mpscheck-agent: error: " in done.stderr and not done.stdout
