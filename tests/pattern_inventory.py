@@ -2,15 +2,17 @@
 
 The patterns are found three ways, so a new one cannot slip past the linearity test: compiled
 patterns reachable from module globals, class attributes and table rows (tuples, lists, dicts,
-dataclass instances); string literals passed to ``re.<function>(...)`` in the source; and every
-pattern the ``re`` module compiles while ``explain`` reads the whole corpus (the dynamic ones, such
-as the REPL reader's expression shapes joined with a tail).
+dataclass instances, and what a row compiles on first use: its cached properties); string
+literals passed to ``re.<function>(...)`` in the source; and every pattern the ``re`` module
+compiles while ``explain`` reads the whole corpus (the dynamic ones, such as the REPL reader's
+expression shapes joined with a tail).
 """
 
 from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import importlib
 import pkgutil
 import re
@@ -53,6 +55,9 @@ def _walk(value: Any, found: dict[str, re.Pattern[str]], where: str, seen: set[i
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         for field in dataclasses.fields(value):
             _walk(getattr(value, field.name, None), found, where, seen, depth + 1)
+        for name, attribute in vars(type(value)).items():  # a row's pattern, compiled on first use
+            if isinstance(attribute, functools.cached_property):
+                _walk(getattr(value, name, None), found, where, seen, depth + 1)
 
 
 def module_patterns() -> dict[str, re.Pattern[str]]:

@@ -86,3 +86,88 @@ def test_the_agent_starts_uname_first_and_the_interpreter_stage_reads_its_answer
         "print(json.dumps([started, thread.daemon, thread.is_alive(), facts['processor'] == platform.processor()]))\n"
     )
     assert done.stdout.strip() == "[true, true, false, true]", done.stderr
+
+
+def test_the_doctor_without_torch_compiles_no_known_error_pattern(tmp_path: Path) -> None:
+    """The known-errors table compiles a row's pattern on first use: loading the judge and the whole
+    doctor against an interpreter without torch (nothing for the table to read) compile none."""
+    venv = tmp_path / "no-torch"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    argv = ["doctor", "--python", str(venv / "bin" / "python"), "--format", "json"]
+    done = run_python(
+        "import sys\n"
+        "from mpscheck.knowledge.errors import TABLE\n"
+        "import mpscheck.checks.diagnose, mpscheck.render.json_report\n"
+        "loaded = sum('pattern' in vars(row) for row in TABLE)\n"
+        "from mpscheck.cli import cli\n"
+        "try:\n"
+        f"    cli.main({argv!r}, standalone_mode=False)\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(len(TABLE), loaded, sum('pattern' in vars(row) for row in TABLE), file=sys.stderr)\n"
+    )
+    counts = done.stderr.split()[-3:]
+    assert counts[1:] == ["0", "0"] and int(counts[0]) > 50, done.stderr
+    assert '"torch-import"' in done.stdout  # the doctor did judge the target
+
+
+def test_a_known_error_row_compiles_its_text_once_on_first_use() -> None:
+    from mpscheck.knowledge.errors import BY_ID, availability_pattern
+
+    oom = BY_ID["oom-zero"]
+    assert isinstance(oom.regex, str) and oom.pattern.pattern == oom.regex
+    assert oom.pattern is oom.pattern  # cached: compiled once
+    unavailable = next(row for row in BY_ID.values() if callable(row.regex))  # built from the release table
+    assert unavailable.pattern.pattern == availability_pattern().pattern
+    assert unavailable.pattern.search("The MPS backend is supported on MacOS 14.0+")
+
+
+def test_the_target_starts_before_the_facts_classes_load(tmp_path: Path) -> None:
+    """mpscheck.facts (its dataclasses) loads once the target runs, beside it: not before its start."""
+    venv = tmp_path / "no-torch"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    argv = ["mpscheck", "doctor", "--python", str(venv / "bin" / "python"), "--format", "json"]
+    done = run_python(
+        "import os, subprocess, sys\n"
+        "original = subprocess.Popen.__init__\n"
+        "def spy(self, args, *rest, **kwargs):\n"
+        "    if str(args[1]).endswith('main.py'):\n"
+        "        os.write(2, f'at start: {\"mpscheck.facts\" in sys.modules}\\n'.encode())\n"
+        "    return original(self, args, *rest, **kwargs)\n"
+        "subprocess.Popen.__init__ = spy\n"
+        f"sys.argv = {argv!r}\n"
+        "from mpscheck.entry import main\n"
+        "main()\n"
+    )
+    assert "at start: False" in done.stderr, done.stderr
+    assert done.returncode == 1 and '"torch-import"' in done.stdout  # and the doctor judged it as before
+
+
+AGENT = str(ROOT / "mpscheck" / "probes" / "agent" / "main.py")
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        ([], ("none", "auto")),
+        (["--workload", "quick", "--device", "gpu"], ("quick", "gpu")),
+        (["--device=cpu", "--workload=bench-tiny"], ("bench-tiny", "cpu")),
+    ],
+)
+def test_the_agent_reads_its_arguments_without_argparse(argv: list[str], expected: tuple[str, str]) -> None:
+    done = run_python(
+        "import runpy, sys\n"
+        f"main = runpy.run_path({AGENT!r}, run_name='agent_main')\n"
+        f"print(*main['parse_args']({argv!r}), 'argparse' in sys.modules)\n"
+    )
+    assert done.stdout.split() == [*expected, "False"], done.stderr
+
+
+@pytest.mark.parametrize(
+    "argv", [["--workload", "huge"], ["--device"], ["--verbose"], ["--device", "tpu"], ["--workload=none", "extra"]]
+)
+def test_a_wrong_agent_argument_exits_2_with_the_usage_as_argparse_did(argv: list[str]) -> None:
+    done = subprocess.run([sys.executable, AGENT, *argv], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("usage: mpscheck-agent [--workload {none,quick,"), done.stderr
+    assert "mpscheck-agent: error: " in done.stderr and not done.stdout

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -45,7 +46,11 @@ def canon(value: Any) -> Any:
     if isinstance(value, enum.Enum):
         return value.value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: canon(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        out = {f.name: canon(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        for name, attribute in vars(type(value)).items():  # what a row computes on first use (its pattern)
+            if isinstance(attribute, functools.cached_property):
+                out[name] = canon(getattr(value, name))
+        return out
     if isinstance(value, re.Pattern):
         return f"re:{value.pattern}"
     if isinstance(value, (set, frozenset)):

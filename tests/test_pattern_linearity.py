@@ -118,3 +118,11 @@ def test_explain_of_10_mb_of_hostile_text_ends_in_bounded_time(tmp_path: Path) -
     explain_text(given.text)
     assert given.cut
     assert time.perf_counter() - start < 10.0
+
+
+def test_the_inventory_reads_the_rows_that_compile_on_first_use() -> None:
+    """The known-errors rows hold their patterns' text: the table walk alone finds every one compiled."""
+    from mpscheck.knowledge.errors import TABLE
+
+    walked = {(p.pattern, p.flags) for p in module_patterns().values()}
+    assert all((row.pattern.pattern, row.pattern.flags) in walked for row in TABLE)

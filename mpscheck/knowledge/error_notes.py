@@ -9,8 +9,6 @@ bounded classes: linear on any line (tests/test_pattern_linearity.py).
 
 from __future__ import annotations
 
-import re
-
 from mpscheck.knowledge.error_rows import WARNING, Row
 
 NOTES: tuple[Row, ...] = (
@@ -18,7 +16,7 @@ NOTES: tuple[Row, ...] = (
         "int64-downcast",
         # torch's TORCH_WARN_ONCE texts ("..., casting it to int32", "..., downcasting to a smaller data type"):
         # the op runs, on int32, and the script goes on.
-        re.compile(r"MPS: no support for int64 (?P<op>[\w/ {}]{1,40}?)(?: ops?)?, (?:casting it|downcasting) to\b"),
+        r"MPS: no support for int64 (?P<op>[\w/ {}]{1,40}?)(?: ops?)?, (?:casting it|downcasting) to\b",
         "op-fallback-warning",
         "torch casts the int64 tensors of {op} to int32 on MPS (no int64 kernel before macOS 13.3) and goes on: "
         "a note, not a failure",
@@ -31,10 +29,8 @@ NOTES: tuple[Row, ...] = (
         "framework-cpu-step",
         # A framework's own notice that one step of an mps run goes to the CPU ("Device mps:0 does not support
         # the torch.fft functions used in the FreeU node, switching to CPU."): the rest stays on mps.
-        re.compile(
-            r"\b(?:mps|MPS)(?::\d{1,2})?\b[^\n]{0,40}?\b(?:does not|doesn't|do not) support\b[^\n]{0,160}?"
-            r"\b(?:[Ss]witching|[Ff]alling back|[Ff]all back) to (?:the )?(?:CPU|cpu)\b"
-        ),
+        r"\b(?:mps|MPS)(?::\d{1,2})?\b[^\n]{0,40}?\b(?:does not|doesn't|do not) support\b[^\n]{0,160}?"
+        r"\b(?:[Ss]witching|[Ff]alling back|[Ff]all back) to (?:the )?(?:CPU|cpu)\b",
         "op-fallback-warning",
         "one step that mps cannot run is done on the CPU, and the run goes on: slower, not a failure",
         "Nothing is broken; the rest of the run stays on mps (a newer torch or framework may keep this step on mps).",
@@ -46,7 +42,7 @@ NOTES: tuple[Row, ...] = (
         "docker-nvidia-gpu",
         # Docker's refusal of a GPU reservation (`--gpus all`, Compose's `driver: nvidia`) where no NVIDIA
         # driver exists, as on every Mac: the setup asks for CUDA.
-        re.compile(r"could not select device driver \"?nvidia\"? with capabilities: \[\[gpu\]\]"),
+        r"could not select device driver \"?nvidia\"? with capabilities: \[\[gpu\]\]",
         "cuda-requested-on-mac",
         "the container asks Docker for an NVIDIA (CUDA) GPU, which no Mac has; Docker on a Mac passes no GPU to a "
         "container, not even mps",
@@ -59,10 +55,8 @@ NOTES: tuple[Row, ...] = (
         "op-needs-newer-macos",
         # "MPS support binary op with uint8 natively starting from macOS 13.0" and its siblings, without the
         # "Falling back on CPU" that makes op-native-from-macos a note: the op fails on this macOS.
-        re.compile(
-            r"MPS:? (?:support )?[\w' ]{1,60}? natively starting from macOS (?P<macos>\d{2}(?:\.\d)?)"
-            r"(?!\.?\d)(?!\.? ?Falling back)"
-        ),
+        r"MPS:? (?:support )?[\w' ]{1,60}? natively starting from macOS (?P<macos>\d{2}(?:\.\d)?)"
+        r"(?!\.?\d)(?!\.? ?Falling back)",
         "int64-op-needs-newer-macos",
         "this op has no MPS kernel before macOS {macos}",
         "Upgrade macOS to {macos} or later, or run this step on the CPU.",

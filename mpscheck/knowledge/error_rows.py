@@ -1,12 +1,17 @@
 """The shape of a row of the table of known errors (knowledge/errors.py) and of a hit, and how a row's
 templates are filled with what the error named: kept apart so the table itself is only data.
+
+A row holds its pattern's text and compiles it on first use: the doctor loads the table with its
+checks while the target runs, and compiling its 57 patterns took 15-20 ms of that (more where imports
+are slow), for an answer that needs none of them unless torch printed an error.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 ERROR = "error"
 WARNING = "warning"  # a performance note, never a failure on its own
@@ -18,13 +23,18 @@ class Row:
     """One known message: what it looks like, what it means, what to type, and who says so."""
 
     id: str
-    pattern: re.Pattern[str]
+    regex: str | Callable[[], str]  # the pattern's text, or what builds it (compiled by `pattern`)
     cause: str  # stable cause id (the corpus vocabulary)
     summary: str  # one line; may use the pattern's named groups
     fix: str  # one imperative sentence
     commands: tuple[str, ...] = ()  # templates with {python}, {op}, ...
     source: str = ""  # issue URL or torch source path
     severity: str = ERROR
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        """The compiled pattern, made on first use (frozen: the cache lives in the instance's dict)."""
+        return re.compile(self.regex if isinstance(self.regex, str) else self.regex())
 
 
 @dataclass(frozen=True)

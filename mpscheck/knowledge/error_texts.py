@@ -11,8 +11,6 @@ literals and bounded classes: linear on any line.
 
 from __future__ import annotations
 
-import re
-
 from mpscheck.knowledge.error_rows import TORCH_ISSUE, WARNING, Row
 
 UPGRADE = "{python} -m pip install --upgrade torch"
@@ -21,7 +19,7 @@ FALLBACK_USELESS = "PYTORCH_ENABLE_MPS_FALLBACK does not help here"
 EARLY: tuple[Row, ...] = (
     Row(
         "lightning-mps-quoted",
-        re.compile(r"`MPSAccelerator` can not run on your system since the accelerator is not available"),
+        r"`MPSAccelerator` can not run on your system since the accelerator is not available",
         "lightning-processor",
         "Lightning says MPS is not available: it also requires platform.processor() to be 'arm', which an x86_64 "
         "(Rosetta) Python reports as 'i386'",
@@ -31,12 +29,10 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "mps-size-limit",
-        re.compile(
-            r"Output channels > 65536 not supported at the MPS device"
-            r"|\[MPS\w*NDArray initWithDevice:descriptor:[\w:]*\] Error"
-            r"|total bytes of NDArray > 2\*\*32|NDArray dimension length > INT_MAX"
-            r"|does not support tensor dims larger than INT_MAX"
-        ),
+        r"Output channels > 65536 not supported at the MPS device"
+        r"|\[MPS\w*NDArray initWithDevice:descriptor:[\w:]*\] Error"
+        r"|total bytes of NDArray > 2\*\*32|NDArray dimension length > INT_MAX"
+        r"|does not support tensor dims larger than INT_MAX",
         "mps-size-limit",
         "a size limit of torch's MPS kernels was hit (a convolution with more than 65536 output channels, a "
         "dimension over INT_MAX, an MPS array over 2**32 bytes); " + FALLBACK_USELESS,
@@ -48,7 +44,7 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "complex-on-mps",
-        re.compile(r"Trying to convert (?P<dtype>Complex\w+) to the MPS backend"),
+        r"Trying to convert (?P<dtype>Complex\w+) to the MPS backend",
         "dtype-unsupported",
         "this torch has no {dtype} on MPS (complex64 came to MPS in later torch releases on macOS 14; complex128 "
         "never did)",
@@ -59,13 +55,10 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "input-dtype-mismatch",
-        re.compile(
-            # Bounded names: linear-time on hostile text (a type name is a few dozen characters at most).
-            r"Input type \((?P<input>[\w.]{0,40}MPS\w{0,40}|torch\.mps\.\w{1,40})\) and weight type "
-            r"\((?P<weight>[\w.]{0,40}MPS\w{0,40}|torch\.mps\.\w{1,40})\) should be the same"
-            r"|Input type \((?P<input2>[\w.]{1,60})\) and bias type \((?P<weight2>[\w.:]{1,60})\) should be the same"
-            r"|mat1 and mat2 must have the same dtype|MPS device does not support linear for non-float inputs"
-        ),
+        r"Input type \((?P<input>[\w.]{0,40}MPS\w{0,40}|torch\.mps\.\w{1,40})\) and weight type "
+        r"\((?P<weight>[\w.]{0,40}MPS\w{0,40}|torch\.mps\.\w{1,40})\) should be the same"
+        r"|Input type \((?P<input2>[\w.]{1,60})\) and bias type \((?P<weight2>[\w.:]{1,60})\) should be the same"
+        r"|mat1 and mat2 must have the same dtype|MPS device does not support linear for non-float inputs",
         "input-dtype-mismatch",
         "the input and the weights (or two operands) are on the same device but of different dtypes",
         "Cast the input to the model's dtype before the call: x = x.to(device='mps', dtype=torch.float32) (an image "
@@ -75,7 +68,7 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "not-linked-mps",
-        re.compile(r"PyTorch is not linked with support for mps devices"),
+        r"PyTorch is not linked with support for mps devices",
         "torch-not-built-with-mps",
         "this torch has no MPS device at all (PyTorch is not linked with support for mps devices): either it runs on "
         "Linux or Windows (a Docker container on a Mac is Linux), where torch has no MPS, or it is a macOS build "
@@ -91,9 +84,7 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "compile-on-mps",
-        re.compile(
-            r"\bDevice mps not supported\b|BackendCompilerFailed: \w+ raised AssertionError: Torch not compiled"
-        ),
+        r"\bDevice mps not supported\b|BackendCompilerFailed: \w+ raised AssertionError: Torch not compiled",
         "compile-needs-newer-torch",
         "torch.compile (Inductor) has no MPS backend in this torch: MPSInductor came with torch 2.8",
         "Upgrade torch to 2.8 or later for torch.compile on mps; meanwhile run eager (no torch.compile) or "
@@ -103,7 +94,7 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "autocast-device-mps",
-        re.compile(r"User specified an unsupported autocast device_type '?mps"),
+        r"User specified an unsupported autocast device_type '?mps",
         "autocast-needs-newer-torch",
         "this torch has no autocast for mps (MPS autocast came with torch 2.5 for float16, 2.6 for bfloat16)",
         "Upgrade torch (2.6 or later for bfloat16 autocast on mps) and the library that asked for it, or turn "
@@ -113,11 +104,9 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "accelerate-fp16-mps",
-        re.compile(
-            r"(?:fp16|bf16) mixed precision requires (?:a GPU(?: \(not '?mps'?\)|(?! \())"  # older accelerate: bare
-            r"|PyTorch >= [\d.]+ and a supported)"
-            r"|fp16 mixed precision requires a GPU \(not \{self\.device\.type!r\}\)"  # the raise line, quoted
-        ),
+        r"(?:fp16|bf16) mixed precision requires (?:a GPU(?: \(not '?mps'?\)|(?! \())"  # older accelerate: bare
+        r"|PyTorch >= [\d.]+ and a supported)"
+        r"|fp16 mixed precision requires a GPU \(not \{self\.device\.type!r\}\)",  # the raise line, quoted
         "autocast-needs-newer-torch",
         "accelerate refuses mixed precision on mps with this torch and accelerate (fp16 amp on mps needs torch 2.8 "
         "and an accelerate with huggingface/accelerate#3373)",
@@ -128,9 +117,7 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "autocast-dtype-mps",
-        re.compile(
-            r"In MPS autocast, but the target dtype is not supported|MPS Autocast only supports dtype of torch\.\w+"
-        ),
+        r"In MPS autocast, but the target dtype is not supported|MPS Autocast only supports dtype of torch\.\w+",
         "autocast-needs-newer-torch",
         "this torch's MPS autocast does not take the dtype asked for, so autocast was disabled (float16 from torch "
         "2.5, bfloat16 from 2.6)",
@@ -141,7 +128,7 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "torch-mps-module",
-        re.compile(r"module 'torch' has no attribute 'mps'|No module named 'torch\.mps'"),
+        r"module 'torch' has no attribute 'mps'|No module named 'torch\.mps'",
         "torch-mps-module-missing",
         "this torch has no torch.mps module (it came with torch 2.0; torch 2.0.0 needs `import torch.mps`)",
         "Upgrade torch to 2.0 or later (or guard torch.mps calls with hasattr(torch, 'mps')).",
@@ -150,7 +137,7 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "mps-checkpoint-load",
-        re.compile(r"don't know how to restore data location of [\w.]+ \(tagged with mps"),
+        r"don't know how to restore data location of [\w.]+ \(tagged with mps",
         "mps-checkpoint-load",
         "the checkpoint's tensors were saved on mps, and this torch cannot restore them there",
         "Load on the CPU, then move: torch.load(path, map_location='cpu') and model.to('mps'); or upgrade torch.",
@@ -159,10 +146,8 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "cuda-checkpoint-on-mac",
-        re.compile(
-            r"Attempting to deserialize object on a CUDA device but torch\.cuda\.is_available\(\) is False"
-            r"|Attempting to deserialize object on CUDA device \d+ but torch\.cuda\.device_count\(\) is"
-        ),
+        r"Attempting to deserialize object on a CUDA device but torch\.cuda\.is_available\(\) is False"
+        r"|Attempting to deserialize object on CUDA device \d+ but torch\.cuda\.device_count\(\) is",
         "cuda-requested-on-mac",
         "the checkpoint was saved on a CUDA GPU, and torch.load tries to put it back on CUDA, which this Mac has not",
         "Load the CUDA checkpoint with map_location so torch.load does not ask for CUDA: torch.load(path, "
@@ -172,10 +157,8 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "cuda-on-mac",
-        re.compile(
-            r"Torch not compiled with CUDA enabled|`CUDAAccelerator` can not run on your system"
-            r"|Found no NVIDIA driver on your system"
-        ),
+        r"Torch not compiled with CUDA enabled|`CUDAAccelerator` can not run on your system"
+        r"|Found no NVIDIA driver on your system",
         "cuda-requested-on-mac",
         "the code (or its config, or a library default) asks for CUDA, which torch on a Mac does not have",
         "Ask for mps (or cpu) instead of cuda: device='mps' in the code, the config file or the tool's --device "
@@ -185,7 +168,7 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "generator-device",
-        re.compile(r"Expected a '(?:mps|cpu)' device type for generator but found '(?:mps|cpu)'"),
+        r"Expected a '(?:mps|cpu)' device type for generator but found '(?:mps|cpu)'",
         "device-mismatch",
         "a torch.Generator is on another device than the tensors it fills (one on mps, one on the CPU)",
         "Create the generator on the tensors' device: torch.Generator(device='mps'), or move the tensors .to(device).",
@@ -194,7 +177,7 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "half-on-cpu",
-        re.compile(r"\"(?P<op>\w+)\" not implemented for 'Half'"),
+        r"\"(?P<op>\w+)\" not implemented for 'Half'",
         "half-on-cpu-fallback",
         "{op} ran on the CPU with float16, which the CPU kernel does not take (a CPU fallback, or a model half on "
         "the CPU)",
@@ -205,7 +188,7 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "fork-after-mps",
-        re.compile(r"may have been in progress in another thread when fork\(\) was called"),
+        r"may have been in progress in another thread when fork\(\) was called",
         "fork-after-mps-init",
         "the process forked after MPS (MPSGraph) was initialised, which the Objective-C runtime forbids",
         "Start worker processes with spawn (multiprocessing.set_start_method('spawn'), DataLoader "
@@ -215,7 +198,7 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "backend-without-mps",
-        re.compile(r"unsupported device mps\b"),
+        r"unsupported device mps\b",
         "backend-has-no-mps",
         "the engine that raised this is not torch and has no Metal/MPS backend (CTranslate2, used by faster-whisper)",
         "Use its CPU device (device='cpu', compute_type='int8' or 'float32'); for the Apple GPU use a torch-based "
@@ -228,7 +211,7 @@ EARLY: tuple[Row, ...] = (
 MORE_EARLY: tuple[Row, ...] = (
     Row(
         "torch-mps-api-missing",
-        re.compile(r"module 'torch\._C' has no attribute '_mps_\w+'|module 'torch\.mps' has no attribute '\w+'"),
+        r"module 'torch\._C' has no attribute '_mps_\w+'|module 'torch\.mps' has no attribute '\w+'",
         "torch-mps-module-missing",
         "this torch lacks the torch.mps function the code calls (torch.mps came with 2.0 and grew in later releases)",
         "Upgrade torch (or guard the call with hasattr(torch.mps, name)).",
@@ -237,7 +220,7 @@ MORE_EARLY: tuple[Row, ...] = (
     ),
     Row(
         "library-op-no-mps",
-        re.compile(r"Could not run '(?P<op>(?!aten::)\w+::\w+)' with arguments from the 'MPS' backend"),
+        r"Could not run '(?P<op>(?!aten::)\w+::\w+)' with arguments from the 'MPS' backend",
         "op-not-implemented",
         "{op} (an op of a library built on torch, such as torchvision) has no MPS kernel in this build of the library",
         "Upgrade the library to a release with an MPS kernel for it, built for this torch; meanwhile "
@@ -247,11 +230,9 @@ MORE_EARLY: tuple[Row, ...] = (
     ),
     Row(
         "cuda-only-library",
-        re.compile(
-            r"bitsandbytes was compiled without GPU support"
-            r"|No operator found for `memory_efficient_attention_\w+`"
-            r"|FlashAttention only supports Ampere GPUs or newer"
-        ),
+        r"bitsandbytes was compiled without GPU support"
+        r"|No operator found for `memory_efficient_attention_\w+`"
+        r"|FlashAttention only supports Ampere GPUs or newer",
         "backend-has-no-mps",
         "the library that failed (bitsandbytes, xformers or flash-attn) runs its GPU code on CUDA only: it has no "
         "Metal/MPS backend",
@@ -264,7 +245,7 @@ MORE_EARLY: tuple[Row, ...] = (
     ),
     Row(
         "mps-tensor-to-numpy",
-        re.compile(r"can't convert mps(?::\d+)? device type tensor to numpy"),
+        r"can't convert mps(?::\d+)? device type tensor to numpy",
         "device-mismatch",
         "a tensor on mps was handed to numpy, which reads only CPU memory",
         "Copy it to the CPU first: t.detach().cpu().numpy() (or t.to('cpu')) where the error points.",
@@ -275,7 +256,7 @@ MORE_EARLY: tuple[Row, ...] = (
         "int64-no-support",
         # Older torch refused (TORCH_CHECK "..., please cast it to int32"); newer torch casts and goes on
         # ("..., casting it to int32"), a note read by error_notes.py's int64-downcast.
-        re.compile(r"MPS: no support for int64 (?P<op>[\w/ ]{1,40}?)(?: ops?)?, please cast\b"),
+        r"MPS: no support for int64 (?P<op>[\w/ ]{1,40}?)(?: ops?)?, please cast\b",
         "int64-op-needs-newer-macos",
         "this MPS op ({op}) has no int64 kernel here",
         "Cast the tensor to int32 before the op, or upgrade macOS (13.3 or later) and torch.",
@@ -284,10 +265,8 @@ MORE_EARLY: tuple[Row, ...] = (
     ),
     Row(
         "cuda-amp-on-mac",
-        re.compile(
-            r"User provided device_type of 'cuda', but CUDA is not available"
-            r"|GradScaler is enabled, but CUDA is not available"
-        ),
+        r"User provided device_type of 'cuda', but CUDA is not available"
+        r"|GradScaler is enabled, but CUDA is not available",
         "cuda-requested-on-mac",
         "autocast or the gradient scaler was asked for on cuda, which this Mac has not, so torch disabled it",
         "Ask for mps instead of cuda: torch.autocast('mps', dtype=torch.float16) (torch 2.5+), or no mixed precision.",
@@ -300,10 +279,8 @@ MORE_EARLY: tuple[Row, ...] = (
 LATE: tuple[Row, ...] = (
     Row(
         "homebrew-intel-prefix",
-        re.compile(
-            r"Cannot install in Homebrew on ARM processor in Intel default prefix"
-            r"|Cannot install under Rosetta 2 in ARM default prefix"
-        ),
+        r"Cannot install in Homebrew on ARM processor in Intel default prefix"
+        r"|Cannot install under Rosetta 2 in ARM default prefix",
         "rosetta-python",
         "an Intel (x86_64) Homebrew in /usr/local, or a terminal under Rosetta, on Apple silicon: what it installs "
         "(Python included) is x86_64 and runs under Rosetta",
@@ -314,7 +291,7 @@ LATE: tuple[Row, ...] = (
     ),
     Row(
         "whisper-on-cpu",
-        re.compile(r"FP16 is not supported on CPU; using FP32 instead"),
+        r"FP16 is not supported on CPU; using FP32 instead",
         "mps-not-requested",
         "Whisper runs on the CPU: it picks CUDA when there is one, else the CPU, unless asked for mps",
         "Ask for mps: whisper.load_model(name, device='mps') (or --device mps where the tool has it); on an Intel "
@@ -325,7 +302,7 @@ LATE: tuple[Row, ...] = (
     ),
     Row(
         "metal-command-buffer-oom",
-        re.compile(r"kIOGPUCommandBufferCallbackErrorOutOfMemory"),
+        r"kIOGPUCommandBufferCallbackErrorOutOfMemory",
         "out-of-memory",
         "Metal ran out of GPU memory while running the work (Insufficient Memory in a command buffer)",
         "Use less memory (smaller model, batch or resolution); if PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 is set, unset "
@@ -335,7 +312,7 @@ LATE: tuple[Row, ...] = (
     ),
     Row(
         "killed-9",
-        re.compile(r"\bKilled: 9\b|zsh: killed\s"),
+        r"\bKilled: 9\b|zsh: killed\s",
         "out-of-memory",
         "macOS killed the process (SIGKILL, Killed: 9), which it does when memory runs out",
         "Use less memory (smaller model, batch or resolution); if PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 is set, unset "
@@ -345,7 +322,7 @@ LATE: tuple[Row, ...] = (
     ),
     Row(
         "poetry-no-candidates",
-        re.compile(r"Unable to find installation candidates for (?P<package>torch) \((?P<version>[\w.+]+)\)"),
+        r"Unable to find installation candidates for (?P<package>torch) \((?P<version>[\w.+]+)\)",
         "no-matching-distribution",
         "Poetry found no torch {version} file that this environment can install",
         "Use a torch version that has a wheel for this Python and platform (pin it in pyproject.toml).",
@@ -354,7 +331,7 @@ LATE: tuple[Row, ...] = (
     ),
     Row(
         "wheel-not-supported",
-        re.compile(r"(?<![\w.+-])(?P<wheel>torch-[\w.+-]{1,120}\.whl) is not a supported wheel on this platform"),
+        r"(?<![\w.+-])(?P<wheel>torch-[\w.+-]{1,120}\.whl) is not a supported wheel on this platform",
         "no-matching-distribution",
         "{wheel} does not fit this interpreter (its Python version tag or architecture differs)",
         "Install with plain pip from the Python you will run, which picks the right wheel, instead of a wheel file.",
@@ -363,7 +340,7 @@ LATE: tuple[Row, ...] = (
     ),
     Row(
         "uv-only-wheels-for",
-        re.compile(r"but `(?P<package>torch)` \(v(?P<version>[\w.+]+)\) only has wheels for the following platforms"),
+        r"but `(?P<package>torch)` \(v(?P<version>[\w.+]+)\) only has wheels for the following platforms",
         "no-matching-distribution",
         "uv found no torch {version} wheel for macOS: that build has wheels for other platforms only",
         "Resolve torch from PyPI on macOS (drop the CUDA index or the +cuXXX local version there).",
@@ -372,12 +349,10 @@ LATE: tuple[Row, ...] = (
     ),
     Row(
         "conda-not-found",
-        re.compile(
-            r"PackagesNotFoundError: The following packages are not available from current channels"
-            r"|UnsatisfiableError: The following specifications were found to be incompatible"
-            r"|No candidates were found for (?P<package>[\w-]*torch[\w-]*)"
-            r"|nothing provides (?:requested )?__cuda"
-        ),
+        r"PackagesNotFoundError: The following packages are not available from current channels"
+        r"|UnsatisfiableError: The following specifications were found to be incompatible"
+        r"|No candidates were found for (?P<package>[\w-]*torch[\w-]*)"
+        r"|nothing provides (?:requested )?__cuda",
         "no-matching-distribution",
         "the conda (or pixi) solver found no build of the requested PyTorch packages for this platform",
         "Install the PyPI wheels into this environment (PyPI's macOS arm64 torch has MPS), or drop the package the "

@@ -23,15 +23,16 @@ from mpscheck.knowledge.needles import may_match
 __all__ = ["BY_ID", "ERROR", "TABLE", "WARNING", "Hit", "Row", "fill", "find", "first", "groups_of"]
 
 
-def _re(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
-
-
 SIZE = r"[\d.]+ ?(?:bytes|[KMGT]i?B)"
 UNIFIED_MEMORY = "MPS backend is only supported on devices with unified memory"
 
 
 def availability_pattern() -> re.Pattern[str]:
+    """The availability row's pattern, compiled (the row itself compiles it on first use)."""
+    return re.compile(availability_regex())
+
+
+def availability_regex() -> str:
     """torch's 'MPS is unavailable' texts: the three EmptyTensor.cpp wordings (pytorch/pytorch#164943,
     #177819), then every text of every release read from the wheels (mpscheck/knowledge) when present."""
     known = r"The MPS backend is supported on [Mm]ac[Oo][Ss] (?P<floor>12\.3|13\.0|14\.0|15\.0)\+"
@@ -42,17 +43,15 @@ def availability_pattern() -> re.Pattern[str]:
     except Exception:  # the table is optional here: the known wordings still match
         texts = []
     read = "|".join(re.escape(t) for t in sorted(set(texts), key=lambda t: (-len(t), t)))
-    return re.compile(known + (f"|{read}" if read else ""))
+    return known + (f"|{read}" if read else "")
 
 
 TABLE: tuple[Row, ...] = (
     Row(
         "linker-other-arch",
-        re.compile(
-            r"building for macOS-(?P<need>arm64|x86_64) but attempting to link with file built for "
-            r"macOS-(?P<have>arm64|x86_64)"
-            r"|found architecture '(?P<have2>arm64e?|x86_64|i386)', required architecture '(?P<need2>arm64e?|x86_64)'"
-        ),
+        r"building for macOS-(?P<need>arm64|x86_64) but attempting to link with file built for "
+        r"macOS-(?P<have>arm64|x86_64)"
+        r"|found architecture '(?P<have2>arm64e?|x86_64|i386)', required architecture '(?P<need2>arm64e?|x86_64)'",
         "wrong-arch-wheel",
         "the linker skips a library built for {have} while building for {need}: the libtorch (or other library) "
         "linked is for the other architecture",
@@ -63,7 +62,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "oom-zero",
-        _re(r"MPS backend out of memory \(MPS allocated: 0 bytes, other allocations: 0 bytes"),
+        r"MPS backend out of memory \(MPS allocated: 0 bytes, other allocations: 0 bytes",
         "virtual-machine",
         "the first MPS allocation fails with 0 bytes in use: the paravirtual GPU of a macOS virtual machine "
         "(such as a hosted CI runner), where is_available() is True and nothing can be allocated",
@@ -73,12 +72,10 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "oom",
-        _re(
-            rf"MPS backend out of memory \(MPS allocated: (?P<allocated>{SIZE}), other allocations: "
-            rf"(?P<other>{SIZE})(?:, max allowed: (?P<max>{SIZE}))?\)\. Tried to allocate (?P<requested>{SIZE})"
-            r"|MPS backend out of memory \(MPS allocated: (?P<allocated2>[^,]{1,60}), "
-            r"other allocations: (?P<other2>[^,)]{1,60})"
-        ),
+        rf"MPS backend out of memory \(MPS allocated: (?P<allocated>{SIZE}), other allocations: "
+        rf"(?P<other>{SIZE})(?:, max allowed: (?P<max>{SIZE}))?\)\. Tried to allocate (?P<requested>{SIZE})"
+        r"|MPS backend out of memory \(MPS allocated: (?P<allocated2>[^,]{1,60}), "
+        r"other allocations: (?P<other2>[^,)]{1,60})",
         "out-of-memory",
         "MPS ran out of memory",
         "Use less memory per step (smaller batch or resolution, half precision); free unified memory: see which "
@@ -88,7 +85,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "buffer-too-large",
-        _re(r"Invalid buffer size: (?P<requested>[\d.]+ ?(?:bytes|[KMGT]i?B))"),
+        r"Invalid buffer size: (?P<requested>[\d.]+ ?(?:bytes|[KMGT]i?B))",
         "out-of-memory",
         "one tensor of {requested} is larger than the largest buffer Metal allows on this GPU",
         "Split the work into smaller tensors (smaller batch, tile the image); a watermark setting does not help.",
@@ -97,7 +94,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "watermark",
-        _re(r"invalid (?P<which>high|low) watermark ratio (?P<value>\S+)?"),
+        r"invalid (?P<which>high|low) watermark ratio (?P<value>\S+)?",
         "watermark-invalid",
         "PYTORCH_MPS_{which_upper}_WATERMARK_RATIO is out of range: torch refuses the first MPS allocation",
         "Unset both watermark variables before Python starts (or set both: low <= high within [0, 2]; both 0.0 "
@@ -110,10 +107,8 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "sparse",
-        _re(
-            r"Could not run '(?P<op>aten::[\w.]+)' with arguments from the 'SparseMPS' backend"
-            r"|Could not run '(?P<op2>[\w:.]{0,200}?(?:sparse|compressed)\w{0,200})' from the 'mps(?::\d+)?' device"
-        ),
+        r"Could not run '(?P<op>aten::[\w.]+)' with arguments from the 'SparseMPS' backend"
+        r"|Could not run '(?P<op2>[\w:.]{0,200}?(?:sparse|compressed)\w{0,200})' from the 'mps(?::\d+)?' device",
         "sparse-unsupported",
         "{op} has no kernel for sparse tensors on MPS (the SparseMPS key); PYTORCH_ENABLE_MPS_FALLBACK does not "
         "cover sparse ops",
@@ -123,7 +118,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "op-not-implemented",
-        _re(r"[Tt]he operator '(?P<op>\w+::[\w.]+)' is not current(?:ly)? implemented for the MPS device"),
+        r"[Tt]he operator '(?P<op>\w+::[\w.]+)' is not current(?:ly)? implemented for the MPS device",
         "op-not-implemented",
         "{op} has no MPS kernel in this torch, and the CPU fallback is off",
         "Set PYTORCH_ENABLE_MPS_FALLBACK=1 before Python starts (setting it in the script after `import torch` "
@@ -133,7 +128,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "library-op-missing",
-        _re(r"(?<!\w)(?P<op>\w+): implementation for device mps(?::\d+)? not found"),
+        r"(?<!\w)(?P<op>\w+): implementation for device mps(?::\d+)? not found",
         "op-not-implemented",
         "{op} (a compiled op of the library, e.g. mmcv) has no MPS implementation; PYTORCH_ENABLE_MPS_FALLBACK does "
         "not cover a library's own ops",
@@ -143,10 +138,8 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "op-fallback",
-        _re(
-            r"[Tt]he operator '(?P<op>\w+::[\w.]+)' is not currently supported on the MPS backend and will fall "
-            r"back to run on the CPU"
-        ),
+        r"[Tt]he operator '(?P<op>\w+::[\w.]+)' is not currently supported on the MPS backend and will fall "
+        r"back to run on the CPU",
         "op-fallback-warning",
         "{op} runs on the CPU (PYTORCH_ENABLE_MPS_FALLBACK is on): slower, but not a failure",
         "Nothing is broken; for speed, upgrade torch if a newer release has an MPS kernel for this op.",
@@ -156,7 +149,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "op-native-from-macos",
-        _re(r"MPS: (?P<op>\w+) op is supported natively starting from macOS (?P<macos>[\d.]+)\. Falling back on CPU"),
+        r"MPS: (?P<op>\w+) op is supported natively starting from macOS (?P<macos>[\d.]+)\. Falling back on CPU",
         "op-fallback-warning",
         "{op} runs on the CPU because it needs macOS {macos} on MPS: slower, but not a failure",
         "Nothing is broken; upgrade macOS to {macos} or later for the MPS kernel.",
@@ -166,10 +159,8 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "int64-op",
-        _re(
-            r"MPS: (?P<op>\w+) op with int64 input is supported natively starting from macOS (?P<macos>[\d.]+)"
-            r"|MPS does not support (?P<op2>\w+) op with int64 input"
-        ),
+        r"MPS: (?P<op>\w+) op with int64 input is supported natively starting from macOS (?P<macos>[\d.]+)"
+        r"|MPS does not support (?P<op2>\w+) op with int64 input",
         "int64-op-needs-newer-macos",
         "this op has no int64 MPS kernel before macOS {macos_or}",
         "Upgrade macOS (13.3 or later) and torch (older torch misread macOS 13.3's version, fixed by PR "
@@ -180,7 +171,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "float64",
-        _re(r"Cannot convert a (?:MPS Tensor to float64|float64 Tensor to MPS)"),
+        r"Cannot convert a (?:MPS Tensor to float64|float64 Tensor to MPS)",
         "float64-unsupported",
         "a float64 (double) tensor reached MPS, which has no float64",
         "Use float32: create tensors with dtype=torch.float32 (numpy arrays are float64 by default: call "
@@ -190,11 +181,9 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "needs-macos14",
-        _re(
-            r"BFloat16 is only supported on MacOS 14|bfloat16 type is supported on MacOS 14"
-            r"|complex types are only supported on MacOS 14"
-            r"|Trying to convert ComplexFloat to the MPS backend but it does not have support"
-        ),
+        r"BFloat16 is only supported on MacOS 14|bfloat16 type is supported on MacOS 14"
+        r"|complex types are only supported on MacOS 14"
+        r"|Trying to convert ComplexFloat to the MPS backend but it does not have support",
         "dtype-needs-macos14",
         "bfloat16 and complex tensors on MPS need macOS 14 (and torch 2.3 or later)",
         "Upgrade macOS to 14 or later (and torch to 2.3+), or use float16/float32 meanwhile.",
@@ -203,10 +192,8 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "bf16-old-torch",
-        _re(
-            r"BFloat16 is not supported on MPS"
-            r"|Trying to convert BFloat16 to the MPS backend but it does not have support"
-        ),
+        r"BFloat16 is not supported on MPS"
+        r"|Trying to convert BFloat16 to the MPS backend but it does not have support",
         "bf16-needs-newer-torch",
         "this torch has no bfloat16 on MPS: bfloat16 came to MPS in torch 2.3, and needs macOS 14",
         "Load the model in float16 (or float32) on MPS; or upgrade to torch 2.3+ on macOS 14+ for bfloat16.",
@@ -215,7 +202,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "dtype-unsupported",
-        _re(r"Trying to convert (?P<dtype>\w+) to the MPS backend but it does not have support for that dtype"),
+        r"Trying to convert (?P<dtype>\w+) to the MPS backend but it does not have support for that dtype",
         "dtype-unsupported",
         "MPS has no {dtype} type",
         "Use a dtype MPS has (float32, float16, bfloat16 on macOS 14) for tensors on mps.",
@@ -224,12 +211,10 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "device-mismatch",
-        _re(
-            r"Expected all tensors to be on the same device, but found at least two devices"
-            r"|Placeholder storage has not been allocated on MPS device"
-            r"|Input type \(\w*MPS\w*\) and weight type \([\w.]+\) should be the same"
-            r"|Input type \([\w.]+\) and weight type \(\w*MPS\w*\) should be the same"
-        ),
+        r"Expected all tensors to be on the same device, but found at least two devices"
+        r"|Placeholder storage has not been allocated on MPS device"
+        r"|Input type \(\w*MPS\w*\) and weight type \([\w.]+\) should be the same"
+        r"|Input type \([\w.]+\) and weight type \(\w*MPS\w*\) should be the same",
         "device-mismatch",
         "a tensor and the model (or two tensors) are on different devices, one on mps and one on the CPU",
         "Move the model and every input to the same device: model.to(device) and x = x.to(device), with "
@@ -239,7 +224,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "old-torch-device-string",
-        _re(r"Expected one of cpu, cuda.{0,600}? device type at start of device string: mps"),
+        r"Expected one of cpu, cuda.{0,600}? device type at start of device string: mps",
         "torch-too-old",
         "this torch predates MPS (1.12): it does not know the device string 'mps'",
         "Upgrade torch (1.12 or later; on Apple silicon any current release).",
@@ -248,7 +233,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "old-torch-no-backends-mps",
-        _re(r"module 'torch\.backends' has no attribute 'mps'|No module named 'torch\.backends\.mps'"),
+        r"module 'torch\.backends' has no attribute 'mps'|No module named 'torch\.backends\.mps'",
         "torch-too-old",
         "this torch predates MPS (1.12): torch.backends.mps does not exist",
         "Upgrade torch (1.12 or later; on Apple silicon any current release).",
@@ -257,7 +242,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "no-unified-memory",
-        _re(re.escape(UNIFIED_MEMORY)),
+        re.escape(UNIFIED_MEMORY),
         "intel-mac",
         "this torch's MPS needs unified memory (Apple silicon); this GPU has memory of its own: an Intel Mac's AMD GPU",
         "Use a Mac with Apple silicon for MPS; on this Mac run on the CPU.",
@@ -266,7 +251,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "no-metal-device",
-        availability_pattern(),
+        availability_regex,  # built on first use: reading the release table is not free
         "no-metal-device",
         "torch found no usable Metal device (its message names a macOS version, but it is raised whenever no "
         "device is found: an old macOS, a VM, a sandbox such as an AI agent's, or an x86_64 Python)",
@@ -276,7 +261,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "doc-hint-macos",
-        _re(r"MPS not available because the current Mac ?OS version is not 12\.3\+"),
+        r"MPS not available because the current Mac ?OS version is not 12\.3\+",
         "no-metal-device",
         "torch.backends.mps.is_available() is False while is_built() is True",
         "Check the macOS version, the Python's architecture and whether a sandbox or VM hides the GPU.",
@@ -285,11 +270,9 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "not-built",
-        _re(
-            r"not linked with support for mps|not compiled with MPS enabled"
-            r"|with arguments from the 'MPS' backend"
-            r"|MPS not available because the current PyTorch install was not built with MPS"
-        ),
+        r"not linked with support for mps|not compiled with MPS enabled"
+        r"|with arguments from the 'MPS' backend"
+        r"|MPS not available because the current PyTorch install was not built with MPS",
         "torch-not-built-with-mps",
         "this torch was built without MPS (a Linux/Windows/CPU build, or a conda build without MPS)",
         "Install PyPI's macOS arm64 wheel, which is built with MPS, into a native arm64 Python on the Mac.",
@@ -298,7 +281,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "lightning-mps",
-        _re(r"MPSAccelerator can not run on your system since the accelerator is not available"),
+        r"MPSAccelerator can not run on your system since the accelerator is not available",
         "lightning-processor",
         "Lightning says MPS is not available: it also requires platform.processor() to be 'arm', which an x86_64 "
         "(Rosetta) Python reports as 'i386'",
@@ -308,7 +291,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "wrong-arch-dylib",
-        _re(r"incompatible architecture \(have \(?'?(?P<have>\w+)'?\)?, need \(?'?(?P<need>\w+)'?\)?"),
+        r"incompatible architecture \(have \(?'?(?P<have>\w+)'?\)?, need \(?'?(?P<need>\w+)'?\)?",
         "wrong-arch-wheel",
         "a compiled library of {package} is {have} but this Python needs {need}: it was built or installed by a "
         "Python of the other architecture",
@@ -318,13 +301,11 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "no-matching-distribution",
-        _re(
-            r"No matching distribution found for (?P<package>torch\b[^\s]*)"
-            r"|Could not find a version that satisfies the requirement (?P<package2>torch\b[^\s]*)"
-            r"|(?P<package3>torch)(?:==[\w.]+)? has no wheels with a matching (?:platform|Python ABI|Python) tag"
-            r"|no wheels? (?:are available )?with a matching [\w ]{0,40}?tag\b.{0,600}?\btorch\b"
-            r"|Distribution `(?P<package4>torch)[=\w.+ ]{0,100}@[^`]{0,1000}` can't be installed"
-        ),
+        r"No matching distribution found for (?P<package>torch\b[^\s]*)"
+        r"|Could not find a version that satisfies the requirement (?P<package2>torch\b[^\s]*)"
+        r"|(?P<package3>torch)(?:==[\w.]+)? has no wheels with a matching (?:platform|Python ABI|Python) tag"
+        r"|no wheels? (?:are available )?with a matching [\w ]{0,40}?tag\b.{0,600}?\btorch\b"
+        r"|Distribution `(?P<package4>torch)[=\w.+ ]{0,100}@[^`]{0,1000}` can't be installed",
         "no-matching-distribution",
         "pip (or uv) found no torch wheel for this Python: torch ships wheels only for some Python versions and, on "
         "macOS, only arm64 after 2.2.2",
@@ -334,11 +315,9 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "metal-assertion",
-        _re(
-            r"INTERNAL ASSERT FAILED at \"[^\"]*/mps/[^\"]*\"|Placeholder buffer size \(\d+\) is not large enough"
-            r"|failed assertion `|\[MPSNDArray\w*|MPSNDArrayDescriptor|LLVM ERROR: Failed to infer result type"
-            r"|error: '?mps\.\w+'? op |MPSGraph.{0,300}?(?:error|assert)|-\[MTL\w+ \w+"
-        ),
+        r"INTERNAL ASSERT FAILED at \"[^\"]*/mps/[^\"]*\"|Placeholder buffer size \(\d+\) is not large enough"
+        r"|failed assertion `|\[MPSNDArray\w*|MPSNDArrayDescriptor|LLVM ERROR: Failed to infer result type"
+        r"|error: '?mps\.\w+'? op |MPSGraph.{0,300}?(?:error|assert)|-\[MTL\w+ \w+",
         "metal-bug-fixed-later",
         "an assertion inside Metal/MPSGraph aborted the process: a bug in torch's MPS backend or in the OS, "
         "several of which later torch releases fixed",

@@ -163,8 +163,10 @@ def newer_than_table(version: Optional[str], arch: str = "arm64") -> Optional[st
     """The table's newest release when *version* is of a later major.minor (a release or a nightly
     published after the table was built), whose facts rules then assume; None otherwise or unknown."""
     key = parse(version)
+    if key is None:  # before the table: no torch version, no table to load (the doctor without torch)
+        return None
     known = _all(arch)
-    if key is None or not known:
+    if not known:
         return None
     newest = known[-1]
     return newest.version if _pad(key)[:2] > _pad(newest.key)[:2] else None

@@ -11,12 +11,14 @@ import datetime
 import os
 import platform
 import threading
-from typing import Callable, Mapping, TypeVar
+from typing import TYPE_CHECKING, Callable, Mapping, TypeVar
 
 from mpscheck import __version__
-from mpscheck.facts import Facts, HostFacts
 from mpscheck.probes.host import add_gpu, probe_host, read_gpu, read_toolchain
 from mpscheck.probes.target import TargetChoice, probe_target
+
+if TYPE_CHECKING:  # the facts' classes (7 ms of dataclasses here) load once the target has started
+    from mpscheck.facts import Facts, HostFacts
 
 GPU_GRACE_SECONDS = 2.0
 # The host and toolchain threads begin once the target has started: their work (psutil's import,
@@ -69,6 +71,7 @@ def _warm_imports() -> None:
     needs itself, and Python's import lock hands it a module this thread is halfway through.
     """
     import mpscheck.checks.diagnose
+    import mpscheck.knowledge.releases  # the policy's note on a torch newer than the table reads it
     import mpscheck.render.json_report  # noqa: F401
 
 
@@ -99,6 +102,8 @@ def collect_facts(
         )
     finally:
         started.set()
+    from mpscheck.facts import Facts, HostFacts
+
     host_worker.join(timeout=30)
     host = host_worker.result if isinstance(host_worker.result, HostFacts) else None
     if host is None:

@@ -11,10 +11,12 @@ import json
 import os
 import platform
 import shutil
-from typing import Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
-from mpscheck.facts import HostFacts
 from mpscheck.probes.process import Completed, run_command
+
+if TYPE_CHECKING:  # the facts' classes load once the target runs, in this probe's own thread
+    from mpscheck.facts import HostFacts
 
 # name -> the value as `sysctl -n name` prints it, or None when the key does not exist
 Sysctl = Callable[[str], Optional[str]]
@@ -64,6 +66,8 @@ def probe_host(
 ) -> HostFacts:
     """All host facts; with gpu=False the slow system_profiler read is left to read_gpu(), with
     toolchain=False the clang and cmake commands to read_toolchain()."""
+    from mpscheck.facts import HostFacts
+
     system = system or platform.system()
     facts = HostFacts(system=system, release=platform.release(), machine=platform.machine())
     if system == "Darwin":
@@ -97,6 +101,8 @@ def add_gpu(facts: HostFacts, reading: GpuReading) -> None:
 
 def read_toolchain(system: str | None = None, run: Runner = _run) -> HostFacts:
     """Only the clang and cmake versions (two commands: gather.py runs them beside the rest)."""
+    from mpscheck.facts import HostFacts
+
     facts = HostFacts()
     _read_toolchain(facts, system or platform.system(), run)
     return facts

@@ -14,25 +14,15 @@ import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar
 
-from mpscheck.facts import (
-    BenchFacts,
-    BenchNumerics,
-    BenchTiming,
-    FactsError,
-    InterpreterFacts,
-    ProbeRun,
-    SmokeFacts,
-    SmokeStep,
-    TargetFacts,
-    TorchFacts,
-    from_dict,
-)
 from mpscheck.probes.process import STDOUT_LIMIT, Completed, run_command
 from mpscheck.probes.progress import Progress, terminal_progress
 from mpscheck.probes.scratch import scratch
 from mpscheck.redact import ENV_POLICY, redact
+
+if TYPE_CHECKING:  # the facts' classes load once the target runs (gather.py's warm thread): off the critical path
+    from mpscheck.facts import TargetFacts
 
 AGENT_PATH = Path(__file__).resolve().parent / "agent" / "main.py"  # run by path: mpscheck never imports it
 ENV_POLICY_VARIABLE = "MPSCHECK_ENV_POLICY"  # read by the agent's main.py
@@ -152,6 +142,8 @@ def probe_target(
 
 
 def parse_run(done: Completed, timeout: float, environ: Mapping[str, str]) -> TargetFacts:
+    from mpscheck.facts import ProbeRun, TargetFacts
+
     stages, running, junk = parse_records(redact(done.stdout, environ))
     run = ProbeRun(
         command=list(done.argv),
@@ -199,6 +191,18 @@ def parse_records(stdout: str) -> tuple[dict[str, Any], str | None, list[str]]:
 
 def _fill(target: TargetFacts, stages: dict[str, Any]) -> list[str]:
     """Each stage's facts on their own, so one unreadable stage costs only itself; returns why not."""
+    from mpscheck.facts import (
+        BenchFacts,
+        BenchNumerics,
+        BenchTiming,
+        FactsError,
+        InterpreterFacts,
+        SmokeFacts,
+        SmokeStep,
+        TorchFacts,
+        from_dict,
+    )
+
     unreadable: list[str] = []
 
     def read(cls: type[_F], stage: str) -> _F | None:

@@ -26,6 +26,8 @@ WORKLOADS = {
     "bench-quick": ("bench", "quick", "bench-device"),
     "bench-tiny": ("bench", "tiny", "bench-device"),  # the tests' shrunken models
 }
+# option -> (default, choices)
+OPTIONS = {"--workload": ("none", tuple(WORKLOADS)), "--device": ("auto", ("auto", "gpu", "mps", "cuda", "cpu"))}
 
 
 def load_package():
@@ -56,13 +58,37 @@ def read_processor_early():
     return thread
 
 
-def main(argv):
-    import argparse
+def parse_args(argv):
+    """(workload, device) from ``--workload W --device D`` (or ``--name=value``), each optional.
 
-    parser = argparse.ArgumentParser(prog="mpscheck-agent")
-    parser.add_argument("--workload", choices=tuple(WORKLOADS), default="none")
-    parser.add_argument("--device", choices=("auto", "gpu", "mps", "cuda", "cpu"), default="auto")
-    args = parser.parse_args(argv)
+    Not argparse: its imports (gettext, locale, shutil) cost 5 ms of the target's run, on the doctor's
+    critical path when the target has no torch. A wrong argument exits 2 with the usage, as argparse did.
+    """
+    chosen = {name: default for name, (default, _) in OPTIONS.items()}
+    rest = list(argv)
+    while rest:
+        name, equals, value = rest.pop(0).partition("=")
+        if name not in OPTIONS:
+            _usage_error("unrecognized argument: " + name)
+        if not equals:
+            if not rest:
+                _usage_error("argument %s: expected one argument" % name)
+            value = rest.pop(0)
+        choices = OPTIONS[name][1]
+        if value not in choices:
+            _usage_error("argument %s: invalid choice: %r (choose from %s)" % (name, value, ", ".join(choices)))
+        chosen[name] = value
+    return chosen["--workload"], chosen["--device"]
+
+
+def _usage_error(message):
+    usage = " ".join("[%s {%s}]" % (name, ",".join(choices)) for name, (_, choices) in OPTIONS.items())
+    sys.stderr.write("usage: mpscheck-agent %s\nmpscheck-agent: error: %s\n" % (usage, message))
+    sys.exit(2)
+
+
+def main(argv):
+    workload_name, device_name = parse_args(argv)
     # mpscheck's allowlist (prefixes, names, secret markers); without it, no variable is shown.
     env_policy = json.loads(os.environ.pop(ENV_POLICY_VARIABLE, "{}") or "{}")
     fallback_env = os.environ.get("PYTORCH_ENABLE_MPS_FALLBACK")  # as the process started with it
@@ -74,15 +100,15 @@ def main(argv):
     channel.emit("done", "interpreter", part("interpreter").interpreter_facts(env_policy, processor))
     channel.emit("start", "torch")
     # Beside the import: torch's CUDA questions then wait less (and the bench's first kernel, with its context).
-    bench_on_gpu = args.workload.startswith("bench") and args.device in ("auto", "gpu", "cuda")
+    bench_on_gpu = workload_name.startswith("bench") and device_name in ("auto", "gpu", "cuda")
     part("cuda_driver").start_in_background(context=bench_on_gpu)
     facts, torch = part("torch_state").torch_facts()
     channel.emit("done", "torch", facts)
-    workload = WORKLOADS[args.workload]
+    workload = WORKLOADS[workload_name]
     if torch is not None and workload is not None:
         module, mode, stage = workload
-        device, reason = part("device").pick_device(args.device, facts)
-        channel.emit("done", stage, {"requested": args.device, "device": device, "reason": reason, "mode": mode})
+        device, reason = part("device").pick_device(device_name, facts)
+        channel.emit("done", stage, {"requested": device_name, "device": device, "reason": reason, "mode": mode})
         if device is not None:
             part(module).run(torch, device, mode, channel.emit, fallback_env)
     channel.emit("done", "end", {})
