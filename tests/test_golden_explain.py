@@ -64,3 +64,37 @@ def test_every_corpus_answer_is_the_reviewed_one(request: pytest.FixtureRequest)
         if text != stored[name]:
             diff = "\n".join(difflib.unified_diff(stored[name].splitlines(), text.splitlines(), lineterm="", n=1))
             pytest.fail(f"explain's answer to {name} changed (`pytest --update-golden` if meant):\n{diff[:4000]}")
+
+
+def message_blocks() -> str:
+    """Explain's answer to each torch MPS message of the generated table alone, its {} filled: the
+    class fix, the releases it names and the notes, for messages no corpus paste shows."""
+    from mpscheck.knowledge import messages
+
+    lines = []
+    for message in messages.messages():
+        answer = to_json(explain_text("RuntimeError: " + message.format.replace(messages.PLACEHOLDER, "x7")))
+        cause = answer["cause"]
+        kept = {key: cause[key] for key in ("id", "summary", "fix", "notes", "variant")}
+        lines.append(
+            f"{message.id}: {kept!r} exit {answer['exit_code']} others {[c['id'] for c in answer['other_causes']]}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def test_every_torch_message_alone_gets_the_reviewed_answer(golden) -> None:
+    golden("explain_messages.txt", message_blocks())
+
+
+def test_text_with_nothing_to_read_is_answered_unreadable_exactly() -> None:
+    answer = to_json(explain_text("qwerty zxcv 12345"))
+    assert (answer["kinds"], answer["exit_code"], answer["other_causes"], answer["next"]) == ([], 2, [], None)
+    assert answer["cause"] == {
+        "id": "unreadable",
+        "summary": "nothing in the input could be read",
+        "evidence": [],
+        "fix": None,
+        "source": "",
+        "notes": [],
+        "variant": None,
+    }
