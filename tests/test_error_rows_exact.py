@@ -13,7 +13,7 @@ OOM = (
 
 
 def test_first_gives_the_line_of_the_match_and_that_whole_line() -> None:
-    text = "Traceback (most recent call last):\n  File \"x.py\", line 3, in <module>\n" + OOM + "\nmore"
+    text = 'Traceback (most recent call last):\n  File "x.py", line 3, in <module>\n' + OOM + "\nmore"
     hit = first(text)
     assert hit is not None
     assert (hit.row.cause, hit.line, hit.text) == ("out-of-memory", 3, OOM)
