@@ -23,8 +23,13 @@ def rows(observations: list[Observation]) -> list[Row]:
     return [(o.fact, o.value, o.line, o.command) for o in observations]
 
 
+# The kind each reader gives its observations (what `explain` reports it recognised).
+KINDS = {"doctor_report": "mpscheck report"}
+
+
 def read_with(name: str, lines: list[str]) -> list[Row]:
     found = parser(name)(lines)
+    assert {obs.kind for obs in found} <= {KINDS.get(name, name)}
     for obs in found:  # the text is always the line it names, and the command's text the command's line
         assert obs.text == lines[obs.line - 1]
         assert obs.command_text == (lines[obs.command - 1] if obs.command else "")
@@ -318,6 +323,26 @@ def test_doctor_text_report_reads_exactly() -> None:
         ("paste.doctor_failed", "chip", 7, None),
         ("paste.doctor_summary.chip", "Intel Mac", 7, None),
         ("paste.doctor_fix.chip", "Use a Mac with Apple silicon", 8, None),
+    ]
+
+
+def test_a_fix_on_the_reports_last_lines_is_read() -> None:
+    lines = [
+        "mpscheck doctor · probed /usr/local/bin/python3",
+        "[✗] chip                Intel Mac",
+        "      → Use a Mac with Apple silicon",
+        "      or a Linux machine with CUDA",
+    ]
+    assert read_with("doctor_report", lines) == [
+        ("interpreter.executable", "/usr/local/bin/python3", 1, None),
+        ("paste.doctor_failed", "chip", 2, None),
+        ("paste.doctor_summary.chip", "Intel Mac", 2, None),
+        ("paste.doctor_fix.chip", "Use a Mac with Apple silicon or a Linux machine with CUDA", 3, None),
+    ]
+    assert read_with("doctor_report", lines[:2]) == [
+        ("interpreter.executable", "/usr/local/bin/python3", 1, None),
+        ("paste.doctor_failed", "chip", 2, None),
+        ("paste.doctor_summary.chip", "Intel Mac", 2, None),
     ]
 
 
