@@ -9,6 +9,7 @@ brew; none from tests/corpus/heldout/. Where a line is built to reach a boundary
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from mpscheck.probes.paste import parser, read
@@ -17,6 +18,10 @@ from mpscheck.probes.paste.normalise import _soft_wrapped, join_split_messages
 from tests.test_explain_round3 import OOM, soft_wrap
 
 Row = tuple[str, Any, int, "int | None"]
+
+
+def load_lines(name: str) -> list[str]:
+    return (Path(__file__).parent / "corpus" / name).read_text(encoding="utf-8").split("\n")
 
 
 def rows(observations: list[Observation]) -> list[Row]:
@@ -400,3 +405,91 @@ def test_a_split_message_is_joined_keeping_its_first_lines_indent() -> None:
 def test_a_path_line_is_not_prose() -> None:
     assert read_with("prose", ["/Users/me/projects/on my M1 Max with 32 GB, macOS 14.5"]) == []
     assert read_with("prose", ["on my M1 Max with 32 GB, macOS 14.5"]) != []
+
+
+# ---- conda, framework banners, Docker ------------------------------------------------------------------
+
+
+def test_conda_info_reads_exactly() -> None:
+    """abetlen/llama-cpp-python#847's `conda info` (tests/corpus), `conda config --show subdir`'s row, and a
+    CONDA_SUBDIR setting from a thread's fix."""
+    corpus = load_lines("llama-cpp-python-847-x86-dylib-arm-conda.txt")
+    start = corpus.index("     active environment : llama")
+    lines = [
+        *corpus[start : start + 12],
+        "subdir: osx-64",
+        "subdir: linux-64",
+        "CONDA_SUBDIR=osx-arm64 mamba create -n pym1 python==3.9.2",
+    ]
+    assert read_with("conda", lines) == [
+        ("interpreter.conda_prefix", "/Users/fozziethebeat/anaconda3/envs/llama", 2, None),
+        ("interpreter.version", "3.11.5", 8, None),
+        ("paste.archspec", "arm64", 9, None),
+        ("host.system", "Darwin", 10, None),
+        ("host.macos_version", "14.1.2", 10, None),
+        ("interpreter.conda_subdir", "osx-64", 13, None),
+        ("host.system", "Darwin", 13, None),
+        ("interpreter.conda_subdir", "linux-64", 14, None),
+        ("paste.conda_subdir_env", "osx-arm64", 15, None),
+    ]
+
+
+def test_framework_banners_read_exactly() -> None:
+    lines = [
+        "GPU available: True (mps), used: False",
+        "GPU available: True (mps), used: True",
+        "GPU available: False, used: False",
+        "/Users/williamfalcon/opt/miniconda3/envs/c1/lib/python3.9/site-packages/pytorch_lightning/trainer/"
+        "trainer.py:1788: UserWarning: MPS available but not used. Set `accelerator` and `devices` using `Train",
+        "Ultralytics 8.3.189 🚀 Python-3.12.0 torch-2.8.0 MPS (Apple M4 Pro)",
+        "YOLOv5 🚀 2022-6-3 Python-3.9.13 torch-1.13.0.dev20220604 MPS",
+        "- YOLOv5 🚀 v6.1-105-gd257c75 torch 1.11.0 CPU",
+        "Total VRAM 32768 MB, total RAM 32768 MB",
+        "pytorch version: 2.1.0",
+        "Device: mps",
+        "yolo val data=coco128.yaml device=mps imgsz=160  plots=False",
+        "- `diffusers` version: 0.23.1",
+    ]
+    assert read_with("banner", lines) == [
+        ("paste.device_used", "cpu", 1, None),
+        ("paste.lightning", True, 1, None),
+        ("paste.framework_mps_available", True, 1, None),
+        ("paste.device_used", "mps", 2, None),
+        ("paste.lightning", True, 2, None),
+        ("paste.framework_mps_available", True, 2, None),
+        ("paste.device_used", "cpu", 3, None),
+        ("paste.lightning", True, 3, None),
+        ("paste.framework_mps_available", False, 3, None),
+        ("paste.device_used", "cpu", 4, None),
+        ("paste.framework_mps_available", True, 4, None),
+        ("paste.lightning", True, 4, None),
+        ("interpreter.packages.ultralytics", "8.3.189", 5, None),
+        ("interpreter.version", "3.12.0", 5, None),
+        ("torch.version", "2.8.0", 5, None),
+        ("paste.device_used", "mps", 5, None),
+        ("host.cpu_brand", "Apple M4 Pro", 5, None),
+        ("torch.version", "1.13.0.dev20220604", 6, None),
+        ("paste.device_used", "mps", 6, None),
+        ("interpreter.version", "3.9.13", 6, None),
+        ("torch.version", "1.11.0", 7, None),
+        ("paste.device_used", "cpu", 7, None),
+        ("host.memory_bytes", 32768 * 1024 * 1024, 8, None),
+        ("torch.version", "2.1.0", 9, None),
+        ("paste.device_used", "mps", 10, None),
+        ("paste.yolo_command", "yolo val data=coco128.yaml device=mps imgsz=160  plots=False", 11, None),
+        ("interpreter.packages.diffusers", "0.23.1", 12, None),
+    ]
+
+
+def test_docker_compose_output_reads_exactly() -> None:
+    lines = [
+        " ✔ Container reranker  Created" + " " * 24 + "0.0s ",
+        "Attaching to reranker",
+        "reranker  | INFO:     port: 8787",
+    ]
+    assert read_with("container", lines) == [
+        ("paste.container", True, 1, None),
+        ("host.system", "Linux", 1, None),
+        ("paste.container", True, 2, None),
+        ("host.system", "Linux", 2, None),
+    ]
