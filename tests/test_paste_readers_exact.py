@@ -29,7 +29,7 @@ def rows(observations: list[Observation]) -> list[Row]:
 
 
 # The kind each reader gives its observations (what `explain` reports it recognised).
-KINDS = {"doctor_report": "mpscheck report"}
+KINDS = {"doctor_report": "mpscheck report", "error_line": "error", "errors": "error text"}
 
 
 def read_with(name: str, lines: list[str]) -> list[Row]:
@@ -492,4 +492,70 @@ def test_docker_compose_output_reads_exactly() -> None:
         ("host.system", "Linux", 1, None),
         ("paste.container", True, 2, None),
         ("host.system", "Linux", 2, None),
+    ]
+
+
+# ---- tracebacks and error lines ------------------------------------------------------------------------
+
+ERRORS = [
+    '  File "/Users/zhangyukun33/anaconda3/envs/model-fine/lib/python3.8/site-packages/torch/cuda/__init__.py",'
+    " line 293, in _lazy_init",
+    '  File "/Users/coder/workspace/invokeai/.venv/lib/python3.10/site-packages/torch/utils/_contextlib.py",'
+    " line 115, in decorate_context",
+    'File "/home/LLaMA_MPS/llama/model.py", line 102, in __init__',
+    'File "C:\\Users\\a\\x.py", line 3, in <module>',  # built: a Windows frame's shape
+    "/Volumes/SSD2TB/AI/Diffusers/lib/python3.11/site-packages/diffusers/image_processor.py:147: RuntimeWarning:"
+    " invalid value encountered in cast",
+    "/Users/me/miniconda3/envs/myenv/bin/python",
+    "Termination Reason:    Namespace SIGNAL, Code 6 Abort trap: 6",
+    "RuntimeError: MPS backend out of memory (MPS allocated: 5.05 GB, other allocations: 2.29 GB, max allowed:"
+    " 6.77 GB). Tried to allocate 1024.00 MB on private pool.",
+    "ERROR: BFloat16 is not supported on MPS",
+]
+
+
+def test_traceback_lines_read_exactly() -> None:
+    anaconda = "/Users/zhangyukun33/anaconda3/envs/model-fine"
+    venv = "/Users/coder/workspace/invokeai/.venv/lib/python3.10/site-packages/torch"
+    assert read_with("traceback", ERRORS) == [
+        ("paste.frame", f"{anaconda}/lib/python3.8/site-packages/torch/cuda/__init__.py", 1, None),
+        ("interpreter.version", "3.8", 1, None),
+        ("torch.location", f"{anaconda}/lib/python3.8/site-packages/torch", 1, None),
+        ("interpreter.home", "/Users/zhangyukun33", 1, None),
+        ("host.system", "Darwin", 1, None),
+        ("interpreter.conda_prefix", anaconda, 1, None),
+        ("paste.frame", f"{venv}/utils/_contextlib.py", 2, None),
+        ("interpreter.version", "3.10", 2, None),
+        ("torch.location", venv, 2, None),
+        ("interpreter.home", "/Users/coder", 2, None),
+        ("host.system", "Darwin", 2, None),
+        ("paste.frame", "/home/LLaMA_MPS/llama/model.py", 3, None),
+        ("host.system", "Linux", 3, None),
+        ("paste.frame", "C:\\Users\\a\\x.py", 4, None),
+        ("host.system", "Windows", 4, None),
+        (
+            "paste.frame",
+            "/Volumes/SSD2TB/AI/Diffusers/lib/python3.11/site-packages/diffusers/image_processor.py",
+            5,
+            None,
+        ),
+        ("interpreter.version", "3.11", 5, None),
+        ("interpreter.executable", "/Users/me/miniconda3/envs/myenv/bin/python", 6, None),
+        ("paste.abort", True, 7, None),
+        ("paste.exception", "RuntimeError", 8, None),
+    ]
+
+
+def test_error_lines_read_exactly() -> None:
+    assert read_with("error_line", ERRORS) == [
+        ("paste.warning_line", "RuntimeWarning: invalid value encountered in cast", 5, None),
+        ("paste.crash_line", "Abort trap: 6", 7, None),
+        (
+            "paste.error_line",
+            "RuntimeError: MPS backend out of memory (MPS allocated: 5.05 GB, other allocations: 2.29 GB, max allowed:"
+            " 6.77 GB). Tried to allocate 1024.00 MB on private pool.",
+            8,
+            None,
+        ),
+        ("paste.error_line", "BFloat16 is not supported on MPS", 9, None),
     ]
