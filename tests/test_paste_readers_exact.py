@@ -559,3 +559,25 @@ def test_error_lines_read_exactly() -> None:
         ),
         ("paste.error_line", "BFloat16 is not supported on MPS", 9, None),
     ]
+
+
+def test_known_error_texts_read_exactly() -> None:
+    """One record per line holding a known error text, with the values its row's pattern pulls out."""
+    lines = [
+        "RuntimeError: MPS backend out of memory (MPS allocated: 5.05 GB, other allocations: 2.29 GB, max allowed:"
+        " 6.77 GB). Tried to allocate 1024.00 MB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to"
+        " disable upper limit for memory allocations (may cause system failure)",
+        "ERROR: BFloat16 is not supported on MPS",
+        "",
+        "NotImplementedError: The operator 'aten::_fft_r2c' is not currently implemented for the MPS device. If you"
+        " want this op to be added in priority during the prioritization stage, please comment on"
+        " https://github.com/pytorch/pytorch/issues/77764. As a temporary fix, you can set the environment variable"
+        " `PYTORCH_ENABLE_MPS_FALLBACK=1` to use the CPU as a fallback for this op. WARNING: this will be slower than"
+        " running natively on MPS.",
+    ]
+    oom = {"allocated": "5.05 GB", "other": "2.29 GB", "max": "6.77 GB", "requested": "1024.00 MB"}
+    assert read_with("errors", lines) == [
+        ("error", {"severity": "error", "values": oom}, 1, None),
+        ("error", {"severity": "error", "values": {}}, 2, None),
+        ("error", {"severity": "error", "values": {"op": "aten::_fft_r2c"}}, 4, None),
+    ]
