@@ -581,3 +581,35 @@ def test_known_error_texts_read_exactly() -> None:
         ("error", {"severity": "error", "values": {}}, 2, None),
         ("error", {"severity": "error", "values": {"op": "aten::_fft_r2c"}}, 4, None),
     ]
+
+
+def test_prose_about_the_machine_reads_exactly() -> None:
+    """Users' own words from corpus threads; a path line is left to the other readers."""
+    lines = [
+        "MacBook Air (Apple M3), macOS 14.5, Python 3.13.2, PyTorch 2.9.1",
+        "it shows an error when using training mode; MacBook Pro 2021 with M1 Pro Chip, 16 GB RAM",
+        "Mac OS (M1), Sonoma, 8gb RAM",
+        "The machine is an i7-6700, 32GB RAM, AMD 5700XT 8go VRAM (RDNA1), macOS 13.3 Ventura, pyenv & python 3.10.11",
+    ]
+    assert read_with("prose", lines) == [
+        ("host.cpu_brand", "Apple M3", 1, None),
+        ("host.arm64_hardware", True, 1, None),
+        ("host.system", "Darwin", 1, None),
+        ("host.macos_version", "14.5", 1, None),
+        ("host.system", "Darwin", 1, None),
+        ("host.cpu_brand", "Apple M1 Pro", 2, None),
+        ("host.arm64_hardware", True, 2, None),
+        ("host.system", "Darwin", 2, None),
+        ("host.memory_bytes", 16 * 1024**3, 2, None),
+        ("host.cpu_brand", "Apple M1", 3, None),
+        ("host.arm64_hardware", True, 3, None),
+        ("host.system", "Darwin", 3, None),
+        ("host.memory_bytes", 8 * 1024**3, 3, None),
+        ("host.macos_version", "14", 3, None),  # Sonoma alone: its major version
+        ("host.system", "Darwin", 3, None),
+        ("host.arm64_hardware", False, 4, None),
+        ("paste.intel_prose", True, 4, None),
+        ("host.system", "Darwin", 4, None),
+        ("host.macos_version", "13.3", 4, None),
+        ("host.system", "Darwin", 4, None),
+    ]
