@@ -613,3 +613,20 @@ def test_prose_about_the_machine_reads_exactly() -> None:
         ("host.macos_version", "13.3", 4, None),
         ("host.system", "Darwin", 4, None),
     ]
+
+
+def test_lightnings_environment_report_reads_exactly() -> None:
+    """Lightning-AI/lightning#16124's report (tests/corpus): platform.system() as its OS, the processor of a
+    Python under Rosetta, and the kernel string of the Apple-silicon hardware."""
+    corpus = load_lines("lightning-16124-vscode-jupyter-i386.txt")
+    start = corpus.index("* System:")
+    lines = corpus[start : start + 8]
+    assert lines[-1].startswith("\t- version:")
+    assert read_with("collect_env", lines) == [
+        ("host.system", "Darwin", 2, None),
+        ("interpreter.processor", "i386", 6, None),
+        ("interpreter.version", "3.9.13", 7, None),
+    ]
+    assert read_with("uname", lines) == [("host.system", "Darwin", 8, None), ("host.arm64_hardware", True, 8, None)]
+    torch_row = ["\t- torch:             2.0.1", "\t- torch:             unknown", "\t- processor:         x86"]
+    assert read_with("collect_env", torch_row) == [("torch.version", "2.0.1", 1, None)]  # built: the shapes' edges
