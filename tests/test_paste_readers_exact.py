@@ -630,3 +630,30 @@ def test_lightnings_environment_report_reads_exactly() -> None:
     assert read_with("uname", lines) == [("host.system", "Darwin", 8, None), ("host.arm64_hardware", True, 8, None)]
     torch_row = ["\t- torch:             2.0.1", "\t- torch:             unknown", "\t- processor:         x86"]
     assert read_with("collect_env", torch_row) == [("torch.version", "2.0.1", 1, None)]  # built: the shapes' edges
+
+
+def test_more_collect_env_rows_and_rows_read_by_their_values_shape() -> None:
+    """collect_env's boolean, clang, conda-Python and transformers-env rows, and rows whose label is not
+    collect_env's (system_profiler's "Chipset Model", diffusers' "Accelerator") read by their value's shape."""
+    lines = [
+        "Chipset Model: Apple M2",
+        "- Accelerator: Apple M3",
+        "Clang version: 15.0.0 (clang-1500.3.9.4)",
+        "Is MPS available: True",
+        "Is MPS built: False",
+        "CUDA used to build PyTorch: None",
+        "Python version: 3.8.17 | packaged by conda-forge | (default, Jun 16 2023, 07:11:32)  [Clang 14.0.6 ]"
+        " (64-bit runtime)",
+        "PyTorch version: N/A",
+        "- PyTorch version (GPU?): 2.10.0.dev20251023 (False)",
+    ]
+    assert read_with("collect_env", lines) == [
+        ("host.cpu_brand", "Apple M2", 1, None),
+        ("host.cpu_brand", "Apple M3", 2, None),
+        ("host.clang_version", "15.0.0 (clang-1500.3.9.4)", 3, None),
+        ("torch.mps_available", True, 4, None),
+        ("torch.mps_built", False, 5, None),
+        ("interpreter.version", "3.8.17", 7, None),
+        ("paste.conda_python", True, 7, None),
+        ("torch.version", "2.10.0.dev20251023", 9, None),
+    ]
