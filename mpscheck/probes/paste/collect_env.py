@@ -134,7 +134,7 @@ def _mpscheck_field(seen: Seen, key: str, value: str) -> list[Observation]:
         return found + ([seen("interpreter.processor", match.group(2))] if match.group(2) else [])
     if key == "Interpreter" and value.startswith(("/", "~")):
         return [seen("interpreter.executable", value)]
-    if key == "conda env / subdir" and (match := re.fullmatch(r"\A([^\s/]\S*?) / ((?:osx|linux|win)-\w+)", value)):
+    if key == "conda env / subdir" and (match := re.fullmatch(r"\A(\S+?) / ((?:osx|linux|win)-\w+)", value)):
         return [seen("interpreter.conda_prefix", match.group(1)), seen("interpreter.conda_subdir", match.group(2))]
     if key == "platform.mac_ver()" and re.fullmatch(r"\A(?:\d+(?:\.\d+)*)", value):
         return [seen("interpreter.mac_ver", value)]

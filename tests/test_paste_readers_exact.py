@@ -1,0 +1,659 @@
+"""Each paste reader's whole output on real lines, written out by hand: every observation's fact, value,
+line and command line, in order, so that a reader recording a wrong value, a wrong line, one fact too many
+or too few, or taking a wrong branch fails here (the mutation run's survivors were of that kind).
+
+The lines come from the tuning corpus (tests/corpus/*.txt, each naming its thread), tests/recorded.py,
+mpscheck's own report (render/markdown.py, doctor's text) and the public formats of collect_env, uv and
+brew; none from tests/corpus/heldout/. Where a line is built to reach a boundary, its comment says so.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mpscheck.probes.paste import parser, read
+from mpscheck.probes.paste.model import Observation, observe, to_facts
+from mpscheck.probes.paste.normalise import _soft_wrapped, join_split_messages
+from tests.test_explain_round3 import OOM, soft_wrap
+
+Row = tuple[str, Any, int, "int | None"]
+
+
+def load_lines(name: str) -> list[str]:
+    return (Path(__file__).parent / "corpus" / name).read_text(encoding="utf-8").split("\n")
+
+
+def rows(observations: list[Observation]) -> list[Row]:
+    return [(o.fact, o.value, o.line, o.command) for o in observations]
+
+
+# The kind each reader gives its observations (what `explain` reports it recognised).
+KINDS = {"doctor_report": "mpscheck report", "error_line": "error", "errors": "error text"}
+
+
+def read_with(name: str, lines: list[str]) -> list[Row]:
+    found = parser(name)(lines)
+    assert {obs.kind for obs in found} <= {KINDS.get(name, name)}
+    for obs in found:  # the text is always the line it names, and the command's text the command's line
+        assert obs.text == lines[obs.line - 1]
+        assert obs.command_text == (lines[obs.command - 1] if obs.command else "")
+    return rows(found)
+
+
+# ---- collect_env ---------------------------------------------------------------------------------------
+
+# pytorch/pytorch#149260 (an x86_64 pyenv Python on an Apple chip), pytorch#100165's "CPU:" row with the chip
+# on the next line, a `conda list` row, and collect_env's rows on Linux and Windows.
+COLLECT_ENV = [
+    "PyTorch version: 2.2.2",
+    "OS: macOS 15.3.2 (x86_64)",
+    "Python version: 3.9.20 (main, Mar 15 2025, 00:40:13)  [Clang 15.0.0 (clang-1500.3.9.4)] (64-bit runtime)",
+    "Python platform: macOS-15.3.2-x86_64-i386-64bit",
+    "CPU:",
+    "Apple M2",
+    "",
+    "[pip3] torch==2.2.2",
+    "torch                     2.2.2                   py3.9_0    pytorch",
+    "OS: Debian GNU/Linux 11 (bullseye) (aarch64)",
+    "OS: Ubuntu 22.04.3 LTS (x86_64)",
+    "OS: Microsoft Windows 11 Pro",
+    "Python platform: Linux-5.15.49-linuxkit-aarch64-with-glibc2.31",
+    "Python platform: Windows-10-10.0.22631-SP0",
+    "Chip: Intel(R) Core(TM) i7-9750H CPU @ 2.60GHz",
+    "Hardware: Intel(R) Core(TM) i7-9750H CPU @ 2.60GHz",
+    "[pip3] ruamel.yaml==0.17.21",
+]
+
+
+def test_collect_env_rows_read_exactly() -> None:
+    assert read_with("collect_env", COLLECT_ENV) == [
+        ("torch.version", "2.2.2", 1, None),
+        ("host.system", "Darwin", 2, None),
+        ("host.macos_version", "15.3.2", 2, None),
+        ("interpreter.machine", "x86_64", 2, None),
+        ("interpreter.version", "3.9.20", 3, None),
+        ("interpreter.platform", "macOS-15.3.2-x86_64-i386-64bit", 4, None),
+        ("host.system", "Darwin", 4, None),
+        ("interpreter.mac_ver", "15.3.2", 4, None),
+        ("interpreter.machine", "x86_64", 4, None),
+        ("interpreter.processor", "i386", 4, None),
+        ("host.cpu_brand", "Apple M2", 6, None),
+        ("interpreter.packages.torch", "2.2.2", 8, None),
+        ("torch.version", "2.2.2", 8, None),
+        ("torch.version", "2.2.2", 9, None),
+        ("interpreter.packages.torch", "2.2.2", 9, None),
+        ("host.system", "Linux", 10, None),
+        ("host.system", "Linux", 11, None),
+        ("host.system", "Windows", 12, None),
+        ("interpreter.platform", "Linux-5.15.49-linuxkit-aarch64-with-glibc2.31", 13, None),
+        ("host.system", "Linux", 13, None),
+        ("interpreter.platform", "Windows-10-10.0.22631-SP0", 14, None),
+        ("host.system", "Windows", 14, None),
+        ("host.cpu_brand", "Intel(R) Core(TM) i7-9750H CPU @ 2.60GHz", 15, None),
+        ("host.cpu_brand", "Intel(R) Core(TM) i7-9750H CPU @ 2.60GHz", 16, None),
+        ("interpreter.packages.ruamel.yaml", "0.17.21", 17, None),
+    ]
+
+
+def test_a_cpu_row_reads_the_chip_at_most_two_lines_below() -> None:
+    assert read_with("collect_env", ["CPU:", "", "Apple M1"]) == [("host.cpu_brand", "Apple M1", 3, None)]
+    assert read_with("collect_env", ["CPU:", "", "", "Apple M1"]) == []  # three lines down: another block
+    assert read_with("collect_env", ["CPU:"]) == []  # the last line of the paste: nothing follows
+    assert read_with("collect_env", ["CPU:", "", ""]) == []
+
+
+# The environment block of `mpscheck doctor --format markdown` (render/markdown.py writes these rows).
+MPSCHECK_BLOCK = [
+    "Virtual machine: False",
+    "Model: Mac14,12",
+    "MPS device: Apple M2 Pro",
+    "Rosetta (sysctl.proc_translated): 1",
+    "Rosetta (sysctl.proc_translated): 0",
+    "platform.machine() / processor(): x86_64 / i386",
+    "Interpreter: /usr/local/bin/python3",
+    "conda env / subdir: ~/miniforge3/envs/ml / osx-arm64",
+    "conda env / subdir: /opt/homebrew/Caskroom/miniforge/base / osx-64",
+    "platform.mac_ver(): 10.16",
+    "GPU cores: 19",
+    "Model: Could not collect",
+    "Rosetta (sysctl.proc_translated): Could not collect",
+]
+
+
+def test_mpscheck_markdown_environment_rows_read_exactly() -> None:
+    assert read_with("collect_env", MPSCHECK_BLOCK) == [
+        ("host.hypervisor", False, 1, None),
+        ("host.model", "Mac14,12", 2, None),
+        ("torch.mps_device_name", "Apple M2 Pro", 3, None),
+        ("interpreter.proc_translated", 1, 4, None),
+        ("interpreter.proc_translated", 0, 5, None),
+        ("interpreter.machine", "x86_64", 6, None),
+        ("interpreter.processor", "i386", 6, None),
+        ("interpreter.executable", "/usr/local/bin/python3", 7, None),
+        ("interpreter.conda_prefix", "~/miniforge3/envs/ml", 8, None),
+        ("interpreter.conda_subdir", "osx-arm64", 8, None),
+        # sys.prefix outside the home folder is not masked to "~": an absolute path (fixed: was not read)
+        ("interpreter.conda_prefix", "/opt/homebrew/Caskroom/miniforge/base", 9, None),
+        ("interpreter.conda_subdir", "osx-64", 9, None),
+        ("interpreter.mac_ver", "10.16", 10, None),
+        ("host.gpu_cores", 19, 11, None),
+    ]
+
+
+# ---- sysctl and system_profiler ------------------------------------------------------------------------
+
+SYSCTL = [
+    "kern.hv_vmm_present: 1",
+    "kern.hv_vmm_present: 0",
+    "sysctl.proc_translated: 0",
+    "sysctl.proc_translated: 1",
+    "kern.osproductversion: 14.5",
+    '    "machine_model" : "VirtualMac2,1",',
+    '    "machine_model" : "MacBook Pro",',  # built: a value not shaped like a model identifier is no model
+    "      Chip: Apple M2 Pro",
+    "      Model Identifier: Mac14,12",
+    "$ sysctl -n hw.optional.arm64",
+    "1",
+    "$ sysctl -n machdep.cpu.brand_string",  # the paste's last line: no value follows
+]
+
+
+def test_sysctl_and_profiler_lines_read_exactly() -> None:
+    assert read_with("sysctl", SYSCTL) == [
+        ("host.hypervisor", True, 1, None),
+        ("host.hypervisor", False, 2, None),
+        ("paste.shell_translated", 0, 3, None),
+        ("paste.shell_translated", 1, 4, None),
+        ("host.macos_version", "14.5", 5, None),
+        ("host.model", "VirtualMac2,1", 6, None),
+        ("host.system", "Darwin", 6, None),
+        ("host.cpu_brand", "Apple M2 Pro", 8, None),
+        ("host.model", "Mac14,12", 9, None),
+        ("host.arm64_hardware", True, 11, 10),
+    ]
+
+
+def test_sysctl_values_out_of_their_range_are_not_read() -> None:
+    lines = ["kern.hv_vmm_present: 2", "sysctl.proc_translated: -1", "kern.osproductversion: 14.x", "hw.model: Mac"]
+    assert read_with("sysctl", lines) == []
+
+
+# ---- uname, arch, lipo ---------------------------------------------------------------------------------
+
+UNAME = [
+    "uname -m",
+    "arm64",
+    # the kernel string of a corpus paste (an M1, T8103) in `uname -a`'s line
+    "Darwin mbp.local 22.1.0 Darwin Kernel Version 22.1.0: Sun Oct  9 20:14:30 PDT 2022; "
+    "root:xnu-8792.41.9~2/RELEASE_ARM64_T8103 arm64",
+    "Linux runner 5.15.0-1057-azure #65-Ubuntu SMP Fri Feb 9 18:39:24 UTC 2024 x86_64 x86_64 x86_64 GNU/Linux",
+    "Architectures in the fat file: /usr/local/bin/python3 are: x86_64 arm64",
+    "Non-fat file: /usr/local/bin/python3.11 is architecture: x86_64",
+    "/usr/local/bin/python3.11: Mach-O 64-bit executable x86_64",
+]
+
+
+def test_uname_lines_read_exactly() -> None:
+    assert read_with("uname", UNAME) == [
+        ("paste.shell_machine", "arm64", 2, 1),
+        ("host.system", "Darwin", 3, None),
+        ("host.release", "22.1.0", 3, None),
+        ("host.arm64_hardware", True, 3, None),
+        ("paste.shell_machine", "arm64", 3, None),
+        ("host.system", "Linux", 4, None),
+        ("interpreter.binary_archs", ["arm64", "x86_64"], 5, None),
+        ("interpreter.binary_archs", ["x86_64"], 6, None),
+        ("interpreter.binary_archs", ["x86_64"], 7, None),
+        ("interpreter.real_executable", "/usr/local/bin/python3.11", 7, None),
+    ]
+
+
+# ---- sw_vers, brew config, pip and uv ------------------------------------------------------------------
+
+
+def test_sw_vers_reads_exactly() -> None:
+    from tests.recorded import SW_VERS_14_5
+
+    assert read_with("sw_vers", SW_VERS_14_5.split("\n")) == [
+        ("host.system", "Darwin", 1, None),
+        ("host.system", "Darwin", 2, None),
+        ("host.macos_version", "14.5", 2, None),
+        ("host.macos_build", "23F79", 3, None),
+    ]
+
+
+def test_brew_config_reads_exactly() -> None:
+    lines = [
+        "HOMEBREW_PREFIX: /usr/local",
+        "macOS: 11.5.2-x86_64",
+        "Rosetta 2: true",
+        "CPU: octa-core 64-bit arm_firestorm_icestorm",
+        "Rosetta 2: false",
+    ]
+    assert read_with("brew", lines) == [
+        ("paste.brew_prefix", "/usr/local", 1, None),
+        ("host.system", "Darwin", 2, None),
+        ("host.macos_version", "11.5.2", 2, None),
+        ("paste.shell_machine", "x86_64", 2, None),
+        ("host.arm64_hardware", True, 3, None),
+        ("paste.shell_translated", 1, 3, None),
+        ("host.arm64_hardware", True, 4, None),
+        ("host.arm64_hardware", True, 5, None),
+        ("paste.shell_translated", 0, 5, None),
+    ]
+
+
+def test_pip_and_uv_lines_read_exactly() -> None:
+    lines = [
+        "  ╰─▶ Because torch==2.6.0 has no wheels with a matching platform tag (e.g., `macosx_15_0_x86_64`) and you"
+        " require torch==2.6.0, we can conclude that your requirements are unsatisfiable.",
+        "  ╰─▶ Because torch==2.2.2 has no wheels with a matching Python ABI tag (e.g., `cp313`) and you require"
+        " torch==2.2.2, we can conclude that your requirements are unsatisfiable.",
+        "  Downloading torch-2.2.2-cp39-none-macosx_10_9_x86_64.whl (150.8 MB)",
+    ]
+    assert read_with("pip", lines) == [
+        ("host.system", "Darwin", 1, None),
+        ("interpreter.machine", "x86_64", 1, None),
+        ("interpreter.version", "3.13", 2, None),
+        ("paste.wheel_tag", "macosx_10_9_x86_64", 3, None),
+        ("interpreter.machine", "x86_64", 3, None),
+        ("interpreter.version", "3.9", 3, None),
+    ]
+
+
+# ---- REPL ----------------------------------------------------------------------------------------------
+
+
+def test_repl_transcript_reads_exactly() -> None:
+    lines = [
+        ">>> import platform",
+        ">>> platform.platform()",
+        "'macOS-14.5-arm64-arm-64bit'",
+        ">>> platform.platform()",
+        "'Windows-10-10.0.22631-SP0'",
+        ">>> torch.backends.mps.is_available(), torch.backends.mps.is_built()",
+        "(False, True)",
+        "[Clang 11.1.0 ] on darwin",
+        "uname_result(system='Darwin', node='m', release='23.1.0', version='Darwin Kernel Version 23.1.0: "
+        "Mon Oct  9 21:27:24 PDT 2023; root:xnu-10002.41.9~6/RELEASE_ARM64_T6000', machine='arm64')",
+        ">>> model.device",
+        "device(type='mps', index=0)",
+    ]
+    assert read_with("repl", lines) == [
+        ("interpreter.platform", "macOS-14.5-arm64-arm-64bit", 3, 2),
+        ("host.system", "Darwin", 3, 2),
+        ("interpreter.platform", "Windows-10-10.0.22631-SP0", 5, 4),
+        ("host.system", "Windows", 5, 4),
+        ("torch.mps_available", False, 7, 6),
+        ("torch.mps_built", True, 7, 6),
+        ("host.system", "Darwin", 8, None),
+        ("host.system", "Darwin", 9, None),
+        ("interpreter.machine", "arm64", 9, None),
+        ("host.arm64_hardware", True, 9, None),
+        ("paste.device_used", "mps", 11, None),
+    ]
+
+
+def test_a_device_printed_after_torch_device_is_not_a_result_within_three_lines() -> None:
+    """torch.device('mps') prints device(type='mps') on any machine: the command is looked for on the three
+    non-blank-or-blank lines above the output, no further."""
+    built = [">>> torch.device('mps')", "", "", "device(type='mps')"]
+    assert read_with("repl", built) == []
+    far = [">>> torch.device('mps')", "", "", "", "device(type='mps')"]
+    assert read_with("repl", far) == [("paste.device_used", "mps", 5, None)]
+
+
+# ---- mpscheck's own doctor report, and environment variables -------------------------------------------
+
+
+def test_doctor_text_report_reads_exactly() -> None:
+    lines = [
+        "mpscheck doctor · probed /usr/local/bin/python3",
+        "[✗] python-arch         x86_64 Python under Rosetta",
+        "      → Install an arm64 Python",
+        "      and recreate the env",
+        "          brew install python@3.12",
+        "[✓] macos               macOS 14.5",
+        "[✗] chip                Intel Mac",
+        "      → Use a Mac with Apple silicon",
+        "[✓] torch               2.2.2",
+    ]
+    assert read_with("doctor_report", lines) == [
+        ("interpreter.executable", "/usr/local/bin/python3", 1, None),
+        ("paste.doctor_failed", "python-arch", 2, None),
+        ("paste.doctor_summary.python-arch", "x86_64 Python under Rosetta", 2, None),
+        ("paste.doctor_fix.python-arch", "Install an arm64 Python and recreate the env", 3, None),
+        ("paste.doctor_command.python-arch", "brew install python@3.12", 5, None),
+        ("paste.doctor_failed", "chip", 7, None),
+        ("paste.doctor_summary.chip", "Intel Mac", 7, None),
+        ("paste.doctor_fix.chip", "Use a Mac with Apple silicon", 8, None),
+    ]
+
+
+def test_a_fix_on_the_reports_last_lines_is_read() -> None:
+    lines = [
+        "mpscheck doctor · probed /usr/local/bin/python3",
+        "[✗] chip                Intel Mac",
+        "      → Use a Mac with Apple silicon",
+        "      or a Linux machine with CUDA",
+    ]
+    assert read_with("doctor_report", lines) == [
+        ("interpreter.executable", "/usr/local/bin/python3", 1, None),
+        ("paste.doctor_failed", "chip", 2, None),
+        ("paste.doctor_summary.chip", "Intel Mac", 2, None),
+        ("paste.doctor_fix.chip", "Use a Mac with Apple silicon or a Linux machine with CUDA", 3, None),
+    ]
+    assert read_with("doctor_report", lines[:2]) == [
+        ("interpreter.executable", "/usr/local/bin/python3", 1, None),
+        ("paste.doctor_failed", "chip", 2, None),
+        ("paste.doctor_summary.chip", "Intel Mac", 2, None),
+    ]
+
+
+def test_environment_settings_and_table_rows_read_exactly() -> None:
+    lines = [
+        "| ✅ | `mps-fallback-env` | PYTORCH_ENABLE_MPS_FALLBACK=1 |",
+        "  | ✅ | `mps-fallback-env` | PYTORCH_ENABLE_MPS_FALLBACK=1 |",  # the same row, indented in a reply
+        "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0",
+    ]
+    assert read_with("environment", lines) == [("interpreter.env.PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.0", 3, None)]
+
+
+def test_to_facts_keys_packages_and_variables_by_everything_after_their_family() -> None:
+    lines = ["[pip3] ruamel.yaml==0.17.21", "x"]
+    found = [
+        observe("collect_env", lines, 1, "interpreter.packages.ruamel.yaml", "0.17.21"),
+        observe("environment", lines, 2, "interpreter.env.PYTORCH.MPS", "1"),
+    ]
+    interpreter = to_facts(found).target.interpreter
+    assert interpreter is not None
+    assert interpreter.packages == {"ruamel.yaml": "0.17.21"}
+    assert interpreter.env == {"PYTORCH.MPS": "1"}
+
+
+# ---- read() and normalise ------------------------------------------------------------------------------
+
+
+def test_read_keeps_each_lines_origin() -> None:
+    wrapped = "first line\n" + soft_wrap(OOM, 72) + "\nlast line"
+    count = wrapped.count("\n") + 1
+    paste = read(wrapped)
+    assert paste.origin == list(range(1, count + 1))
+    assert read("a\nb").origin == [1, 2]
+
+
+def test_a_soft_wrap_keeps_every_inner_line_near_the_widest() -> None:
+    assert _soft_wrapped(["x" * 50, "x" * 35, "x" * 50, "x"])  # exactly 0.7 of the widest
+    assert not _soft_wrapped(["x" * 50, "x" * 34, "x" * 50, "x"])  # one under
+    assert not _soft_wrapped(["x" * 50, "x" * 50, "x" * 34, "x"])
+    assert not _soft_wrapped(["x" * 50, "x" * 50, " ", "x"])  # a blank line ends a message
+    assert _soft_wrapped(["x", "x" * 50, "x"])  # the first and the last may be short
+
+
+def test_a_split_message_is_joined_keeping_its_first_lines_indent() -> None:
+    wrapped = soft_wrap(OOM, 72).split("\n")
+    assert len(wrapped) > 2
+    lines = ["    " + wrapped[0], *wrapped[1:]]
+    joined = join_split_messages(lines)
+    taken = 1 + next(i for i, line in enumerate([*joined[1:], "end"]) if line)  # the lines the message spans
+    assert taken > 2
+    assert joined[0] == "    " + " ".join(line.strip() for line in wrapped[:taken])
+    assert joined[1:] == [""] * (taken - 1) + wrapped[taken:]
+
+
+def test_a_path_line_is_not_prose() -> None:
+    assert read_with("prose", ["/Users/me/projects/on my M1 Max with 32 GB, macOS 14.5"]) == []
+    assert read_with("prose", ["on my M1 Max with 32 GB, macOS 14.5"]) != []
+
+
+# ---- conda, framework banners, Docker ------------------------------------------------------------------
+
+
+def test_conda_info_reads_exactly() -> None:
+    """abetlen/llama-cpp-python#847's `conda info` (tests/corpus), `conda config --show subdir`'s row, and a
+    CONDA_SUBDIR setting from a thread's fix."""
+    corpus = load_lines("llama-cpp-python-847-x86-dylib-arm-conda.txt")
+    start = corpus.index("     active environment : llama")
+    lines = [
+        *corpus[start : start + 12],
+        "subdir: osx-64",
+        "subdir: linux-64",
+        "CONDA_SUBDIR=osx-arm64 mamba create -n pym1 python==3.9.2",
+    ]
+    assert read_with("conda", lines) == [
+        ("interpreter.conda_prefix", "/Users/fozziethebeat/anaconda3/envs/llama", 2, None),
+        ("interpreter.version", "3.11.5", 8, None),
+        ("paste.archspec", "arm64", 9, None),
+        ("host.system", "Darwin", 10, None),
+        ("host.macos_version", "14.1.2", 10, None),
+        ("interpreter.conda_subdir", "osx-64", 13, None),
+        ("host.system", "Darwin", 13, None),
+        ("interpreter.conda_subdir", "linux-64", 14, None),
+        ("paste.conda_subdir_env", "osx-arm64", 15, None),
+    ]
+
+
+def test_framework_banners_read_exactly() -> None:
+    lines = [
+        "GPU available: True (mps), used: False",
+        "GPU available: True (mps), used: True",
+        "GPU available: False, used: False",
+        "/Users/williamfalcon/opt/miniconda3/envs/c1/lib/python3.9/site-packages/pytorch_lightning/trainer/"
+        "trainer.py:1788: UserWarning: MPS available but not used. Set `accelerator` and `devices` using `Train",
+        "Ultralytics 8.3.189 🚀 Python-3.12.0 torch-2.8.0 MPS (Apple M4 Pro)",
+        "YOLOv5 🚀 2022-6-3 Python-3.9.13 torch-1.13.0.dev20220604 MPS",
+        "- YOLOv5 🚀 v6.1-105-gd257c75 torch 1.11.0 CPU",
+        "Total VRAM 32768 MB, total RAM 32768 MB",
+        "pytorch version: 2.1.0",
+        "Device: mps",
+        "yolo val data=coco128.yaml device=mps imgsz=160  plots=False",
+        "- `diffusers` version: 0.23.1",
+    ]
+    assert read_with("banner", lines) == [
+        ("paste.device_used", "cpu", 1, None),
+        ("paste.lightning", True, 1, None),
+        ("paste.framework_mps_available", True, 1, None),
+        ("paste.device_used", "mps", 2, None),
+        ("paste.lightning", True, 2, None),
+        ("paste.framework_mps_available", True, 2, None),
+        ("paste.device_used", "cpu", 3, None),
+        ("paste.lightning", True, 3, None),
+        ("paste.framework_mps_available", False, 3, None),
+        ("paste.device_used", "cpu", 4, None),
+        ("paste.framework_mps_available", True, 4, None),
+        ("paste.lightning", True, 4, None),
+        ("interpreter.packages.ultralytics", "8.3.189", 5, None),
+        ("interpreter.version", "3.12.0", 5, None),
+        ("torch.version", "2.8.0", 5, None),
+        ("paste.device_used", "mps", 5, None),
+        ("host.cpu_brand", "Apple M4 Pro", 5, None),
+        ("torch.version", "1.13.0.dev20220604", 6, None),
+        ("paste.device_used", "mps", 6, None),
+        ("interpreter.version", "3.9.13", 6, None),
+        ("torch.version", "1.11.0", 7, None),
+        ("paste.device_used", "cpu", 7, None),
+        ("host.memory_bytes", 32768 * 1024 * 1024, 8, None),
+        ("torch.version", "2.1.0", 9, None),
+        ("paste.device_used", "mps", 10, None),
+        ("paste.yolo_command", "yolo val data=coco128.yaml device=mps imgsz=160  plots=False", 11, None),
+        ("interpreter.packages.diffusers", "0.23.1", 12, None),
+    ]
+
+
+def test_docker_compose_output_reads_exactly() -> None:
+    lines = [
+        " ✔ Container reranker  Created" + " " * 24 + "0.0s ",
+        "Attaching to reranker",
+        "reranker  | INFO:     port: 8787",
+    ]
+    assert read_with("container", lines) == [
+        ("paste.container", True, 1, None),
+        ("host.system", "Linux", 1, None),
+        ("paste.container", True, 2, None),
+        ("host.system", "Linux", 2, None),
+    ]
+
+
+# ---- tracebacks and error lines ------------------------------------------------------------------------
+
+ERRORS = [
+    '  File "/Users/zhangyukun33/anaconda3/envs/model-fine/lib/python3.8/site-packages/torch/cuda/__init__.py",'
+    " line 293, in _lazy_init",
+    '  File "/Users/coder/workspace/invokeai/.venv/lib/python3.10/site-packages/torch/utils/_contextlib.py",'
+    " line 115, in decorate_context",
+    'File "/home/LLaMA_MPS/llama/model.py", line 102, in __init__',
+    'File "C:\\Users\\a\\x.py", line 3, in <module>',  # built: a Windows frame's shape
+    "/Volumes/SSD2TB/AI/Diffusers/lib/python3.11/site-packages/diffusers/image_processor.py:147: RuntimeWarning:"
+    " invalid value encountered in cast",
+    "/Users/me/miniconda3/envs/myenv/bin/python",
+    "Termination Reason:    Namespace SIGNAL, Code 6 Abort trap: 6",
+    "RuntimeError: MPS backend out of memory (MPS allocated: 5.05 GB, other allocations: 2.29 GB, max allowed:"
+    " 6.77 GB). Tried to allocate 1024.00 MB on private pool.",
+    "ERROR: BFloat16 is not supported on MPS",
+]
+
+
+def test_traceback_lines_read_exactly() -> None:
+    anaconda = "/Users/zhangyukun33/anaconda3/envs/model-fine"
+    venv = "/Users/coder/workspace/invokeai/.venv/lib/python3.10/site-packages/torch"
+    assert read_with("traceback", ERRORS) == [
+        ("paste.frame", f"{anaconda}/lib/python3.8/site-packages/torch/cuda/__init__.py", 1, None),
+        ("interpreter.version", "3.8", 1, None),
+        ("torch.location", f"{anaconda}/lib/python3.8/site-packages/torch", 1, None),
+        ("interpreter.home", "/Users/zhangyukun33", 1, None),
+        ("host.system", "Darwin", 1, None),
+        ("interpreter.conda_prefix", anaconda, 1, None),
+        ("paste.frame", f"{venv}/utils/_contextlib.py", 2, None),
+        ("interpreter.version", "3.10", 2, None),
+        ("torch.location", venv, 2, None),
+        ("interpreter.home", "/Users/coder", 2, None),
+        ("host.system", "Darwin", 2, None),
+        ("paste.frame", "/home/LLaMA_MPS/llama/model.py", 3, None),
+        ("host.system", "Linux", 3, None),
+        ("paste.frame", "C:\\Users\\a\\x.py", 4, None),
+        ("host.system", "Windows", 4, None),
+        (
+            "paste.frame",
+            "/Volumes/SSD2TB/AI/Diffusers/lib/python3.11/site-packages/diffusers/image_processor.py",
+            5,
+            None,
+        ),
+        ("interpreter.version", "3.11", 5, None),
+        ("interpreter.executable", "/Users/me/miniconda3/envs/myenv/bin/python", 6, None),
+        ("paste.abort", True, 7, None),
+        ("paste.exception", "RuntimeError", 8, None),
+    ]
+
+
+def test_error_lines_read_exactly() -> None:
+    assert read_with("error_line", ERRORS) == [
+        ("paste.warning_line", "RuntimeWarning: invalid value encountered in cast", 5, None),
+        ("paste.crash_line", "Abort trap: 6", 7, None),
+        (
+            "paste.error_line",
+            "RuntimeError: MPS backend out of memory (MPS allocated: 5.05 GB, other allocations: 2.29 GB, max allowed:"
+            " 6.77 GB). Tried to allocate 1024.00 MB on private pool.",
+            8,
+            None,
+        ),
+        ("paste.error_line", "BFloat16 is not supported on MPS", 9, None),
+    ]
+
+
+def test_known_error_texts_read_exactly() -> None:
+    """One record per line holding a known error text, with the values its row's pattern pulls out."""
+    lines = [
+        "RuntimeError: MPS backend out of memory (MPS allocated: 5.05 GB, other allocations: 2.29 GB, max allowed:"
+        " 6.77 GB). Tried to allocate 1024.00 MB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to"
+        " disable upper limit for memory allocations (may cause system failure)",
+        "ERROR: BFloat16 is not supported on MPS",
+        "",
+        "NotImplementedError: The operator 'aten::_fft_r2c' is not currently implemented for the MPS device. If you"
+        " want this op to be added in priority during the prioritization stage, please comment on"
+        " https://github.com/pytorch/pytorch/issues/77764. As a temporary fix, you can set the environment variable"
+        " `PYTORCH_ENABLE_MPS_FALLBACK=1` to use the CPU as a fallback for this op. WARNING: this will be slower than"
+        " running natively on MPS.",
+    ]
+    oom = {"allocated": "5.05 GB", "other": "2.29 GB", "max": "6.77 GB", "requested": "1024.00 MB"}
+    assert read_with("errors", lines) == [
+        ("error", {"severity": "error", "values": oom}, 1, None),
+        ("error", {"severity": "error", "values": {}}, 2, None),
+        ("error", {"severity": "error", "values": {"op": "aten::_fft_r2c"}}, 4, None),
+    ]
+
+
+def test_prose_about_the_machine_reads_exactly() -> None:
+    """Users' own words from corpus threads; a path line is left to the other readers."""
+    lines = [
+        "MacBook Air (Apple M3), macOS 14.5, Python 3.13.2, PyTorch 2.9.1",
+        "it shows an error when using training mode; MacBook Pro 2021 with M1 Pro Chip, 16 GB RAM",
+        "Mac OS (M1), Sonoma, 8gb RAM",
+        "The machine is an i7-6700, 32GB RAM, AMD 5700XT 8go VRAM (RDNA1), macOS 13.3 Ventura, pyenv & python 3.10.11",
+    ]
+    assert read_with("prose", lines) == [
+        ("host.cpu_brand", "Apple M3", 1, None),
+        ("host.arm64_hardware", True, 1, None),
+        ("host.system", "Darwin", 1, None),
+        ("host.macos_version", "14.5", 1, None),
+        ("host.system", "Darwin", 1, None),
+        ("host.cpu_brand", "Apple M1 Pro", 2, None),
+        ("host.arm64_hardware", True, 2, None),
+        ("host.system", "Darwin", 2, None),
+        ("host.memory_bytes", 16 * 1024**3, 2, None),
+        ("host.cpu_brand", "Apple M1", 3, None),
+        ("host.arm64_hardware", True, 3, None),
+        ("host.system", "Darwin", 3, None),
+        ("host.memory_bytes", 8 * 1024**3, 3, None),
+        ("host.macos_version", "14", 3, None),  # Sonoma alone: its major version
+        ("host.system", "Darwin", 3, None),
+        ("host.arm64_hardware", False, 4, None),
+        ("paste.intel_prose", True, 4, None),
+        ("host.system", "Darwin", 4, None),
+        ("host.macos_version", "13.3", 4, None),
+        ("host.system", "Darwin", 4, None),
+    ]
+
+
+def test_lightnings_environment_report_reads_exactly() -> None:
+    """Lightning-AI/lightning#16124's report (tests/corpus): platform.system() as its OS, the processor of a
+    Python under Rosetta, and the kernel string of the Apple-silicon hardware."""
+    corpus = load_lines("lightning-16124-vscode-jupyter-i386.txt")
+    start = corpus.index("* System:")
+    lines = corpus[start : start + 8]
+    assert lines[-1].startswith("\t- version:")
+    assert read_with("collect_env", lines) == [
+        ("host.system", "Darwin", 2, None),
+        ("interpreter.processor", "i386", 6, None),
+        ("interpreter.version", "3.9.13", 7, None),
+    ]
+    assert read_with("uname", lines) == [("host.system", "Darwin", 8, None), ("host.arm64_hardware", True, 8, None)]
+    torch_row = ["\t- torch:             2.0.1", "\t- torch:             unknown", "\t- processor:         x86"]
+    assert read_with("collect_env", torch_row) == [("torch.version", "2.0.1", 1, None)]  # built: the shapes' edges
+
+
+def test_more_collect_env_rows_and_rows_read_by_their_values_shape() -> None:
+    """collect_env's boolean, clang, conda-Python and transformers-env rows, and rows whose label is not
+    collect_env's (system_profiler's "Chipset Model", diffusers' "Accelerator") read by their value's shape."""
+    lines = [
+        "Chipset Model: Apple M2",
+        "- Accelerator: Apple M3",
+        "Clang version: 15.0.0 (clang-1500.3.9.4)",
+        "Is MPS available: True",
+        "Is MPS built: False",
+        "CUDA used to build PyTorch: None",
+        "Python version: 3.8.17 | packaged by conda-forge | (default, Jun 16 2023, 07:11:32)  [Clang 14.0.6 ]"
+        " (64-bit runtime)",
+        "PyTorch version: N/A",
+        "- PyTorch version (GPU?): 2.10.0.dev20251023 (False)",
+    ]
+    assert read_with("collect_env", lines) == [
+        ("host.cpu_brand", "Apple M2", 1, None),
+        ("host.cpu_brand", "Apple M3", 2, None),
+        ("host.clang_version", "15.0.0 (clang-1500.3.9.4)", 3, None),
+        ("torch.mps_available", True, 4, None),
+        ("torch.mps_built", False, 5, None),
+        ("interpreter.version", "3.8.17", 7, None),
+        ("paste.conda_python", True, 7, None),
+        ("torch.version", "2.10.0.dev20251023", 9, None),
+    ]
