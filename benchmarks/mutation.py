@@ -256,11 +256,13 @@ def line(name: str, counts: Counter[str], sampled: bool = False) -> str:
     return f"{name:<40} {killed:>5}/{total:<5} {100 * killed / total if total else 0:5.1f} %{interval}  {others}"
 
 
-def draw_sample(work: Path, per_package: int, seed: int) -> list[str]:
-    """Up to ``per_package`` mutants of each package, drawn at random (seeded) from every mutant."""
+def draw_sample(work: Path, per_package: int, seed: int, only: tuple[str, ...] = ()) -> list[str]:
+    """Up to ``per_package`` mutants of each package (of those starting with one of *only*, if given),
+    drawn at random (seeded) from every mutant."""
     by_package: dict[str, list[str]] = {}
     for path, by_key in statuses(work).items():
-        by_package.setdefault(package_of(path), []).extend(by_key)
+        if not only or package_of(path).startswith(only):
+            by_package.setdefault(package_of(path), []).extend(by_key)
     chosen: list[str] = []
     draw = random.Random(seed)
     for _package, keys in sorted(by_package.items()):
@@ -308,6 +310,7 @@ def main() -> int:
     parser.add_argument("--tally-only", action="store_true", help="re-read a finished run's records")
     parser.add_argument("--sample", type=int, metavar="N", help="only N mutants per package, drawn at random")
     parser.add_argument("--seed", type=int, default=20261124, help="the seed of --sample's draw")
+    parser.add_argument("--packages", nargs="+", default=(), help="--sample only these packages (name prefixes)")
     parser.add_argument("--names-from", type=Path, help="a file of mutant names to run, one per line")
     parser.add_argument(
         "--clear-caches",
@@ -327,7 +330,7 @@ def main() -> int:
             # mutmut generates every mutant before it filters by name: a name that matches none
             # makes it stop right after, with every mutant's name in its records.
             subprocess.run([*mutmut, "mpscheck.no_such_function_*"], cwd=work, env=env, capture_output=True)
-            names = draw_sample(work, args.sample, args.seed)
+            names = draw_sample(work, args.sample, args.seed, tuple(args.packages))
             (work / "sample.txt").write_text("\n".join(names) + "\n")
         run = subprocess.run([*mutmut, *names], cwd=work, env=env)
         if run.returncode not in (0, 1):
