@@ -111,6 +111,7 @@ MPSCHECK_BLOCK = [
     "Rosetta (sysctl.proc_translated): 1",
     "Rosetta (sysctl.proc_translated): 0",
     "platform.machine() / processor(): x86_64 / i386",
+    "platform.machine() / processor(): arm64 /",  # processor() empty: the row ends at the slash
     "Interpreter: /usr/local/bin/python3",
     "conda env / subdir: ~/miniforge3/envs/ml / osx-arm64",
     "conda env / subdir: /opt/homebrew/Caskroom/miniforge/base / osx-64",
@@ -130,14 +131,15 @@ def test_mpscheck_markdown_environment_rows_read_exactly() -> None:
         ("interpreter.proc_translated", 0, 5, None),
         ("interpreter.machine", "x86_64", 6, None),
         ("interpreter.processor", "i386", 6, None),
-        ("interpreter.executable", "/usr/local/bin/python3", 7, None),
-        ("interpreter.conda_prefix", "~/miniforge3/envs/ml", 8, None),
-        ("interpreter.conda_subdir", "osx-arm64", 8, None),
+        ("interpreter.machine", "arm64", 7, None),
+        ("interpreter.executable", "/usr/local/bin/python3", 8, None),
+        ("interpreter.conda_prefix", "~/miniforge3/envs/ml", 9, None),
+        ("interpreter.conda_subdir", "osx-arm64", 9, None),
         # sys.prefix outside the home folder is not masked to "~": an absolute path (fixed: was not read)
-        ("interpreter.conda_prefix", "/opt/homebrew/Caskroom/miniforge/base", 9, None),
-        ("interpreter.conda_subdir", "osx-64", 9, None),
-        ("interpreter.mac_ver", "10.16", 10, None),
-        ("host.gpu_cores", 19, 11, None),
+        ("interpreter.conda_prefix", "/opt/homebrew/Caskroom/miniforge/base", 10, None),
+        ("interpreter.conda_subdir", "osx-64", 10, None),
+        ("interpreter.mac_ver", "10.16", 11, None),
+        ("host.gpu_cores", 19, 12, None),
     ]
 
 

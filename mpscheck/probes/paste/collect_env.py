@@ -129,7 +129,8 @@ def _mpscheck_field(seen: Seen, key: str, value: str) -> list[Observation]:
         return [seen("torch.mps_device_name", value)]
     if key == "Rosetta (sysctl.proc_translated)" and value in ("0", "1"):
         return [seen("interpreter.proc_translated", int(value))]
-    if key == "platform.machine() / processor()" and (match := re.fullmatch(r"\A(\w+) / (\w*)", value)):
+    # an empty processor() (some Linux and conda Pythons) leaves "arm64 /" once the row is stripped
+    if key == "platform.machine() / processor()" and (match := re.fullmatch(r"\A(\w+) /(?: (\w+))?", value)):
         found = [seen("interpreter.machine", match.group(1))]
         return found + ([seen("interpreter.processor", match.group(2))] if match.group(2) else [])
     if key == "Interpreter" and value.startswith(("/", "~")):
