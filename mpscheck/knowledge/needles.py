@@ -23,7 +23,10 @@ def needles(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
     if pattern.flags & re.IGNORECASE:
         return None
     try:
-        from re import _parser  # type: ignore[attr-defined]  # the stdlib's own reader of patterns
+        try:
+            from re import _parser  # type: ignore[attr-defined]  # the stdlib's own reader of patterns (3.11+)
+        except ImportError:  # Python 3.9 and 3.10 name it sre_parse
+            import sre_parse as _parser
 
         parsed = _parser.parse(pattern.pattern, pattern.flags)
     except Exception:  # an unreadable pattern is always searched, never skipped
