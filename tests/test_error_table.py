@@ -129,4 +129,4 @@ def test_the_tables_default_macos_for_int64_ops_is_the_op_limits_one() -> None:
     from mpscheck.knowledge.versions import parse_version
 
     (limit,) = [limit for limit in OP_LIMITS if limit.id == "cumsum-int64-macos13.3"]
-    assert parse_version(error_rows._INT64_CUMSUM_MACOS) == limit.macos_below
+    assert parse_version(error_rows.INT64_KERNELS_MACOS) == limit.macos_below

@@ -18,9 +18,9 @@ NOTES: tuple[Row, ...] = (
         # the op runs, on int32, and the script goes on.
         r"MPS: no support for int64 (?P<op>[\w/ {}]{1,40}?)(?: ops?)?, (?:casting it|downcasting) to\b",
         "op-fallback-warning",
-        "torch casts the int64 tensors of {op} to int32 on MPS (no int64 kernel before macOS 13.3) and goes on: "
+        "torch casts the int64 tensors of {op} to int32 on MPS (no int64 kernel before macOS {macos_or}) and goes on: "
         "a note, not a failure",
-        "Nothing is broken while the values fit in int32; macOS 13.3 or later has the int64 kernels.",
+        "Nothing is broken while the values fit in int32; macOS {macos_or} or later has the int64 kernels.",
         ("softwareupdate --list",),
         "aten/src/ATen/native/mps/operations/ReduceOps.mm, Repeat.mm (TORCH_WARN_ONCE 'MPS: no support for int64')",
         severity=WARNING,

@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from mpscheck.knowledge.op_limits import OP_LIMITS
+
 ERROR = "error"
 WARNING = "warning"  # a performance note, never a failure on its own
 TORCH_ISSUE = "https://github.com/pytorch/pytorch/issues/"
@@ -63,9 +65,11 @@ def fill(template: str, values: Mapping[str, str | None]) -> str:
         return template
 
 
-# int64 cumsum on MPS before macOS 13.3 (knowledge/op_limits.py "cumsum-int64-macos13.3", cited there): what a
-# message that names no macOS says.
-_INT64_CUMSUM_MACOS = "13.3"
+# The macOS that brought MPS its int64 kernels (cumsum and the rest), read from its one home, knowledge/op_limits.py's
+# cited "cumsum-int64-macos13.3" row: what a message that names no macOS says.
+INT64_KERNELS_MACOS = ".".join(
+    str(part) for row in OP_LIMITS if row.id == "cumsum-int64-macos13.3" for part in row.macos_below or ()
+)
 
 
 def groups_of(match: re.Match[str]) -> dict[str, str]:
@@ -77,5 +81,5 @@ def groups_of(match: re.Match[str]) -> dict[str, str]:
         out.setdefault(name.rstrip("0123456789"), value)
     if "which" in out:
         out["which_upper"] = out["which"].upper()
-    out.setdefault("macos_or", out.get("macos", _INT64_CUMSUM_MACOS))
+    out.setdefault("macos_or", out.get("macos", INT64_KERNELS_MACOS))
     return out

@@ -259,7 +259,7 @@ MORE_EARLY: tuple[Row, ...] = (
         r"MPS: no support for int64 (?P<op>[\w/ ]{1,40}?)(?: ops?)?, please cast\b",
         "int64-op-needs-newer-macos",
         "this MPS op ({op}) has no int64 kernel here",
-        "Cast the tensor to int32 before the op, or upgrade macOS (13.3 or later) and torch.",
+        "Cast the tensor to int32 before the op, or upgrade macOS ({macos_or} or later) and torch.",
         ("softwareupdate --list", UPGRADE),
         "aten/src/ATen/native/mps/operations/ReduceOps.mm ('MPS: no support for int64 ...')",
     ),

@@ -14,6 +14,7 @@ from mpscheck.checks.installing import conda_arm64_create
 from mpscheck.checks.machine import wheel_arch
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.causes import CAUSES
+from mpscheck.knowledge.error_rows import INT64_KERNELS_MACOS
 from mpscheck.knowledge.versions import (
     PRE_TABLE_FLOOR,
     at_least,
@@ -49,7 +50,8 @@ class Reader:
         return self.paste.value(fact)
 
     def fill(self, row: table.Row, groups: dict[str, str]) -> tuple[str, Remediation]:
-        values = {"python": self.python, **groups}
+        # a row judged without a match of its own (a message's class fix) still names the macOS it rests on
+        values = {"python": self.python, "macos_or": INT64_KERNELS_MACOS, **groups}
         commands = tuple(table.fill(c, values) for c in row.commands)
         return table.fill(row.summary, values), Remediation(table.fill(row.fix, values), commands)
 
