@@ -1,24 +1,19 @@
-"""bench's answer check (probes/agent/bench.py): the relative error over a model's many tensors,
+"""bench's answer check (probes/agent/bench_numerics.py): the relative error over a model's many tensors,
 on this CPU for real, against the same norm written out plainly in float64."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
-from pathlib import Path
 
 import pytest
 
 torch = pytest.importorskip("torch")
-BENCH = Path(__file__).resolve().parent.parent / "mpscheck" / "probes" / "agent" / "bench.py"
 
 
 def load_bench():
-    spec = importlib.util.spec_from_file_location("bench_numerics_test", BENCH)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    from mpscheck.probes.agent import bench_numerics
+
+    return bench_numerics
 
 
 def plain_error(pairs) -> float:

@@ -72,11 +72,7 @@ def export_fix(ctx: Context, summary: str, name: str, value: str) -> Remediation
 
 
 @check(
-    "mps-fallback-env",
-    "CPU fallback",
-    where="macos",
-    needs=("interpreter",),
-    reads=("interpreter.env.PYTORCH_ENABLE_MPS_FALLBACK",),
+    "mps-fallback-env", "CPU fallback", where="macos", needs=("interpreter",), reads=(f"interpreter.env.{FALLBACK}",)
 )
 def mps_fallback_env(ctx: Context) -> Outcome:
     if ctx.interpreter is None or ctx.interpreter.env is None:
@@ -113,7 +109,7 @@ def mps_fallback_env(ctx: Context) -> Outcome:
     "MPS memory limits",
     where="macos",
     needs=("interpreter",),
-    reads=("interpreter.env.PYTORCH_MPS_HIGH_WATERMARK_RATIO",),
+    reads=(f"interpreter.env.{HIGH}",),
     cause="watermark-invalid",
 )
 def mps_watermark_env(ctx: Context) -> Outcome:
