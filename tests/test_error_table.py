@@ -42,7 +42,6 @@ AWAITING_A_CASE = {
     "fork() was called.",
     "torch-mps-api-missing": "AttributeError: module 'torch.mps' has no attribute 'current_allocated_memory'",
     "library-op-no-mps": "NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'MPS' backend.",
-    "cuda-only-library": "RuntimeError: FlashAttention only supports Ampere GPUs or newer.",
     "mps-tensor-to-numpy": "TypeError: can't convert mps:0 device type tensor to numpy. Use Tensor.cpu() to copy the "
     "tensor to host memory first.",
     "int64-no-support": "RuntimeError: MPS: no support for int64 min/max ops, please cast it to int32",

@@ -153,3 +153,13 @@ def test_an_op_named_only_by_the_fallback_warning_is_not_the_cut_errors_op() -> 
         "NotImplementedError                       Traceback (most recent call last)\n"
     )
     assert explain_text(text).cause.id != "op-not-implemented"
+
+
+def test_versions_that_stop_at_the_last_x86_64_release_outrank_the_pin_they_miss() -> None:
+    text = (  # pytorch/executorch#3670: an M3, torch==2.3.0 pinned, the list stops at 2.2.2
+        "**ERROR:** Could not find a version that satisfies the requirement torch==2.3.0 (from executorch) (from "
+        "versions: 2.1.2, 2.2.0, 2.2.1, 2.2.2)\n"
+    )
+    cause = explain_text(text).cause
+    assert cause.id == "no-matching-distribution"
+    assert "x86_64" in cause.summary and cause.fix is not None and "arm64" in cause.fix.summary

@@ -710,3 +710,20 @@ def test_sixth_round_prose_banner_and_repl_lines_read_exactly() -> None:
         ("paste.nan_values", True, 2, None),
         ("paste.mps_tensor", True, 3, None),
     ]
+
+
+def test_pip_versions_read_past_who_asked_for_torch() -> None:
+    """pip names the package that asked between the requirement and its versions (nanoporetech/medaka#526,
+    pytorch/executorch#3670); a requirements file's line in its own brackets is read too."""
+    lines = [
+        "ERROR: Could not find a version that satisfies the requirement torch~=2.3 (from medaka) (from versions: "
+        "2.2.1, 2.2.2)",
+        "ERROR: Could not find a version that satisfies the requirement torch==2.3.0 "
+        "(from -r requirements.txt (line 3)) (from versions: none)",
+    ]
+    assert read_with("pip", lines) == [
+        ("paste.pip_versions", ["2.2.1", "2.2.2"], 1, None),
+        ("paste.pip_requirement", "torch~=2.3", 1, None),
+        ("paste.pip_versions", [], 2, None),
+        ("paste.pip_requirement", "torch==2.3.0", 2, None),
+    ]

@@ -206,10 +206,12 @@ class ErrorRules(MemoryRules):
         )
 
     def no_distribution(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
-        if (pinned := self.pin_not_published(hit, evidence)) is not None:
-            return pinned
         listed = self.value("paste.pip_versions")
         versions = listed if isinstance(listed, list) else []
+        # A list that stops at the last x86_64 release says more than the pin it misses: this Python is x86_64.
+        stops_at_intel = bool(versions) and versions[-1] == last_intel_mac_torch()
+        if not stops_at_intel and (pinned := self.pin_not_published(hit, evidence)) is not None:
+            return pinned
         info = self.facts.target.interpreter
         python = info.version if info and info.version else None
         summary, remedy = self.fill(hit.row, dict(hit.groups))
