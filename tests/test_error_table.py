@@ -29,7 +29,6 @@ DOCUMENTED_CAUSES = set(re.findall(r"^### `([a-z0-9_-]+)`", EXPLAIN, re.M))
 # Rows that no real paste in tests/corpus shows yet: the message as the row's cited source words it.
 # This list may only shrink: a new row comes with a corpus case.
 AWAITING_A_CASE = {
-    "library-op-missing": "RuntimeError: nms_impl: implementation for device mps:0 not found.",
     "op-native-from-macos": "UserWarning: MPS: nonzero op is supported natively starting from macOS 13.0. "
     "Falling back on CPU. This may have performance implications.",
     "no-unified-memory": "RuntimeError: " + table.UNIFIED_MEMORY,

@@ -163,3 +163,20 @@ def test_versions_that_stop_at_the_last_x86_64_release_outrank_the_pin_they_miss
     cause = explain_text(text).cause
     assert cause.id == "no-matching-distribution"
     assert "x86_64" in cause.summary and cause.fix is not None and "arm64" in cause.fix.summary
+
+
+def test_a_librarys_cpu_kernel_handed_an_mps_tensor_is_an_op_without_mps() -> None:
+    text = (  # facebookresearch/detectron2#4686
+        'RuntimeError: input.device().is_cpu() INTERNAL ASSERT FAILED at "/Users/t/eql.detectron2/detectron2/layers/'
+        'csrc/ROIAlign/ROIAlign_cpu.cpp":408, please report a bug to PyTorch. input must be a CPU tensor'
+    )
+    cause = explain_text(text).cause
+    assert cause.id == "op-not-implemented" and "ROIAlign" in cause.summary
+
+
+def test_the_cuda_refusal_retold_on_a_mac_is_cuda_asked_for() -> None:
+    text = (  # oobabooga/textgen#121
+        "can you help me to make my mac m1 run this using metal it crash everytime i use the gpu to run the model it "
+        "tells me that torch doesn't work with cuda and it is true torch.cuda.is_available() == false"
+    )
+    assert explain_text(text).cause.id == "cuda-requested-on-mac"

@@ -727,3 +727,20 @@ def test_pip_versions_read_past_who_asked_for_torch() -> None:
         ("paste.pip_versions", [], 2, None),
         ("paste.pip_requirement", "torch==2.3.0", 2, None),
     ]
+
+
+def test_the_cuda_refusal_retold_reads_as_cuda_asked_for() -> None:
+    """oobabooga/textgen#121's words; 'does not have cuda' (anydoor#58) says what the Mac lacks, not what is asked."""
+    lines = [
+        "my mac m1 ... it tells me that torch doesn't work with cuda and it is true torch.cuda.is_available() == false",
+        "ended up saying it because my M3 pro does not have cuda",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.cuda_asked", True, 1, None),
+        ("host.cpu_brand", "Apple M1", 1, None),
+        ("host.arm64_hardware", True, 1, None),
+        ("host.system", "Darwin", 1, None),
+        ("host.cpu_brand", "Apple M3 Pro", 2, None),
+        ("host.arm64_hardware", True, 2, None),
+        ("host.system", "Darwin", 2, None),
+    ]

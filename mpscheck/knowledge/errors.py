@@ -130,13 +130,17 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "library-op-missing",
-        r"(?<!\w)(?P<op>\w+): implementation for device mps(?::\d+)? not found",
+        r"(?<!\w)(?P<op>\w+): implementation for device mps(?::\d+)? not found"
+        # a library's CPU-only kernel handed a tensor on mps (detectron2's ROIAlign_cpu.cpp: "input must be a CPU
+        # tensor"): no MPS kernel of the library's own
+        r"|input\.device\(\)\.is_cpu\(\) INTERNAL ASSERT FAILED at \"[^\"\n]{0,300}?/(?P<op2>\w+?)_cpu\.cpp\"",
         "op-not-implemented",
         "{op} (a compiled op of the library, e.g. mmcv) has no MPS implementation; PYTORCH_ENABLE_MPS_FALLBACK does "
         "not cover a library's own ops",
         "Run this op (or the model) on the CPU, or use a library release with an MPS kernel for it.",
         (),
-        "https://github.com/open-mmlab/mmdetection/issues/11437; https://github.com/open-mmlab/mmcv/issues/2732",
+        "https://github.com/open-mmlab/mmdetection/issues/11437; https://github.com/open-mmlab/mmcv/issues/2732; "
+        "https://github.com/facebookresearch/detectron2/issues/4686 (detectron2/layers/csrc/ROIAlign/ROIAlign_cpu.cpp)",
     ),
     Row(
         "op-fallback",

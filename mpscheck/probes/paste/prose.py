@@ -99,7 +99,9 @@ CPU_ONLY = re.compile(
 # what "Torch not compiled with CUDA enabled" says, told without the error. Not "my Mac has no CUDA".
 CUDA_ASKED = re.compile(
     r"(?i)\b(?:(?:asks?|asking|asked|requires?|requiring|needs?|wants?|insists? on) (?:for )?(?:the )?cuda"
-    r"|(?:disable|turn off|switch off|get rid of) (?:the )?cuda)\b"
+    r"|(?:disable|turn off|switch off|get rid of) (?:the )?cuda"
+    # the refusal retold: "it tells me that torch doesn't work with cuda"
+    r"|(?:py)?torch (?:doesn't|does not|doesn’t|isn't|is not|won't) (?:work(?:ing)? with|compiled with|support) cuda)\b"
 )
 PC_GPU = re.compile(r"(?i)\b(?:rtx|gtx|geforce) ?\d{3,4}\b")
 # The user says the install of torch failed (the error itself often a screenshot), maybe with the version wanted.
