@@ -44,7 +44,6 @@ AWAITING_A_CASE = {
     "mps-tensor-to-numpy": "TypeError: can't convert mps:0 device type tensor to numpy. Use Tensor.cpu() to copy the "
     "tensor to host memory first.",
     "int64-no-support": "RuntimeError: MPS: no support for int64 min/max ops, please cast it to int32",
-    "cuda-amp-on-mac": "UserWarning: User provided device_type of 'cuda', but CUDA is not available. Disabling",
     "homebrew-intel-prefix": "Error: Cannot install in Homebrew on ARM processor in Intel default prefix (/usr/local)!",
     "metal-command-buffer-oom": "Error: command buffer exited with error status. Insufficient Memory "
     "(00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)",
