@@ -130,7 +130,10 @@ FIX_SHAPES = {
     "virtual-machine": lambda fix: "physical Mac" in fix.summary,
     "out-of-memory": lambda fix: "PYTORCH_MPS_HIGH_WATERMARK_RATIO" in _commands(fix),
     "watermark-invalid": lambda fix: "PYTORCH_MPS_LOW_WATERMARK_RATIO" in _commands(fix),
-    "op-not-implemented": lambda fix: re.search(r"PYTORCH_ENABLE_MPS_FALLBACK=1|--upgrade", _commands(fix)),
+    # the fallback or an upgrade; for a library's own op, which the fallback does not reach, running it on the CPU
+    "op-not-implemented": lambda fix: (
+        re.search(r"PYTORCH_ENABLE_MPS_FALLBACK=1|--upgrade", _commands(fix)) or "on the CPU" in fix.summary
+    ),
     "op-fallback-warning": lambda fix: "Nothing is broken" in fix.summary,
     "float64-unsupported": lambda fix: "float32" in fix.summary,
     "dtype-needs-macos14": lambda fix: "softwareupdate" in _commands(fix) and "float16" in fix.summary,
@@ -154,7 +157,8 @@ FIX_SHAPES = {
     "input-dtype-mismatch": lambda fix: "dtype" in fix.summary,
     "half-on-cpu-fallback": lambda fix: "float32" in fix.summary,
     "fork-after-mps-init": lambda fix: "spawn" in fix.summary,
-    "backend-has-no-mps": lambda fix: "device='cpu'" in fix.summary,
+    # the engine's CPU device (CTranslate2), or the CUDA-only library turned off (bitsandbytes, xformers)
+    "backend-has-no-mps": lambda fix: re.search(r"device='cpu'|\boff\b", fix.summary),
 }
 
 

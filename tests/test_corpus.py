@@ -13,6 +13,14 @@ from tests.corpus_cases import HELDOUT, Case, cases, fix_matches
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
+    "sentence-transformers-3197-pip-freeze-torch-2-8-mps.txt": "a version list (torch==2.8.0) and 'the problem "
+    "seems to be related to the mps device', with no error and no words saying what is wrong: not enough to name "
+    "torch 2.8.0's mps embedding bug",
+    "sentence-transformers-3507-embeddings-differ-torch-2-8-mps.txt": "the same command's outputs on mps and cpu "
+    "differ only in numbers, under '# torch 2.8.0 mps' labels: no words say the results are wrong (no longer read as "
+    "healthy)",
+    "spacy-11146-train-gpu-invalid-gradient-m1.txt": "autograd's gradient on the other device is read as a device "
+    "mismatch; the thread's answer is that spaCy (thinc) trains on no Mac GPU, which the paste does not say",
     "fooocus-1152-intel-mac-radeon-oom.txt": "an out-of-memory on an Intel Mac with a 4 GB Radeon: the Mac is read, "
     "but the OOM row outranks it, and llamaindex-8743 (the same Mac class) concluded a watermark out-of-memory",
     "yuna-ai-17-not-linked-mps-braces.txt": "the paste is the message alone, which a torch on Linux or Windows and a "

@@ -29,7 +29,6 @@ DOCUMENTED_CAUSES = set(re.findall(r"^### `([a-z0-9_-]+)`", EXPLAIN, re.M))
 # Rows that no real paste in tests/corpus shows yet: the message as the row's cited source words it.
 # This list may only shrink: a new row comes with a corpus case.
 AWAITING_A_CASE = {
-    "library-op-missing": "RuntimeError: nms_impl: implementation for device mps:0 not found.",
     "op-native-from-macos": "UserWarning: MPS: nonzero op is supported natively starting from macOS 13.0. "
     "Falling back on CPU. This may have performance implications.",
     "no-unified-memory": "RuntimeError: " + table.UNIFIED_MEMORY,
@@ -42,11 +41,9 @@ AWAITING_A_CASE = {
     "fork() was called.",
     "torch-mps-api-missing": "AttributeError: module 'torch.mps' has no attribute 'current_allocated_memory'",
     "library-op-no-mps": "NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'MPS' backend.",
-    "cuda-only-library": "RuntimeError: FlashAttention only supports Ampere GPUs or newer.",
     "mps-tensor-to-numpy": "TypeError: can't convert mps:0 device type tensor to numpy. Use Tensor.cpu() to copy the "
     "tensor to host memory first.",
     "int64-no-support": "RuntimeError: MPS: no support for int64 min/max ops, please cast it to int32",
-    "cuda-amp-on-mac": "UserWarning: User provided device_type of 'cuda', but CUDA is not available. Disabling",
     "homebrew-intel-prefix": "Error: Cannot install in Homebrew on ARM processor in Intel default prefix (/usr/local)!",
     "metal-command-buffer-oom": "Error: command buffer exited with error status. Insufficient Memory "
     "(00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)",

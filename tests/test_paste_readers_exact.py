@@ -659,3 +659,88 @@ def test_more_collect_env_rows_and_rows_read_by_their_values_shape() -> None:
         ("paste.conda_python", True, 7, None),
         ("torch.version", "2.10.0.dev20251023", 9, None),
     ]
+
+
+def test_sixth_round_prose_banner_and_repl_lines_read_exactly() -> None:
+    """The sixth round's readings (tests/corpus names each thread): the CPU told in English or Chinese, CUDA asked
+    for in words, 'on Mac Silicon', a chip with its tier in Apple's casing and no Mac word, a Mac word against CJK
+    letters, a crash told on an mps line; SB3's 'GPU Enabled: False'; a tensor printed on mps, not one asked for."""
+    prose = [
+        "# user: It just goes to use CPU not the MPS",  # fastai#3662
+        "**系统:** M1 Pro",  # GPT-SoVITS#336
+        "为什么我的Mac只能CPU跑啊,GPU不动",
+        "**问题:** 无法调用 mps，自动回退 CPU 处理",
+        "# user: When I try to do the lora training, it keeps asking for cuda libraries etc.",  # kohya_ss#577
+        "# user: On Mac Silicon tensor rendering works faster. Where can i change the device or disable cuda?",
+        '        with the ARM-based Apple Silicon processors."""',  # a docstring: Apple silicon in general
+        "my M3 pro does not have cuda",  # no CUDA asked for
+        "# user: the Sonoma 14.4 update made it start crashing on startup (MPS, M1 Max)",  # pytorch#122016
+    ]
+    assert read_with("prose", prose) == [
+        ("paste.device_used", "cpu", 1, None),
+        ("host.cpu_brand", "Apple M1 Pro", 2, None),
+        ("host.arm64_hardware", True, 2, None),
+        ("host.system", "Darwin", 2, None),
+        ("paste.device_used", "cpu", 3, None),
+        ("paste.device_used", "cpu", 4, None),
+        ("paste.cuda_asked", True, 5, None),
+        ("paste.cuda_asked", True, 6, None),
+        ("host.arm64_hardware", True, 6, None),
+        ("host.system", "Darwin", 6, None),
+        ("host.cpu_brand", "Apple M3 Pro", 8, None),
+        ("host.arm64_hardware", True, 8, None),
+        ("host.system", "Darwin", 8, None),
+        ("paste.crash_said", True, 9, None),
+        ("host.cpu_brand", "Apple M1 Max", 9, None),
+        ("host.arm64_hardware", True, 9, None),
+        ("host.system", "Darwin", 9, None),
+        ("host.macos_version", "14.4", 9, None),
+        ("host.system", "Darwin", 9, None),
+    ]
+    assert read_with("banner", ["GPU Enabled: False", "GPU Enabled: True"]) == [("paste.device_used", "cpu", 1, None)]
+    repl = [
+        "python -c \"from sentence_transformers import SentenceTransformer; print(SentenceTransformer('m', "
+        "device='mps').encode('hello world'))\"",  # sentence-transformers#3507: asked for, not printed
+        "tensor([[nan, nan, nan,  ..., nan, nan, nan]], device='mps:0',",  # scverse/scvi-tools#3105 (public)
+        "tensor([1., 2.], device='mps:0')",
+        "x = torch.ones(5, device='mps')",
+    ]
+    assert read_with("repl", repl) == [
+        ("paste.mps_tensor", True, 2, None),
+        ("paste.nan_values", True, 2, None),
+        ("paste.mps_tensor", True, 3, None),
+    ]
+
+
+def test_pip_versions_read_past_who_asked_for_torch() -> None:
+    """pip names the package that asked between the requirement and its versions (nanoporetech/medaka#526,
+    pytorch/executorch#3670); a requirements file's line in its own brackets is read too."""
+    lines = [
+        "ERROR: Could not find a version that satisfies the requirement torch~=2.3 (from medaka) (from versions: "
+        "2.2.1, 2.2.2)",
+        "ERROR: Could not find a version that satisfies the requirement torch==2.3.0 "
+        "(from -r requirements.txt (line 3)) (from versions: none)",
+    ]
+    assert read_with("pip", lines) == [
+        ("paste.pip_versions", ["2.2.1", "2.2.2"], 1, None),
+        ("paste.pip_requirement", "torch~=2.3", 1, None),
+        ("paste.pip_versions", [], 2, None),
+        ("paste.pip_requirement", "torch==2.3.0", 2, None),
+    ]
+
+
+def test_the_cuda_refusal_retold_reads_as_cuda_asked_for() -> None:
+    """oobabooga/textgen#121's words; 'does not have cuda' (anydoor#58) says what the Mac lacks, not what is asked."""
+    lines = [
+        "my mac m1 ... it tells me that torch doesn't work with cuda and it is true torch.cuda.is_available() == false",
+        "ended up saying it because my M3 pro does not have cuda",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.cuda_asked", True, 1, None),
+        ("host.cpu_brand", "Apple M1", 1, None),
+        ("host.arm64_hardware", True, 1, None),
+        ("host.system", "Darwin", 1, None),
+        ("host.cpu_brand", "Apple M3 Pro", 2, None),
+        ("host.arm64_hardware", True, 2, None),
+        ("host.system", "Darwin", 2, None),
+    ]

@@ -198,7 +198,12 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "backend-without-mps",
-        r"unsupported device mps\b",
+        r"unsupported device mps\b"
+        # the same told in words: "底层的ctranslate2库还不支持 mps", "faster-whisper doesn't support mps"
+        r"|[Cc][Tt]ranslate2[^\n]{0,40}?(?:不支持|(?:does not|doesn't|doesn’t|has no) support(?: for)?)"
+        r"\s*(?:the )?(?:mps|MPS|[Mm]etal)\b"
+        r"|[Ff]aster[-_][Ww]hisper[^\n]{0,40}?(?:不支持|(?:does not|doesn't|doesn’t|has no) support(?: for)?)"
+        r"\s*(?:the )?(?:mps|MPS|[Mm]etal)\b",
         "backend-has-no-mps",
         "the engine that raised this is not torch and has no Metal/MPS backend (CTranslate2, used by faster-whisper)",
         "Use its CPU device (device='cpu', compute_type='int8' or 'float32'); for the Apple GPU use a torch-based "
@@ -231,6 +236,8 @@ MORE_EARLY: tuple[Row, ...] = (
     Row(
         "cuda-only-library",
         r"bitsandbytes was compiled without GPU support"
+        # transformers says this where bitsandbytes is unusable, and it counts bitsandbytes unusable without CUDA
+        r"|Using `bitsandbytes` (?:8|4)-bit quantization requires Accelerate"
         r"|No operator found for `memory_efficient_attention_\w+`"
         r"|FlashAttention only supports Ampere GPUs or newer",
         "backend-has-no-mps",
@@ -240,6 +247,8 @@ MORE_EARLY: tuple[Row, ...] = (
         "attention, sdpa), or use its CPU path.",
         (),
         "https://github.com/bitsandbytes-foundation/bitsandbytes (cextension.py); "
+        "https://github.com/OpenBMB/MiniCPM-V/issues/215 (transformers' 'requires Accelerate' on an M3: "
+        "bitsandbytes supports CUDA only); "
         "https://github.com/facebookresearch/xformers (ops/fmha/dispatch.py); "
         "https://github.com/Dao-AILab/flash-attention",
     ),

@@ -118,7 +118,9 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "op-not-implemented",
-        r"[Tt]he operator '(?P<op>\w+::[\w.]+)' is not current(?:ly)? implemented for the MPS device",
+        # torch's words, and the same retold ("The operation aten::x is not currently implemented for MPS").
+        r"[Tt]he (?:operator|operation|op) [`'\"]?(?P<op>\w+::[\w.]+)[`'\"]? is not current(?:ly)? implemented for "
+        r"(?:the )?MPS(?: device| backend)?",
         "op-not-implemented",
         "{op} has no MPS kernel in this torch, and the CPU fallback is off",
         "Set PYTORCH_ENABLE_MPS_FALLBACK=1 before Python starts (setting it in the script after `import torch` "
@@ -128,13 +130,17 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "library-op-missing",
-        r"(?<!\w)(?P<op>\w+): implementation for device mps(?::\d+)? not found",
+        r"(?<!\w)(?P<op>\w+): implementation for device mps(?::\d+)? not found"
+        # a library's CPU-only kernel handed a tensor on mps (detectron2's ROIAlign_cpu.cpp: "input must be a CPU
+        # tensor"): no MPS kernel of the library's own
+        r"|input\.device\(\)\.is_cpu\(\) INTERNAL ASSERT FAILED at \"[^\"\n]{0,300}?/(?P<op2>\w+?)_cpu\.cpp\"",
         "op-not-implemented",
         "{op} (a compiled op of the library, e.g. mmcv) has no MPS implementation; PYTORCH_ENABLE_MPS_FALLBACK does "
         "not cover a library's own ops",
         "Run this op (or the model) on the CPU, or use a library release with an MPS kernel for it.",
         (),
-        "https://github.com/open-mmlab/mmdetection/issues/11437; https://github.com/open-mmlab/mmcv/issues/2732",
+        "https://github.com/open-mmlab/mmdetection/issues/11437; https://github.com/open-mmlab/mmcv/issues/2732; "
+        "https://github.com/facebookresearch/detectron2/issues/4686 (detectron2/layers/csrc/ROIAlign/ROIAlign_cpu.cpp)",
     ),
     Row(
         "op-fallback",
@@ -171,7 +177,9 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "float64",
-        r"Cannot convert a (?:MPS Tensor to float64|float64 Tensor to MPS)",
+        r"Cannot convert a (?:MPS Tensor to float64|float64 Tensor to MPS)"
+        # the same told in words: "MPS (at least on my M2) doesn't support float64"
+        r"|\bMPS\b[^\n]{0,60}?\b(?:does not|doesn't|doesn’t|cannot|can't) support (?:float64|double)\b",
         "float64-unsupported",
         "a float64 (double) tensor reached MPS, which has no float64",
         "Use float32: create tensors with dtype=torch.float32 (numpy arrays are float64 by default: call "
@@ -214,13 +222,16 @@ TABLE: tuple[Row, ...] = (
         r"Expected all tensors to be on the same device, but found at least two devices"
         r"|Placeholder storage has not been allocated on MPS device"
         r"|Input type \(\w*MPS\w*\) and weight type \([\w.]+\) should be the same"
-        r"|Input type \([\w.]+\) and weight type \(\w*MPS\w*\) should be the same",
+        r"|Input type \([\w.]+\) and weight type \(\w*MPS\w*\) should be the same"
+        # autograd's check of a backward's outputs: a gradient on mps for a tensor on the CPU (or the reverse)
+        r"|invalid gradient at index \d+ - expected device (?:cpu|mps(?::\d+)?) but got (?:cpu|mps(?::\d+)?)",
         "device-mismatch",
         "a tensor and the model (or two tensors) are on different devices, one on mps and one on the CPU",
         "Move the model and every input to the same device: model.to(device) and x = x.to(device), with "
         "device = torch.device('mps').",
         (),
-        "aten/src/ATen/native/mps/OperationUtils.mm (Placeholder); " + TORCH_ISSUE + "79279",
+        "aten/src/ATen/native/mps/OperationUtils.mm (Placeholder); " + TORCH_ISSUE + "79279; "
+        "torch/csrc/autograd/engine.cpp (validate_outputs: 'invalid gradient at index')",
     ),
     Row(
         "old-torch-device-string",

@@ -29,6 +29,11 @@ EXPLAINED_BY: dict[str, tuple[str, ...]] = {
 # Ops reached only when the input is on the CPU and the weights on MPS (pytorch/pytorch#86844).
 # Ops reached on MPS also for an input too large for 32-bit indexing (issue 17): the paste cannot tell which.
 LARGE_INPUT_OPS = ("aten::slow_conv3d_forward",)
+# The paste quantizes with bitsandbytes, which runs on CUDA only (Lightning-AI/pytorch-lightning#19360 made
+# Lightning say so): a CUDA error there comes from the library, not from a device the code names.
+BITSANDBYTES_USED = re.compile(
+    r"\bBitsandbytesPrecision\b|\bload_in_[48]bit\s*=\s*True\b|\bBitsAndBytesConfig\(|\bbnb\.(?:optim|nn)\.\w"
+)
 CPU_INPUT_OPS = ("aten::_slow_conv2d_forward", "aten::_slow_conv2d_backward", "aten::slow_conv3d_forward")
 
 
@@ -60,6 +65,8 @@ class ErrorRules(MemoryRules):
             return self.low_watermark(hit, evidence)
         if row.cause == "no-matching-distribution":
             return self.no_distribution(hit, evidence)
+        if row.cause == "cuda-requested-on-mac" and (quantized := BITSANDBYTES_USED.search(self.paste.text)):
+            return self.cuda_for_bitsandbytes(quantized, evidence)
         groups = dict(hit.groups)
         if row.id == "wrong-arch-dylib":
             groups["package"] = _package_in(hit.text) or "the package named in the error"
@@ -68,6 +75,14 @@ class ErrorRules(MemoryRules):
             remedy = Remediation(remedy.summary, ())  # no command without the package's name
         variant = "buffer-too-large" if row.id == "buffer-too-large" else None
         return Cause(row.cause, summary, remedy, evidence, row.source, variant=variant)
+
+    def cuda_for_bitsandbytes(self, used: re.Match[str], evidence: tuple[Evidence, ...]) -> Cause:
+        """CUDA asked for where the paste quantizes with bitsandbytes (Lightning's BitsandbytesPrecision,
+        load_in_8bit=True, a BitsAndBytesConfig): the library is what needs CUDA, not a device string to change."""
+        text = self.paste.text
+        number = text.count("\n", 0, used.start()) + 1
+        shown = (*evidence, Evidence(number, text.split("\n")[number - 1]))
+        return self.from_row("cuda-only-library", shown)
 
     def op_cause(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
         op = hit.groups["op"]
@@ -191,10 +206,12 @@ class ErrorRules(MemoryRules):
         )
 
     def no_distribution(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
-        if (pinned := self.pin_not_published(hit, evidence)) is not None:
-            return pinned
         listed = self.value("paste.pip_versions")
         versions = listed if isinstance(listed, list) else []
+        # A list that stops at the last x86_64 release says more than the pin it misses: this Python is x86_64.
+        stops_at_intel = bool(versions) and versions[-1] == last_intel_mac_torch()
+        if not stops_at_intel and (pinned := self.pin_not_published(hit, evidence)) is not None:
+            return pinned
         info = self.facts.target.interpreter
         python = info.version if info and info.version else None
         summary, remedy = self.fill(hit.row, dict(hit.groups))

@@ -120,6 +120,8 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
         if not found:
             found += self.failed_checks()
         found += [c for c in self.unmatched_errors() if c.id not in {f.id for f in found}]  # outranks health
+        if not found and (asked := self.cuda_asked()):
+            found.append(asked)
         if not found and (not_requested := self.mps_not_requested()):
             found.append(not_requested)
         for hit in warnings:
@@ -131,6 +133,13 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
         return found
 
     # ---- setup causes from the facts ----
+
+    def cuda_asked(self) -> Cause | None:
+        """The user says the tool asks for CUDA on a Mac, and the paste shows no error: CUDA requested, in words."""
+        said = self.paste.get("paste.cuda_asked")
+        if said is None or self.facts.host.system != "Darwin":
+            return None
+        return self.from_row("cuda-on-mac", self.ev("paste.cuda_asked", "host.cpu_brand"))
 
     def mps_not_requested(self) -> Cause | None:
         used = self.paste.get("paste.device_used")

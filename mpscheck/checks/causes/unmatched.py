@@ -34,6 +34,7 @@ CLASS_FIX = {
     BUG: "Upgrade torch (and macOS); if it persists on the newest release, report it to PyTorch with the op, the "
     "dtypes and the shapes.",
 }
+ATEN_OP = re.compile(r"(?<![\w:])(?P<op>aten::\w+(?:\.\w+)?)")
 MAP_LOCATION_MPS = re.compile(r"map_location\s*=\s*[\w.(]{0,20}['\"]mps")
 UPGRADE = "{python} -m pip install --upgrade torch"
 
@@ -65,7 +66,22 @@ class UnmatchedRules(Reader):
         crash = next((o for o in lines if o.fact == "paste.crash_line"), None)
         if crash is None and (loading := self.loading_onto_mps(first)) is not None:
             return [loading]
+        if crash is None and (named := self.named_op(first)) is not None:
+            return [named]
         return [self.unrecognised(first, crash)]
+
+    def named_op(self, first: Any) -> Cause | None:
+        """A NotImplementedError whose message the paste cuts off (a notebook's header line, a template's
+        "Operator: `aten::x`"), with an aten op named elsewhere: what torch raises for an op with no MPS kernel."""
+        if str(first.value).strip() != "NotImplementedError":
+            return None
+        for number, line in enumerate(self.paste.text.split("\n"), start=1):
+            if "fall back" in line:  # torch's fallback warning names an op that ran on the CPU, not this one
+                continue
+            if op := ATEN_OP.search(line):
+                shown = (Evidence(first.line, first.text), Evidence(number, line))
+                return self.from_row("op-not-implemented", shown, {"op": op["op"]})
+        return None
 
     def loading_onto_mps(self, first: Any) -> Cause | None:
         """An error raised inside torch.load (torch/serialization.py) called with map_location on mps: the
@@ -90,6 +106,8 @@ class UnmatchedRules(Reader):
 
     def from_message(self, message: Any) -> Cause:
         """A known torch MPS message: its class, releases and source, with the fix of its cause."""
+        if added := self.added_later(message):
+            return added
         cause_id, notes = self.message_class(message)
         span = f"torch {message.first_seen}" + (
             f" to {message.last_seen}" if message.last_seen != message.first_seen else ""
@@ -109,6 +127,30 @@ class UnmatchedRules(Reader):
         evidence = (Evidence(int(message.line), str(message.text)),)
         remedy = Remediation(fix, tuple(commands))
         return Cause(cause_id, summary, remedy, evidence, source, notes, variant="torch-message")
+
+    def added_later(self, message: Any) -> Cause | None:
+        """A refusal of something MPS did not have yet ("Conv3D is not supported on MPS"): the table classes it
+        unimplemented and a later torch no longer prints it. The op is not
+        implemented in this torch, and upgrading is the fix; PYTORCH_ENABLE_MPS_FALLBACK does not help, since
+        the MPS op itself refuses (the fallback only reaches ops with no MPS kernel at all)."""
+        if message.condition != "unimplemented" or not message.fixed_in or message.cause != "mps-unsupported-feature":
+            return None
+        where = f"{message.source}; " if message.source else ""
+        span = f"torch {message.first_seen}" + (
+            f" to {message.last_seen}" if message.last_seen != message.first_seen else ""
+        )
+        summary = (
+            f"torch's MPS message “{message.format}” ({where}printed by {span}): this torch has no MPS support "
+            f"for it; torch >= {message.fixed_in} no longer refuses it"
+        )
+        remedy = Remediation(
+            f"Upgrade torch to {message.fixed_in} or newer; until then run that call on the CPU "
+            "(PYTORCH_ENABLE_MPS_FALLBACK does not help: the MPS op itself refuses).",
+            (f"{self.python} -m pip install --upgrade 'torch>={message.fixed_in}'",),
+        )
+        source = str(message.source or "mpscheck/knowledge/torch_messages.json")
+        evidence = (Evidence(int(message.line), str(message.text)),)
+        return Cause("op-not-implemented", summary, remedy, evidence, source, variant="torch-message")
 
     def message_class(self, message: Any) -> tuple[str, tuple[str, ...]]:
         """The table's class in the one cause vocabulary. An argument check of MPS code is the caller's only
@@ -172,7 +214,7 @@ class UnmatchedRules(Reader):
         if said is not None and (nan is None or on_mps is None):
             return [self.wrong_results(said)]
         if nan is None or on_mps is None:
-            return []
+            return [self.crash_said(crashed)] if (crashed := self.paste.get("paste.crash_said")) else []
         remedy = Remediation(
             "Compare with the same run on the CPU (device='cpu') to find the op, and upgrade torch (and macOS): "
             "wrong or NaN results on mps are mostly backend bugs fixed in later releases; float32 instead of "
@@ -182,6 +224,17 @@ class UnmatchedRules(Reader):
         summary = "the results on mps are NaN (the run finished, so no error names the op)"
         evidence = (Evidence(nan.line, nan.text), Evidence(on_mps.line, on_mps.text))
         return [self.named_bug(Cause(BUG, summary, remedy, evidence, ISSUES, variant="nan"))]
+
+    def crash_said(self, said: Any) -> Cause:
+        """The paste says the run crashes on mps and shows no error: a backend bug until shown otherwise."""
+        remedy = Remediation(
+            "Upgrade torch (and macOS) and run it again; if it still crashes, paste what the crash printed (the "
+            "terminal's last lines, or the macOS crash report).",
+            (table.fill(UPGRADE, {"python": self.python}),),
+        )
+        summary = "the paste says the run crashes on mps, and shows no error that would say why"
+        evidence = (Evidence(said.line, said.text),)
+        return self.named_bug(Cause(BUG, summary, remedy, evidence, ISSUES, variant="crash-said"))
 
     def wrong_results(self, said: Any) -> Cause:
         """The paste says the results on mps are wrong (and shows no error): a backend bug until shown otherwise."""

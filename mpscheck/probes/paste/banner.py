@@ -1,6 +1,7 @@
 """What frameworks print when they start: the device they chose and the versions they run.
 
-Lightning: ``GPU available: True (mps), used: False``. Ultralytics: ``Ultralytics YOLOv8.0.196 🚀
+Lightning: ``GPU available: True (mps), used: False``. Stable-Baselines3: ``GPU Enabled: False``.
+Ultralytics: ``Ultralytics YOLOv8.0.196 🚀
 Python-3.11.5 torch-2.1.0 CPU (Apple M1 Pro)``. ComfyUI: ``Total VRAM 16384 MB, total RAM 16384 MB``,
 ``pytorch version: 2.1.0``, ``Device: mps``. ``transformers-cli env`` / ``accelerate env`` /
 ``diffusers-cli env``: ``- Platform: macOS-13.4.1-arm64-arm-64bit``, ``- PyTorch version (GPU?): 2.0.1``
@@ -33,6 +34,9 @@ GENERIC_DEVICE = re.compile(
     r"|^\s*Device \"(?P<device2>mps|cpu|cuda)\" is detected"  # Whisper-WebUI
     r"|^\s*Device set to use (?P<device3>mps|cpu|cuda)(?::\d+)?\s*$"  # transformers' pipeline()
 )
+# Stable-Baselines3's system info (its bug template asks for it): "GPU Enabled" is torch.cuda.is_available(), and
+# with it False SB3's device="auto" is the CPU (it never picks mps itself).
+SB3_GPU = re.compile(r"^\s*GPU Enabled:\s*False\s*$")
 YOLO = re.compile(r"^\s*(?:[$%>]\s*|!)?(?P<command>yolo\s+\S(?:.*\S)?)\s*$")
 PACKAGE = re.compile(
     r"^\s*-\s*`?(?P<name>transformers|accelerate|diffusers|lightning|pytorch-lightning)`? version:\s*(?P<v>\d[\w.]*)"
@@ -79,6 +83,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         named = match.groupdict()
         device = named.get("device") or named.get("device2") or named.get("device3") or ""
         return [seen("paste.device_used", device.split(":")[0].lower())]
+    if SB3_GPU.match(line):
+        return [seen("paste.device_used", "cpu")]
     if match := YOLO.match(line):
         return [seen("paste.yolo_command", match["command"])]
     if match := PACKAGE.match(line):

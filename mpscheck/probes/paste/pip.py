@@ -10,7 +10,11 @@ import re
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 
 KIND = "pip"
-VERSIONS = re.compile(r"requirement (?P<req>torch\S*) \(from versions: (?P<versions>[^)]*)\)")
+# pip names who asked between the two ("torch~=2.3 (from medaka) (from versions: ...)", "(from -r req.txt (line 3))").
+VERSIONS = re.compile(
+    r"requirement (?P<req>torch\S*) (?:\(from [^()\n]{1,200}?(?:\([^()\n]{0,80}\)[^()\n]{0,40})?\) )?"
+    r"\(from versions: (?P<versions>[^)]*)\)"
+)
 WHEEL = re.compile(
     r"(?:Downloading|Using cached|Collecting|Processing|Obtaining|Installing)\s(?:\S*/)?"
     r"\btorch-(?P<version>\d[\w.+]*)-(?P<py>cp\d+)-[\w]+-(?P<tag>macosx_\d+_\d+_(?P<arch>x86_64|arm64|universal2))\.whl"

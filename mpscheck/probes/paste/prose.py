@@ -19,7 +19,10 @@ KIND = "prose"
 CHIP = re.compile(
     r"(?<![\w/.-])(?:Apple\s+)?(?P<family>[Mm][1-5])(?:(?:\s+|-)?(?P<tier>(?i:pro|max|ultra)))?(?![\w/.-])"
 )
-MAC_WORD = re.compile(r"(?i)\b(?:mac\w*|apple|silicon|chip|imac|mbp|mba)\b|\b(?:on|my|an?|the) M[1-5]\b")
+# Bounded by what is not a Latin letter or digit, so that "我的Mac只能" (no \b between CJK and Latin) counts.
+MAC_WORD = re.compile(
+    r"(?i)(?<![a-z0-9_])(?:mac[a-z0-9_]*|apple|silicon|chip|imac|mbp|mba)(?![a-z0-9_])|\b(?:on|my|an?|the) M[1-5]\b"
+)
 MEMORY = re.compile(r"(?i)\b(?P<n>8|16|18|24|32|36|48|64|96|128|192|256|512)\s?GB\b(?!/s)")
 SAYS = r"(?:shows?|says?|returns?|gives?|prints?|reports?|is)"
 UNAME = re.compile(rf"\buname(?: -m)? {SAYS} [`'\"]?(?P<arch>arm64|x86_64)\b")
@@ -33,6 +36,10 @@ HOSTED_RUNNER = re.compile(
     r"|\bmacos-(?:latest|1[2-5]|26)(?:-(?:xlarge|large))?\b.{0,200}?\brunners?\b"
 )
 INTEL = re.compile(r"\bIntel\b")
+APPLE_TIER = re.compile(r"M[1-5] (?:Pro|Max|Ultra)$")
+# "on Mac Silicon" / "my Apple silicon" with no chip named: the user's own arm64 Mac all the same (not a mention of
+# Apple silicon in general, "support for the ARM-based Apple Silicon processors").
+APPLE_SILICON = re.compile(r"(?i)\b(?:on|my|an?|using|with|have|own) (?:an? |the |my )?(?:apple|mac) silicon\b")
 LABEL = re.compile(r"^[\w .()?-]+:\s")  # a "key: value" line
 PROSE_LABEL = re.compile(r"^(?:Note|Context|Machine|Setup)\b")  # ... that is still prose
 NAMES = {"Big Sur": "11", "Monterey": "12", "Ventura": "13", "Sonoma": "14", "Sequoia": "15", "Tahoe": "26"}
@@ -52,6 +59,8 @@ _WRONG = (
     r"|(?:reports?|outputs?|returns?|gives?|shows?) (?:all )?0|black (?:images?|outputs?|pictures?|frames?)"
     r"|(?:pure|just|only) noise)"
 )
+# The user's words that the run crashes on mps ("made it start crashing on startup ... MPS"): a crash told, not shown.
+CRASH_SAID = re.compile(r"(?i)\bcrash(?:es|ed|ing)?\b|\bbus error\b|\bsegfault")
 WRONG_RESULTS = re.compile(
     rf"(?i)\b{_WRONG}\b.{{0,60}}(?<![a-z])mps\b"
     rf"|(?<![a-z])mps\b.{{0,60}}\b{_WRONG}\b"
@@ -73,14 +82,26 @@ GUEST = re.compile(
     r"|\b(?:in|inside|within) (?:a |the |my )?(?P<linux3>docker|podman)\b"
 )
 # The user's words that the work runs on the CPU ("the embed model ... seem to be CPU only", "it only uses the CPU",
-# "does not use the GPU"): what a banner's "Device: cpu" says, in prose. Never the other way: prose is no
-# evidence that mps works. A CPU-only build or machine is another matter (torch's own "If you are running on a
-# CPU-only machine" is advice, not what happened).
+# "does not use the GPU", "it just goes to use CPU not the MPS", "只能CPU跑"): what a banner's "Device: cpu" says,
+# in prose. Never the other way: prose is no evidence that mps works. A CPU-only build or machine is another
+# matter (torch's own "If you are running on a CPU-only machine" is advice, not what happened).
 CPU_ONLY = re.compile(
     r"(?i)\b(?:(?:seems?|appears?) to (?:be )?(?:run(?:ning)? on )?(?:the )?cpu(?:[- ]only)?"
     r"|(?:is|are|runs?|running|stays?) (?:on )?(?:the )?cpu[- ]only(?! (?:machine|build|wheel|version|torch|pytorch))"
     r"|(?:only|just) (?:uses?|using|runs? on|running on) (?:the )?cpu"
-    r"|(?:does(?: not|n't)|do(?: not|n't)|is(?: not|n't)|not) us(?:e|ing) (?:the )?(?:mps|gpu|metal))\b"
+    r"|(?:does(?: not|n't)|do(?: not|n't)|is(?: not|n't)|not) us(?:e|ing) (?:the )?(?:mps|gpu|metal)"
+    r"|(?:uses?|using|goes to use|runs? on|running on) (?:the )?cpu,? (?:instead of|not|rather than) (?:the )?"
+    r"(?:mps|gpu|metal))\b"
+    # The same in Chinese ("只能CPU跑", "无法调用 mps"): no word boundaries between CJK and Latin letters.
+    r"|只能\s*(?:用|使用|在)?\s*(?i:cpu)|(?:无法|不能)\s*(?:调用|使用|用)\s*(?i:mps|gpu)"
+)
+# The user's words that the tool asks for CUDA ("it keeps asking for cuda libraries", "where can I disable cuda"):
+# what "Torch not compiled with CUDA enabled" says, told without the error. Not "my Mac has no CUDA".
+CUDA_ASKED = re.compile(
+    r"(?i)\b(?:(?:asks?|asking|asked|requires?|requiring|needs?|wants?|insists? on) (?:for )?(?:the )?cuda"
+    r"|(?:disable|turn off|switch off|get rid of) (?:the )?cuda"
+    # the refusal retold: "it tells me that torch doesn't work with cuda"
+    r"|(?:py)?torch (?:doesn't|does not|doesn’t|isn't|is not|won't) (?:work(?:ing)? with|compiled with|support) cuda)\b"
 )
 PC_GPU = re.compile(r"(?i)\b(?:rtx|gtx|geforce) ?\d{3,4}\b")
 # The user says the install of torch failed (the error itself often a screenshot), maybe with the version wanted.
@@ -98,6 +119,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     found: list[Observation] = []
     if ("mps" in line or "MPS" in line) and WRONG_RESULTS.search(line):
         found.append(seen("paste.wrong_results", True))
+    if ("mps" in line or "MPS" in line) and CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
+        found.append(seen("paste.crash_said", True))
     if _looks_like_code_or_output(line):
         return found
     chip = CHIP.search(line)
@@ -105,17 +128,24 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.pc_gpu", True))
     if CPU_ONLY.search(line):
         found.append(seen("paste.device_used", "cpu"))
+    if CUDA_ASKED.search(line):
+        found.append(seen("paste.cuda_asked", True))
     if guest := GUEST.search(line):  # said before the Mac the guest runs on: the first observation wins
         linux = guest["linux"] or guest["linux2"] or guest["linux3"]
         found.append(seen("host.system", "Linux" if linux else "Windows"))
     both = bool(chip and INTEL_MAC.search(line))  # "an Intel iMac (built on an M1)": not said which
-    if not both and (match := chip) and MAC_WORD.search(line):
+    # A chip with its tier in Apple's own casing ("M1 Pro", "M3 Max") is Apple's, even on a line with no Mac word
+    # ("**系统:** M1 Pro"); typed casually ("m1 pro 16gb") it still needs one.
+    if not both and (match := chip) and (APPLE_TIER.search(match[0]) or MAC_WORD.search(line)):
         brand = f"Apple {match['family'].upper()}" + (f" {match['tier'].title()}" if match["tier"] else "")
         found.append(seen("host.cpu_brand", brand))
         found.append(seen("host.arm64_hardware", True))
         found.append(seen("host.system", "Darwin"))
         if memory := MEMORY.search(line):
             found.append(seen("host.memory_bytes", int(memory["n"]) * 1024**3))
+    elif not both and APPLE_SILICON.search(line) and not INTEL_MAC.search(line):
+        found.append(seen("host.arm64_hardware", True))
+        found.append(seen("host.system", "Darwin"))
     elif not both and ((INTEL_MAC.search(line) and MAC_WORD.search(line)) or ABOUT_THIS_MAC_CPU.search(line)):
         found.append(seen("host.arm64_hardware", False))
         found.append(seen("paste.intel_prose", True))

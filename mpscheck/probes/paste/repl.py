@@ -33,7 +33,10 @@ PROMPT = re.compile(
     r"^\s*(?:>>>|\.\.\.|In \[\d+\]:|\$|%|\([^\s()]+\)\s*[^\s$%#]*[$%#]|[^\s@]+@[^\s$%#]+(?: [~\w/]*)?\s*[$%#])"
 )
 OUT_PREFIX = re.compile(r"^\s*(?:Out\[\d+\]:\s*)?")
-MPS_TENSOR = re.compile(r"device='mps(?::\d+)?'(?:\)|,\s*(?:dtype|grad_fn|requires_grad)=|,\s*$)")
+# torch prints a tensor's device with its index ("device='mps:0'"); code that asks for one writes
+# "device='mps'" (`torch.ones(5, device='mps')`, `SentenceTransformer(..., device='mps')` in a `python -c` line),
+# which proves nothing ran: only the printed form counts.
+MPS_TENSOR = re.compile(r"device='mps:\d+'(?:\)|,\s*(?:dtype|grad_fn|requires_grad)=|,\s*$)")
 BANNER = re.compile(r"^\s*\[(?:GCC|Clang)[^\]]*\] on (?P<os>linux|darwin|win32)\s*$")
 SYSTEMS = {"linux": "Linux", "darwin": "Darwin", "win32": "Windows"}
 UNAME_RESULT = re.compile(r"uname_result\(system='(?P<system>\w+)'.{0,1000}?machine='(?P<machine>\w+)'")
