@@ -20,6 +20,9 @@ from dataclasses import dataclass
 
 MIN_WRAP = 60  # narrower hard wraps are not a terminal's
 TERMINAL_WIDTH = 80  # one wrapped line of exactly this width is enough to call it a wrap
+# Other widths terminals are commonly set to (a VT100's 132 columns, 100/120/160 in editors' panels): one line of
+# such a width is a wrap when the cut falls inside a word (a letter or digit on both sides of it).
+TERMINAL_WIDTHS = (100, 120, 132, 160)
 MAX_JOINED = 4000  # a wrapped line is joined up to the readers' per-line cut, no further
 MAX_SPLIT = 5  # a known message soft-wrapped over more lines than this is left as it is
 REPR_ESCAPES = {"\\n": "\n", "\\t": "\t", "\\'": "'", '\\"': '"', "\\\\": "\\"}
@@ -42,11 +45,13 @@ class Normalised:
 # HTML-escaped text (a page's source, a web form, an e-mail): &#39; &quot; &lt; &gt; &amp; and numeric forms.
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|quot|apos|lt|gt|amp|nbsp);")
 # A prefix a log or a container runtime puts before every line: Docker Compose's "name-1  | ", a logging
-# record's "2024-05-01 10:00:00,123 - ERROR - " or "2024-08-07 09:14:12.262 | INFO | ", or a list bullet.
+# record's "2024-05-01 10:00:00,123 - ERROR - " or "2024-08-07 09:14:12.262 | INFO | ", a CI log's
+# "2024-05-01T12:00:00.1234567Z ", a time alone ("[12:00:00] ", a chat export's or a CI step's), a level
+# in brackets ("[INFO] "), or a list bullet.
 _LINE_PREFIX = re.compile(
     r"\A(?:[\w.-]{1,60} {1,40}\| "
-    r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?\]?"
-    r"(?: ?[-|:]? ?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b)?"
+    r"|\[?(?:\d{4}-\d\d-\d\d[ T])?\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?"
+    r"(?: ?[-|:]? ?\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b\]?)?"
     r"(?: ?[-|:] ?| )"
     r"|[-*] (?=\S))"  # a Markdown list item on every line
 )
@@ -165,26 +170,43 @@ def strip_prefixes(lines: list[str]) -> list[str]:
 
 
 def wrap_width(lines: list[str]) -> int | None:
-    """The width a terminal hard-wrapped this paste at, if it did: the commonest long line length."""
-    lengths = Counter(len(line) for line in lines if len(line) >= MIN_WRAP)
+    """The width a terminal hard-wrapped this paste at, if it did: the longest line length, where two
+    different lines have it (a log or a paste repeated twice repeats a line, which is no wrap), or one line
+    cut inside a word at a common terminal width."""
+    lengths = Counter(len(line) for line in set(lines) if len(line) >= MIN_WRAP)
     if not lengths:
         return None
     width = max(lengths)  # a hard wrap leaves no line longer than its width, and cuts more than one
     if lengths[width] >= 2 or width == TERMINAL_WIDTH:
+        return width
+    if width in TERMINAL_WIDTHS and any(
+        len(line) == width and line[-1:].isalnum() and following[:1].isalnum()
+        for line, following in zip(lines, lines[1:])
+    ):
         return width
     return None
 
 
 def join_wrapped(lines: list[str]) -> list[str]:
     """Lines cut at the wrap width joined onto the line they continue (which keeps its number; each
-    continuation is left blank), and a hint's platform tag or uname's machine moved back to its line."""
+    continuation is left blank), and a hint's platform tag or uname's machine moved back to its line.
+
+    A terminal may wrap a quoted text (the marks only on each record's first piece, counted in the width), or
+    a reply may quote a wrapped paste (the marks on every piece, not counted): a continuation's quote marks,
+    when its line has them too (the reply's, before the paste's own), are dropped as it is joined, and the
+    width is measured without the marks when the lines as they stand show none."""
+    marks = [q[0] if (q := _QUOTE_MARK.match(line)) else "" for line in lines]
+    measured = lines
     width = wrap_width(lines)
+    if width is None and any(marks):
+        measured = [line[len(mark) :] for line, mark in zip(lines, marks)]
+        width = wrap_width(measured)
     out = list(lines)
     start = None  # the line a run of wrapped lines is being joined onto
     for i, line in enumerate(lines):
-        wrapped = width is not None and len(line) == width
+        wrapped = width is not None and len(measured[i]) == width
         if start is not None:
-            out[start] += line
+            out[start] += line[len(marks[i]) :] if marks[i] and marks[start].startswith(marks[i]) else line
             out[i] = ""
         elif i > 0 and line.strip() and _CONTINUES.match(line) and _open(lines[i - 1]):
             out[i - 1] = lines[i - 1].rstrip() + " " + line.strip()
@@ -223,8 +245,36 @@ def _open(line: str) -> bool:
 
 
 def unrepr(line: str) -> list[str]:
-    """An error copied from a Python repr (escaped quotes, \\n for its line breaks) as the lines it held."""
-    if "\\" not in line or not _REPR_HINT.search(line) or not _ERRORISH.search(line):
+    """An error copied from a Python repr (escaped quotes, \\n for its line breaks) as the lines it held; a
+    line that is one whole string literal with line breaks in it (``print(repr(text))``) as its text."""
+    if "\\" not in line:
+        return [line]
+    literal = string_literal(line)
+    if literal is not None:
+        return literal.split("\n")
+    if not _REPR_HINT.search(line) or not _ERRORISH.search(line):
         return [line]
     text = _ESCAPE.sub(lambda m: REPR_ESCAPES[m[0]], line)
     return text.split("\n")
+
+
+_LITERAL = re.compile(r"\A\s*[bBrRuU]{0,2}(['\"])")
+
+
+def string_literal(line: str) -> str | None:
+    """The text of *line* when the whole line is one Python string literal holding a \\n escape (a repr of
+    several lines, quotes and all); None for anything else. Python's own literal reader does it, so every
+    escape (\\x1b, \\u00a0, \\') reads as it would in Python, in linear time."""
+    opening = _LITERAL.match(line)
+    stripped = line.strip()
+    if not opening or "\\n" not in stripped or len(stripped) < 2 or stripped[-1] != opening[1]:
+        return None
+    import ast
+
+    try:
+        value = ast.literal_eval(stripped)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", errors="replace")
+    return value if isinstance(value, str) else None

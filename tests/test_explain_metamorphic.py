@@ -1,0 +1,127 @@
+"""explain gives the same answer when the same paste arrives in another shape (issue 17's metamorphic run).
+
+A fixed, seeded subset of (transformation, corpus case) pairs, small enough for CI: every transformation of
+tests/metamorphic.py at least once, the tuning cases explain gets right (cause and fix), and the answer must stay
+the thread's. The full run, every right case under every transformation, is benchmarks/explain_metamorphic.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mpscheck.checks.causes import explain_text
+from tests.corpus_cases import CORPUS, Case, fix_matches, load
+from tests.metamorphic import EXCLUDED, TRANSFORMS, answer
+
+# Drawn by `python benchmarks/explain_metamorphic.py --draw` (seed "issue-17") on 2026-11-24, then kept as it is
+# so that the corpus growing does not move it: one pair per transformation, then 14 at random.
+DRAWN = [
+    ("wrap-80", "diffbir-60-cuda-chinese-sentence.txt"),
+    ("wrap-120", "comfyui-kwaikolors-20-to-cuda-flat-trace.txt"),
+    ("crlf", "pytorch-141864-intel-amd-bf16.txt"),
+    ("tabs", "pytorch-152351-trainer-oom-backward.txt"),
+    ("quote", "onetrainer-169-torch-cu118-on-m2.txt"),
+    ("quote-nested", "pytorch-77748-empty-memory-format.txt"),
+    ("fence", "invokeai-4017-sdxl-timesteps-float64.txt"),
+    ("fence-unclosed", "uv-10262-py313-no-macos-wheel.txt"),
+    ("indent-4", "invokeai-2638-k-dpm-2-a-float64.txt"),
+    ("log-prefix", "h2ogpt-1362-bf16-title.txt"),
+    ("clock-prefix", "mmsegmentation-2909-placeholder-bare-line.txt"),
+    ("prose", "esrgan-134-ndarray-2-32-ventura.txt"),
+    ("prose-m1", "uv-13512-x86-tag-on-m3-pro.txt"),
+    ("trailing-blanks", "invsr-13-cu121-index-on-m1-pro.txt"),
+    ("nbsp", "rfdiffusion-5-placeholder-linear.txt"),
+    ("curly-quotes", "lightning-13991-arm64-check.txt"),
+    ("full-width-colon", "llama-mps-6-linux-cuda.txt"),
+    ("repr", "ultralytics-4695-healthy-banner.txt"),
+    ("jupyter", "transcribe-anything-52-rosetta-uv.txt"),
+    ("ansi", "pytorch-190645-batchnorm3d-nsrangeexception.txt"),
+    ("twice", "yolov5-8102-restore-location-mps-banner.txt"),
+    ("shuffle", "executorch-7772-nightly-x86-anaconda.txt"),
+    ("html", "cosyvoice-672-output-channels-chinese.txt"),
+    ("log-prefix+wrap-80", "clip-interrogator-ext-74-oom-best-mode.txt"),
+    ("wrap-80+quote", "onetrainer-169-torch-cu118-on-m2.txt"),
+    ("crlf+fence", "runner-images-9918-mps-oom-zero.txt"),
+    ("log-prefix", "bert4eth-4-quoted-assertion-device-mps.txt"),
+    ("ansi", "flashrag-49-cuda-progress-bars.txt"),
+    ("clock-prefix", "mmada-parallel-3-float64.txt"),
+    ("nbsp", "redditvideomakerbot-2117-intel-mac-no-torch.txt"),
+    ("jupyter", "kohya-603-invalid-low-watermark.txt"),
+    ("jupyter", "accelerate-3718-fp16-requires-gpu-not-mps.txt"),
+    ("prose", "f5-tts-443-unfold-backward.txt"),
+    ("indent-4", "swap-mukham-46-cuda-checkpoint-app-py.txt"),
+    ("log-prefix+wrap-80", "pytorch-148194-nightly-sdpa-placeholder-assert.txt"),
+    ("quote", "gym-3034-float64-sb3-backticks.txt"),
+    ("log-prefix", "pytorch-139190-autocast-dtype-warning.txt"),
+    ("fence", "pytorch-77764-index-put-upgrade.txt"),
+    ("indent-4", "comfyui-kwaikolors-20-to-cuda-flat-trace.txt"),
+    ("nbsp", "anydoor-58-cuda-m3-pro-prose.txt"),
+]
+# Pairs whose answer changed before issue 17's metamorphic round fixed its class (benchmarks/explain_metamorphic.py
+# listed them): a time alone before every line, one line hard-wrapped at 120 columns, a whole paste printed as a
+# Python string, a paste repeated twice (its lines taken for a wrap, its repeated warning for an unknown error), a
+# quoted reply of a wrapped paste (one of them answered "healthy" over a sparse error), and a line of exactly 100
+# columns that is no wrap.
+FIXED = [
+    ("clock-prefix", "comfy-cli-568-rosetta-annotated-probe.txt"),
+    ("clock-prefix", "transformers-30071-pipeline-device-repl-healthy.txt"),
+    ("wrap-120", "anydoor-58-cuda-m3-pro-prose.txt"),
+    ("wrap-120", "iopaint-230-torch-1-10.txt"),
+    ("repr", "sd-webui-11633-upsample-nearest-half.txt"),
+    ("repr", "whisper-cpp-66-rosetta-terminal-sysctl.txt"),
+    ("twice", "tch-rs-777-healthy-python-repl.txt"),
+    ("twice", "tomesd-27-fallback-warnings-successful-run.txt"),
+    ("wrap-80+quote", "whisper-webui-276-sparse.txt"),
+    ("wrap-80+quote", "pytorch-134416-conv1d-channels-quoted.txt"),
+    ("html", "tch-rs-777-healthy-python-repl.txt"),
+]
+
+
+def _case(name: str) -> Case:
+    return load(CORPUS / name)
+
+
+@pytest.mark.parametrize(("transform", "name"), DRAWN + FIXED, ids=[f"{t}:{n[:-4]}" for t, n in DRAWN + FIXED])
+def test_the_answer_holds_when_the_paste_changes_shape(transform: str, name: str) -> None:
+    case = _case(name)
+    text = TRANSFORMS[transform](case.paste)
+    assert text != case.paste, "the shape must change the paste, or the pair tests nothing"
+    diagnosis = answer(text)
+    assert diagnosis is not None, "read as a saved report"
+    assert diagnosis.cause.id == case.cause, diagnosis.cause.summary
+    assert fix_matches(case, diagnosis.cause.id, diagnosis.cause.fix), (case.header.get("fix"), diagnosis.cause.fix)
+
+
+def test_the_subset_covers_every_transformation_with_right_cases() -> None:
+    assert {t for t, _ in DRAWN} == set(TRANSFORMS)
+    for transform, name in DRAWN + FIXED:
+        assert (name, transform) not in EXCLUDED
+        case = _case(name)  # the unchanged paste is answered right too, or the pair says nothing
+        diagnosis = explain_text(case.paste)
+        assert diagnosis.cause.id == case.cause and fix_matches(case, diagnosis.cause.id, diagnosis.cause.fix)
+
+
+def test_every_exclusion_names_a_corpus_case_a_transformation_and_a_reason() -> None:
+    for (name, transform), reason in EXCLUDED.items():
+        assert (CORPUS / name).is_file() and transform in TRANSFORMS and len(reason) > 20
+
+
+def test_a_notebooks_error_object_and_stream_are_read_as_their_text() -> None:
+    """The jupyter shape is what nbformat saves: an error object (ename, evalue, coloured traceback) for a paste
+    ending in an exception, else a stream output; both are JSON that no report reader takes."""
+    error = TRANSFORMS["jupyter"]("Traceback (most recent call last):\nRuntimeError: MPS backend out of memory")
+    assert '"ename": "RuntimeError"' in error and '"output_type": "error"' in error and "\\u001b[0;31m" in error
+    stream = TRANSFORMS["jupyter"]("True")
+    assert '"output_type": "stream"' in stream and '"True\\n"' in stream
+
+
+def test_a_matched_warning_repeated_later_in_a_log_is_not_an_unknown_error() -> None:
+    """A log that repeats a known line: the repeat is the same known line, not a second, unmatched error."""
+    note = (
+        "/Users/u/tomesd/merge.py:66: UserWarning: MPS: no support for int64 min/max ops, casting it to int32 "
+        "(Triggered internally at /Users/runner/work/pytorch/pytorch/pytorch/aten/src/ATen/native/mps/operations/"
+        "Sort.mm:39.)"
+    )
+    run = note + "\n  rand_idx = idx_buffer.argsort(dim=1)\n100%|####| 24/24 [00:43<00:00,  1.82s/it]\n"
+    assert explain_text(run).cause.id == "op-fallback-warning"
+    assert explain_text(run + "# user: and again:\n" + run).cause.id == "op-fallback-warning"
