@@ -51,6 +51,19 @@ def hard_wrap(width: int) -> Transform:
     return wrap
 
 
+def soft_wrap(width: int) -> Transform:
+    """An e-mail client or a narrow page that wraps long lines at word boundaries (textwrap's rule)."""
+
+    def wrap(text: str) -> str:
+        import textwrap
+
+        return "\n".join(
+            textwrap.fill(line, width, drop_whitespace=True) if len(line) > width else line for line in _lines(text)
+        )
+
+    return wrap
+
+
 def crlf(text: str) -> str:
     """A Windows editor or an e-mail's MIME text: CR LF line ends."""
     return text.replace("\n", "\r\n")
@@ -79,6 +92,16 @@ def fence_unclosed(text: str) -> str:
     return "```\n" + text.strip("\n") + "\n"
 
 
+def chat_fence(text: str) -> str:
+    """Slack's or Discord's code block: the fences on the first and the last line of the text itself."""
+    return "```" + text.strip("\n") + "```"
+
+
+def details(text: str) -> str:
+    """A GitHub issue template's collapsed log: <details>, a <summary>, then a fenced block."""
+    return "<details>\n<summary>Full log</summary>\n\n```\n" + text.strip("\n") + "\n```\n\n</details>\n"
+
+
 def indented(text: str) -> str:
     """An indented Markdown code block: four spaces before every line."""
     return _each(text, lambda line: "    " + line if line else line)
@@ -87,6 +110,11 @@ def indented(text: str) -> str:
 def log_prefix(text: str) -> str:
     """Python logging's default record prefix on every line."""
     return _each(text, lambda line: "2024-05-01 12:00:00,123 INFO " + line)
+
+
+def ci_prefix(text: str) -> str:
+    """A GitHub Actions log downloaded raw: an ISO time stamp with 7 decimals and a Z on every line."""
+    return _each(text, lambda line: "2024-05-01T12:00:00.1234567Z " + line)
 
 
 def clock_prefix(text: str) -> str:
@@ -222,14 +250,19 @@ def html_escaped(text: str) -> str:
 TRANSFORMS: dict[str, Transform] = {
     "wrap-80": hard_wrap(80),
     "wrap-120": hard_wrap(120),
+    "soft-wrap-72": soft_wrap(72),
+    "soft-wrap-100": soft_wrap(100),
     "crlf": crlf,
     "tabs": tabs,
     "quote": quoted("> "),
     "quote-nested": quoted("> > "),
     "fence": fenced,
     "fence-unclosed": fence_unclosed,
+    "chat-fence": chat_fence,
+    "details": details,
     "indent-4": indented,
     "log-prefix": log_prefix,
+    "ci-prefix": ci_prefix,
     "clock-prefix": clock_prefix,
     "prose": prose,
     "prose-m1": prose_naming_the_chip,

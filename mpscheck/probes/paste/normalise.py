@@ -83,8 +83,10 @@ def normalise(lines: list[str]) -> Normalised:
     # Wraps are joined first: a terminal cut the line as it was printed, prefix and escapes included.
     # A message soft-wrapped at word boundaries is joined (with its spaces) before the hard-wrap rule could
     # join its pieces without one.
-    joined = join_wrapped(join_split_messages([typography(line) for line in lines]))
-    joined = strip_prefixes([_PYTEST_E.sub("", html_unescape(separators(line))) for line in joined])
+    typed = [typography(line) for line in lines]
+    split_joined = join_split_messages(typed)
+    joined = rejoin_split_messages(join_wrapped(split_joined), split_joined)
+    joined = strip_prefixes([_PYTEST_E.sub("", unfence(html_unescape(separators(line)))) for line in joined])
     out: list[str] = []
     origin: list[int] = []
     for number, line in enumerate(joined, start=1):
@@ -97,8 +99,9 @@ def normalise(lines: list[str]) -> Normalised:
 def join_split_messages(lines: list[str]) -> list[str]:
     """A known error message that a soft wrap (at a word boundary, as an e-mail, a narrow page or a rich
     console wraps) broke over lines, joined back onto its first line (the others left blank): found by
-    matching the known-error table on the text with line breaks read as spaces, where the lines joined
-    without spaces do not match (that is a terminal's hard wrap, joined later). At most MAX_SPLIT lines."""
+    matching the known-error table on the text with line breaks read as spaces, unless a terminal's hard wrap
+    cut one of these lines (it has the paste's wrap width) and joined without spaces they match as much (that
+    is the hard wrap, joined later). At most MAX_SPLIT lines."""
     from mpscheck.knowledge.errors import TABLE
     from mpscheck.knowledge.needles import may_match
 
@@ -110,6 +113,7 @@ def join_split_messages(lines: list[str]) -> list[str]:
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
     runs: list[tuple[int, int]] = []
+    width: int | None = 0  # the width a terminal hard-wrapped the paste at (read once, when first needed)
     for row in TABLE:
         if not may_match(row.pattern, flat):
             continue
@@ -119,8 +123,13 @@ def join_split_messages(lines: list[str]) -> list[str]:
             first = bisect.bisect_right(starts, match.start()) - 1
             last = bisect.bisect_right(starts, match.end() - 1) - 1
             run = lines[first : last + 1]
-            if last - first < MAX_SPLIT and _soft_wrapped(run) and not row.pattern.search("".join(run)):
-                runs.append((first, last))  # joined without spaces it does not match: not a hard wrap
+            if last - first >= MAX_SPLIT or not _soft_wrapped(run):
+                continue
+            if width == 0:
+                width = wrap_width(lines)
+            hard = width is not None and any(len(line) == width for line in run[:-1])
+            if not (hard and _matches_glued(row.pattern, run, match)):
+                runs.append((first, last))  # joined without spaces it matches less, or no terminal cut these lines
     out = list(lines)
     for first, last in sorted(runs):
         if not out[first].strip() or not out[last].strip():  # already joined into an earlier run
@@ -129,6 +138,28 @@ def join_split_messages(lines: list[str]) -> list[str]:
         for i in range(first + 1, last + 1):
             out[i] = ""
     return out
+
+
+def rejoin_split_messages(joined: list[str], before: list[str]) -> list[str]:
+    """A message a soft wrap broke over lines and a terminal then hard-wrapped too: once the hard wrap is
+    joined, the message's lines are looked for again over the lines left (each hard-wrapped line's pieces
+    now one line, their blanks skipped). Only when the hard wrap joined something: else nothing changed."""
+    blanked = {i for i, (was, now) in enumerate(zip(before, joined)) if was.strip() and not now}
+    if not blanked:
+        return joined
+    keep = [i for i in range(len(joined)) if i not in blanked]
+    out = list(joined)
+    for i, line in zip(keep, join_split_messages([joined[i] for i in keep])):
+        out[i] = line
+    return out
+
+
+def _matches_glued(pattern: re.Pattern[str], run: list[str], spaced: re.Match[str]) -> bool:
+    """The lines joined without spaces (a terminal's hard wrap) match as much of the message as the lines
+    joined with spaces do (*spaced*): then the pieces are a hard wrap's. A row whose pattern matches a prefix
+    of its message (an out-of-memory message without its numbers) matches less once a word is glued on."""
+    glued = pattern.search("".join(run))
+    return glued is not None and glued.end() - glued.start() >= spaced.end() - spaced.start() - (len(run) - 1)
 
 
 def typography(line: str) -> str:
@@ -147,7 +178,31 @@ def _soft_wrapped(run: list[str]) -> bool:
     to near the widest (a wrap breaks only a full line; a short line inside is a line's own end; the first
     may be short where the next word was too long to fit)."""
     widest = max(len(line) for line in run)
-    return all(line.strip() for line in run) and all(len(line) >= 0.7 * widest for line in run[1:-1])
+    return all(line.strip() for line in run) and all(
+        len(line) >= 0.7 * widest or _next_word_too_long(line, following, widest)
+        for line, following in zip(run[1:-1], run[2:])
+    )
+
+
+def _next_word_too_long(line: str, following: str, widest: int) -> bool:
+    """A line of words that ends short because the next line's first word would not have fit beside it (a long
+    name such as PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 after a wrap): what a word wrap does."""
+    word = following.strip().split(" ", 1)[0]
+    return " " in line.strip() and len(line.rstrip()) + 1 + len(word) > widest
+
+
+# A Markdown fence glued to the text it opens or closes, as Slack, Discord and Teams write a code block
+# ("```Traceback (most recent call last):" ... "RuntimeError: ...```"); a fence alone on its line, or one with
+# only a language tag ("```python"), is left as it is.
+_GLUED_OPEN = re.compile(r"\A(\s{0,32})(?:```|~~~)(?=\S)(?![\w+#.-]{1,30}\s*\Z)")
+_GLUED_CLOSE = re.compile(r"(?<=\S)(?:```|~~~)\s*\Z")
+
+
+def unfence(line: str) -> str:
+    """*line* without a code fence glued to its text at its start or its end."""
+    if "```" not in line and "~~~" not in line:
+        return line
+    return _GLUED_CLOSE.sub("", _GLUED_OPEN.sub(r"\1", line))
 
 
 def html_unescape(line: str) -> str:
