@@ -512,6 +512,24 @@ def test_a_message_split_over_lines_a_terminal_did_not_cut_is_joined_with_spaces
     assert join_split_messages(hard) == hard
 
 
+def test_a_kernel_version_string_soft_wrapped_is_joined_and_read() -> None:
+    """Lightning's environment report (Lightning-AI/lightning#16124) wrapped at 72 columns: the kernel string's
+    RELEASE_ARM64 lands on the next line, after the build's time."""
+    lines = [
+        "        - version:           Darwin Kernel Version 22.1.0: Sun Oct  9",
+        "20:14:30 PDT 2022; root:xnu-8792.41.9~2/RELEASE_ARM64_T8103",
+    ]
+    assert join_split_messages(lines) == [
+        "        - version:           Darwin Kernel Version 22.1.0: Sun Oct  9 20:14:30 PDT 2022; "
+        "root:xnu-8792.41.9~2/RELEASE_ARM64_T8103",
+        "",
+    ]
+    assert rows(read("\n".join(lines)).observations) == [
+        ("host.system", "Darwin", 1, None),
+        ("host.arm64_hardware", True, 1, None),
+    ]
+
+
 def test_a_path_line_is_not_prose() -> None:
     assert read_with("prose", ["/Users/me/projects/on my M1 Max with 32 GB, macOS 14.5"]) == []
     assert read_with("prose", ["on my M1 Max with 32 GB, macOS 14.5"]) != []

@@ -101,9 +101,11 @@ def join_split_messages(lines: list[str]) -> list[str]:
     console wraps) broke over lines, joined back onto its first line (the others left blank): found by
     matching the known-error table on the text with line breaks read as spaces, unless a terminal's hard wrap
     cut one of these lines (it has the paste's wrap width) and joined without spaces they match as much (that
-    is the hard wrap, joined later). At most MAX_SPLIT lines."""
+    is the hard wrap, joined later). At most MAX_SPLIT lines. A Darwin kernel version string (uname -a, a
+    framework's environment report) is joined the same way: its RELEASE_ARM64 / RELEASE_X86_64 ends it."""
     from mpscheck.knowledge.errors import TABLE
     from mpscheck.knowledge.needles import may_match
+    from mpscheck.probes.paste.uname import KERNEL
 
     text = "\n".join(lines)
     if "\n" not in text:
@@ -114,10 +116,11 @@ def join_split_messages(lines: list[str]) -> list[str]:
         starts.append(starts[-1] + len(line) + 1)
     runs: list[tuple[int, int]] = []
     width: int | None = 0  # the width a terminal hard-wrapped the paste at (read once, when first needed)
-    for row in TABLE:
-        if not may_match(row.pattern, flat):
-            continue
-        for match in row.pattern.finditer(flat):
+    patterns = [row.pattern for row in TABLE if may_match(row.pattern, flat)]
+    if "Darwin Kernel Version" in flat:
+        patterns.append(KERNEL)
+    for pattern in patterns:
+        for match in pattern.finditer(flat):
             if "\n" not in text[match.start() : match.end()]:
                 continue
             first = bisect.bisect_right(starts, match.start()) - 1
@@ -128,7 +131,7 @@ def join_split_messages(lines: list[str]) -> list[str]:
             if width == 0:
                 width = wrap_width(lines)
             hard = width is not None and any(len(line) == width for line in run[:-1])
-            if not (hard and _matches_glued(row.pattern, run, match)):
+            if not (hard and _matches_glued(pattern, run, match)):
                 runs.append((first, last))  # joined without spaces it matches less, or no terminal cut these lines
     out = list(lines)
     for first, last in sorted(runs):
