@@ -52,13 +52,15 @@ def hard_wrap(width: int) -> Transform:
 
 
 def soft_wrap(width: int) -> Transform:
-    """An e-mail client or a narrow page that wraps long lines at word boundaries (textwrap's rule)."""
+    """An e-mail client's plain-text wrap (RFC 3676 format=flowed, Outlook's and Thunderbird's 72 or 76 columns):
+    long lines broken at spaces only; a word longer than the width (a path, a URL) and a hyphen stay whole."""
 
     def wrap(text: str) -> str:
         import textwrap
 
         return "\n".join(
-            textwrap.fill(line, width, drop_whitespace=True) if len(line) > width else line for line in _lines(text)
+            textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False) if len(line) > width else line
+            for line in _lines(text)
         )
 
     return wrap
