@@ -50,6 +50,21 @@ def draw(base: list[Case], count: int = 40, seed: str = "issue-17") -> list[tupl
     return pairs + rng.sample(everything, max(count - len(pairs), 0))
 
 
+def false_healthy(names: list[str]) -> list[str]:
+    """Every tuning case, right or wrong, under every shape: exit 0 (or "healthy") where the paste as given gets
+    neither. The worst answer explain can give, so it is counted over all cases."""
+    found = []
+    for case in cases():
+        before = answer(case.paste)
+        if before is None or before.cause.id == "healthy" or before.exit_code == 0:
+            continue
+        for name in names:
+            after = answer(TRANSFORMS[name](case.paste))
+            if after is not None and (after.cause.id == "healthy" or after.exit_code == 0):
+                found.append(f"HEALTHY {name:<17} {case.name:<56} as given: {before.cause.id}, now {after.cause.id}")
+    return found
+
+
 def main(argv: list[str]) -> int:
     if "--draw" in argv:
         print("\n".join(f"    {pair!r}," for pair in draw([c for c in cases() if right(c, c.paste)[0]])))
@@ -80,6 +95,9 @@ def main(argv: list[str]) -> int:
         note = f", {skipped} excluded (meaning changed)" if skipped else ""
         print(f"{name:<17} {kept:>4}/{total:<4} kept{note}")
     print(f"all               {kept_all:>4}/{total_all:<4} kept ({100 * kept_all / max(total_all, 1):.1f} %)")
+    healthy = false_healthy(names)
+    print(f"false healthy: {len(healthy)} (any corpus case, any shape: 'healthy' where the paste as given is not)")
+    breaks += healthy
     if "-q" not in argv:
         print("\n".join(breaks))
     return 0

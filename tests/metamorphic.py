@@ -74,6 +74,12 @@ def crlf(text: str) -> str:
 _LEADING = re.compile(r"\A +")
 
 
+def cr_cr_lf(text: str) -> str:
+    """Text that went through a Windows tool twice (CR CR LF): read, every line end is two, a blank between
+    every two lines (what copying from some web pages and Windows apps gives)."""
+    return text.replace("\n", "\r\r\n")
+
+
 def tabs(text: str) -> str:
     """An editor that indents with tabs (4 columns each): leading spaces become tabs, a part tab rounded up."""
     return _each(text, lambda line: _LEADING.sub(lambda m: "\t" * math.ceil(len(m[0]) / 4), line))
@@ -255,6 +261,7 @@ TRANSFORMS: dict[str, Transform] = {
     "soft-wrap-72": soft_wrap(72),
     "soft-wrap-100": soft_wrap(100),
     "crlf": crlf,
+    "cr-cr-lf": cr_cr_lf,
     "tabs": tabs,
     "quote": quoted("> "),
     "quote-nested": quoted("> > "),

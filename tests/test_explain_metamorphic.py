@@ -57,6 +57,10 @@ DRAWN = [
     ("fence-unclosed", "pytorch-130790-placeholder-training-m1-title.txt"),
     ("indent-4", "pytorch-148194-nightly-sdpa-placeholder-assert.txt"),
     ("nbsp", "executorch-7772-nightly-x86-anaconda.txt"),
+    (
+        "cr-cr-lf",
+        "pytorch-83384-m1-nightly-conda-unsatisfiable.txt",
+    ),  # the shape added after the draw, its case drawn with seed "issue-17-cr-cr-lf"
 ]
 # Pairs whose answer changed before issue 17's metamorphic round fixed its class (benchmarks/explain_metamorphic.py
 # listed them): a time alone before every line, one line hard-wrapped at 120 columns, a whole paste printed as a
