@@ -461,6 +461,10 @@ def test_a_line_that_is_one_whole_string_literal_is_the_text_it_holds() -> None:
     assert string_literal("'a\\n' + 'b'") is None  # an expression, not one literal
     assert string_literal("'a\\n' 'b\"") is None  # the last quote closes nothing
     assert unrepr("x = 'a\\nb'") == ["x = 'a\\nb'"]  # a literal inside code, no error words: as it is
+    # hostile lines that open and close with a quote: Python's parser refuses them at once, never a crash
+    assert string_literal("'a\\n' + " + "-" * 200_000 + "'b'") is None
+    assert string_literal("'a\\n'[" + "(" * 200_000 + "'b'") is None
+    assert string_literal("'a\\n' " + "'b' " * 100_000) == "a\n" + "b" * 100_000  # implicit concatenation
 
 
 def test_a_whole_repr_longer_than_a_line_is_read_to_its_end() -> None:
