@@ -110,6 +110,21 @@ def details(text: str) -> str:
     return "<details>\n<summary>Full log</summary>\n\n```\n" + text.strip("\n") + "\n```\n\n</details>\n"
 
 
+def html_source(text: str) -> str:
+    """A web page's source: the text HTML-escaped inside <pre><code>, the tags on its first and last line."""
+    return "<pre><code>" + html_escaped(text.strip("\n")) + "</code></pre>\n"
+
+
+def html_lines(text: str) -> str:
+    """An HTML e-mail's or a rich editor's source: a <br> ends every line, the text HTML-escaped."""
+    return "<br>\n".join(html_escaped(text).split("\n"))
+
+
+def bbcode(text: str) -> str:
+    """A forum's BBCode block, its tags glued to the text."""
+    return "[code]" + text.strip("\n") + "[/code]\n"
+
+
 def indented(text: str) -> str:
     """An indented Markdown code block: four spaces before every line."""
     return _each(text, lambda line: "    " + line if line else line)
@@ -285,6 +300,9 @@ TRANSFORMS: dict[str, Transform] = {
     "twice": twice,
     "shuffle": shuffled,
     "html": html_escaped,
+    "html-source": html_source,
+    "html-lines": html_lines,
+    "bbcode": bbcode,
     # two tools in a row: a log's prefix, then the terminal's wrap (the prefix only on a record's first piece);
     # a terminal's wrap, then a quoted reply; a notebook's output copied from its page (HTML-escaped JSON)
     "log-prefix+wrap-80": then(log_prefix, hard_wrap(80)),

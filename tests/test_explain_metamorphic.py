@@ -61,13 +61,20 @@ DRAWN = [
         "cr-cr-lf",
         "pytorch-83384-m1-nightly-conda-unsatisfiable.txt",
     ),  # the shape added after the draw, its case drawn with seed "issue-17-cr-cr-lf"
+    (
+        "html-source",
+        "textgen-5216-bf16-not-supported.txt",
+    ),  # added after the draw, drawn with seed "issue-17-html-source"
+    ("html-lines", "basaran-173-model-not-moved.txt"),  # added after the draw, drawn with seed "issue-17-html-lines"
+    ("bbcode", "pytorch-106594-sgn-fallback-warning.txt"),  # added after the draw, drawn with seed "issue-17-bbcode"
 ]
 # Pairs whose answer changed before issue 17's metamorphic round fixed its class (benchmarks/explain_metamorphic.py
 # listed them): a time alone before every line, one line hard-wrapped at 120 columns, a whole paste printed as a
 # Python string, a paste repeated twice (its lines taken for a wrap, its repeated warning for an unknown error), a
 # quoted reply of a wrapped paste (one of them answered "healthy" over a sparse error), a line of exactly 100
 # columns that is no wrap; then a chat app's code fence glued to the text, and a message soft-wrapped where the
-# next word did not fit or where a glued join would match as much (its numbers on the next line).
+# next word did not fit or where a glued join would match as much (its numbers on the next line); then HTML
+# and BBCode markup glued to the text.
 FIXED = [
     ("clock-prefix", "comfy-cli-568-rosetta-annotated-probe.txt"),
     ("clock-prefix", "transformers-30071-pipeline-device-repl-healthy.txt"),
@@ -86,6 +93,9 @@ FIXED = [
     ("soft-wrap-72", "llama-cpp-29176-uv-cpu-index-macos.txt"),
     ("soft-wrap-100", "comfyui-2489-oom-truncated-advice.txt"),
     ("soft-wrap-100", "pytorch-105839-oom-other-processes.txt"),
+    ("html-source", "pytorch-78042-placeholder-buffer-size-nightly.txt"),
+    ("html-lines", "transformers-30071-pipeline-device-repl-healthy.txt"),
+    ("bbcode", "instructlab-1112-gha-metal.txt"),
 ]
 
 

@@ -490,6 +490,17 @@ def test_a_code_fence_glued_to_its_text_is_dropped() -> None:
         assert unfence(line) == line
 
 
+def test_html_and_bbcode_markup_glued_to_the_text_is_dropped() -> None:
+    """A web page's source (<pre><code>, a <br> ending each line) and a forum's [code] blocks."""
+    assert unfence("<pre><code>Traceback (most recent call last):") == "Traceback (most recent call last):"
+    assert unfence('<pre class="notranslate"><code>$ uname -m') == "$ uname -m"
+    assert unfence("RuntimeError: MPS backend out of memory</code></pre>") == "RuntimeError: MPS backend out of memory"
+    assert unfence("True<br>") == "True" and unfence("True<br />") == "True" and unfence("  x<br/>  ") == "  x"
+    assert unfence("[code]>>> import torch") == ">>> import torch" and unfence("[code=python]x[/code]") == "x"
+    for line in ("List[int]", "a <b> c", "<stdin>", "x [code] y", "tensor([1, 2])", "<module>"):
+        assert unfence(line) == line
+
+
 def test_a_soft_wrapped_message_whose_next_word_did_not_fit_is_joined_whole() -> None:
     """textwrap at 100 columns leaves a short line before a long name (PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0); the
     out-of-memory row matches the message's first line alone, so only the joined message gives its numbers."""

@@ -194,16 +194,21 @@ def _next_word_too_long(line: str, following: str, widest: int) -> bool:
     return " " in line.strip() and len(line.rstrip()) + 1 + len(word) > widest
 
 
-# A Markdown fence glued to the text it opens or closes, as Slack, Discord and Teams write a code block
-# ("```Traceback (most recent call last):" ... "RuntimeError: ...```"); a fence alone on its line, or one with
-# only a language tag ("```python"), is left as it is.
-_GLUED_OPEN = re.compile(r"\A(\s{0,32})(?:```|~~~)(?=\S)(?![\w+#.-]{1,30}\s*\Z)")
-_GLUED_CLOSE = re.compile(r"(?<=\S)(?:```|~~~)\s*\Z")
+# Code markup glued to the text it opens or closes: a chat app's Markdown fence (Slack, Discord and Teams write
+# "```Traceback (most recent call last):" ... "RuntimeError: ...```"), a web page's source (<pre><code>, a
+# <br> ending every line), a forum's BBCode ([code] ... [/code]). A fence alone on its line, or one with only a
+# language tag ("```python"), is left as it is.
+_GLUED_OPEN = re.compile(
+    r"\A(\s{0,32})(?:(?:```|~~~)(?=\S)(?![\w+#.-]{1,30}\s*\Z)"
+    r"|(?:<pre\b[^<>\n]{0,60}>|<code\b[^<>\n]{0,60}>|\[code(?:=[\w+#.-]{1,20})?\]){1,3})"
+)
+_GLUED_CLOSE = re.compile(r"(?<=\S)(?:```|~~~)\s*\Z|(?:</code>|</pre>|\[/code\]|<br ?/?>){1,3}\s*\Z")
+_MARKUP = ("```", "~~~", "<", "[")
 
 
 def unfence(line: str) -> str:
-    """*line* without a code fence glued to its text at its start or its end."""
-    if "```" not in line and "~~~" not in line:
+    """*line* without code markup (a fence, HTML's pre, code and br, BBCode's code) glued to its start or end."""
+    if not any(mark in line for mark in _MARKUP):
         return line
     return _GLUED_CLOSE.sub("", _GLUED_OPEN.sub(r"\1", line))
 
