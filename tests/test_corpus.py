@@ -50,7 +50,9 @@ WRONG_CAUSE = {
     "lightning-13946-platform-check-repl.txt": "the paste shows only a native platform string, no Lightning error",
     "metaflow-1077-x86-python.txt": "an x86_64 Python with no word on the chip: the engine will not guess Rosetta "
     "over an Intel Mac (says x86_64-python)",
-    "vllm-metal-379-uv-x86-python.txt": "uv's x86_64 platform tag with no word on the chip: says x86_64-python",
+    "vllm-metal-379-uv-x86-python.txt": "uv's x86_64 platform tag with no word on the chip: uv's message, wrapped "
+    "by uv over two lines, is read whole and answered as no wheel for an x86_64 Python (as pytorch-137281 concluded "
+    "for the same facts), x86_64-python second",
     "pytorch-93148-py311-no-wheel.txt": "pip's failure is only described in prose, its error is not in the paste",
     "ultralytics-3967-macos-12-6.txt": "prose only: macOS 12.6.8 with an unknown torch is not judged too old",
 }

@@ -14,7 +14,16 @@ from typing import Any
 
 from mpscheck.probes.paste import parser, read
 from mpscheck.probes.paste.model import Observation, observe, to_facts
-from mpscheck.probes.paste.normalise import _soft_wrapped, join_split_messages
+from mpscheck.probes.paste.normalise import (
+    _soft_wrapped,
+    join_split_messages,
+    join_wrapped,
+    string_literal,
+    strip_prefixes,
+    unfence,
+    unrepr,
+    wrap_width,
+)
 from tests.test_explain_round3 import OOM, soft_wrap
 
 Row = tuple[str, Any, int, "int | None"]
@@ -402,6 +411,138 @@ def test_a_split_message_is_joined_keeping_its_first_lines_indent() -> None:
     assert taken > 2
     assert joined[0] == "    " + " ".join(line.strip() for line in wrapped[:taken])
     assert joined[1:] == [""] * (taken - 1) + wrapped[taken:]
+
+
+def test_a_time_alone_a_ci_stamp_and_a_bracketed_level_are_line_prefixes() -> None:
+    """issue 17's metamorphic run: a time alone ("[12:00:00] ") on every line hid every fact of 35 pastes."""
+    assert strip_prefixes(["[12:00:00] RuntimeError: x", "[12:00:00]   File y"]) == ["RuntimeError: x", "  File y"]
+    assert strip_prefixes(["12:00:00.5 a", "12:00:01,250 b"]) == ["a", "b"]
+    assert strip_prefixes(["2024-05-01T12:00:00.1234567Z a", "2024-05-01T12:00:01+02:00 b"]) == ["a", "b"]
+    assert strip_prefixes(["12:00:00 [INFO] a", "[12:00:00] ERROR: b"]) == ["a", "b"]
+    assert strip_prefixes(["> [12:00:00] a", "> [12:00:00] b"]) == ["> a", "> b"]  # a reply's quote stays
+    # fewer than half the filled lines carry one: nothing is a prefix
+    assert strip_prefixes(["[12:00:00] a", "b", "c"]) == ["[12:00:00] a", "b", "c"]
+    assert strip_prefixes(["1:00:00 a", "12:00 b"]) == ["1:00:00 a", "12:00 b"]  # not a time stamp's shape
+
+
+def test_a_wrap_width_needs_two_different_cut_lines_or_one_cut_in_a_word_at_a_terminal_width() -> None:
+    assert wrap_width(["x" * 90, "y", "z" * 90, "y"]) == 90
+    assert wrap_width(["x" * 90, "y", "x" * 90, "y"]) is None  # a paste repeated twice repeats its lines
+    assert wrap_width(["x" * 80, "y"]) == 80  # one line at 80 columns is enough
+    for width in (100, 120, 132, 160):  # one line at another terminal width: only when cut inside a word
+        assert wrap_width(["a" * width, "b"]) == width
+        assert wrap_width(["a" * (width - 1) + ";", "b"]) is None
+        assert wrap_width(["a" * width, " b"]) is None
+    assert wrap_width(["a" * 110, "b"]) is None  # not a terminal's width
+    assert wrap_width(["a" * 120]) is None  # nothing follows the line
+
+
+def test_a_quoted_wrapped_line_is_joined_without_the_continuations_quote_marks() -> None:
+    """A reply that quotes a paste a terminal wrapped: every piece carries the marks, which the terminal did
+    not count; the marks of the piece joined on are dropped, down to the reply's own before a nested quote."""
+    cut = "RuntimeError: MPS backend out of memory (MPS allocated: 5.56 GB, other allocations: 1.10 G"
+    lines = ["> " + cut[:80], "> " + cut[80:], "> next"]
+    assert join_wrapped(lines) == ["> " + cut, "", "> next"]
+    two = ["> " + "a" * 80, "> bcd", "> " + "e" * 80, "> fgh"]
+    assert join_wrapped(two) == ["> " + "a" * 80 + "bcd", "", "> " + "e" * 80 + "fgh", ""]
+    nested = ["> > " + "a" * 78, "> bcd", "> > " + "e" * 78, "> fgh"]  # the paste was quoted before the wrap
+    assert join_wrapped(nested) == ["> > " + "a" * 78 + "bcd", "", "> > " + "e" * 78 + "fgh", ""]
+    terminal = ["> " + "a" * 78, "bcd", "> " + "e" * 78, "fgh"]  # a terminal wrapped a quoted text
+    assert join_wrapped(terminal) == ["> " + "a" * 78 + "bcd", "", "> " + "e" * 78 + "fgh", ""]
+
+
+def test_a_line_that_is_one_whole_string_literal_is_the_text_it_holds() -> None:
+    text = "\"upsample_nearest2d_channels_last\" not implemented for 'Half'\nnext\x1b[0m \u00e9"
+    assert string_literal(repr(text)) == text
+    assert unrepr(repr(text)) == text.split("\n")  # no error words needed: the whole line is a literal
+    assert string_literal("  b'RuntimeError: x\\ny'  ") == "RuntimeError: x\ny"
+    assert string_literal("'no line break in it'") is None
+    assert string_literal("'cut before its end\\n") is None  # no closing quote
+    assert string_literal("'a\\n' + 'b'") is None  # an expression, not one literal
+    assert string_literal("'a\\n' 'b\"") is None  # the last quote closes nothing
+    assert unrepr("x = 'a\\nb'") == ["x = 'a\\nb'"]  # a literal inside code, no error words: as it is
+    # hostile lines that open and close with a quote: Python's parser refuses them at once, never a crash
+    assert string_literal("'a\\n' + " + "-" * 200_000 + "'b'") is None
+    assert string_literal("'a\\n'[" + "(" * 200_000 + "'b'") is None
+    assert string_literal("'a\\n' " + "'b' " * 100_000) == "a\n" + "b" * 100_000  # implicit concatenation
+
+
+def test_a_whole_repr_longer_than_a_line_is_read_to_its_end() -> None:
+    """A long traceback printed as one string: cut after it is made lines, so its last line (the error) stays."""
+    frames = "".join(f'  File "/Users/u/m{i}.py", line {i}, in f{i}\n    return g{i}(x)\n' for i in range(80))
+    error = "RuntimeError: MPS backend out of memory (MPS allocated: 5.56 GB, other allocations: 1.10 GB, max "
+    error += "allowed: 6.80 GB). Tried to allocate 768.00 MB on private pool."
+    text = repr("Traceback (most recent call last):\n" + frames + error)
+    assert len(text) > 4000 and "\n" not in text
+    paste = read(text)
+    assert [e.text for e in paste.facts.errors] == [error]
+    assert paste.origin == [1] * len(paste.text.split("\n"))
+    assert max(len(line) for line in read(repr("x" * 9000 + "\nRuntimeError: y")).text.split("\n")) == 4000
+
+
+def test_a_code_fence_glued_to_its_text_is_dropped() -> None:
+    """Slack's and Discord's code blocks put the fences on the text's own first and last lines."""
+    assert unfence("```Traceback (most recent call last):") == "Traceback (most recent call last):"
+    assert unfence("RuntimeError: MPS backend out of memory```") == "RuntimeError: MPS backend out of memory"
+    assert unfence("```>>> torch.backends.mps.is_available()```") == ">>> torch.backends.mps.is_available()"
+    assert unfence("  ~~~$ uname -m") == "  $ uname -m"
+    for line in ("```", "```python", "```c++", "~~~ text ", "a ``` b", "```   "):  # a fence's own line, or inline
+        assert unfence(line) == line
+
+
+def test_html_and_bbcode_markup_glued_to_the_text_is_dropped() -> None:
+    """A web page's source (<pre><code>, a <br> ending each line) and a forum's [code] blocks."""
+    assert unfence("<pre><code>Traceback (most recent call last):") == "Traceback (most recent call last):"
+    assert unfence('<pre class="notranslate"><code>$ uname -m') == "$ uname -m"
+    assert unfence("RuntimeError: MPS backend out of memory</code></pre>") == "RuntimeError: MPS backend out of memory"
+    assert unfence("True<br>") == "True" and unfence("True<br />") == "True" and unfence("  x<br/>  ") == "  x"
+    assert unfence("[code]>>> import torch") == ">>> import torch" and unfence("[code=python]x[/code]") == "x"
+    for line in ("List[int]", "a <b> c", "<stdin>", "x [code] y", "tensor([1, 2])", "<module>"):
+        assert unfence(line) == line
+
+
+def test_a_soft_wrapped_message_whose_next_word_did_not_fit_is_joined_whole() -> None:
+    """textwrap at 100 columns leaves a short line before a long name (PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0); the
+    out-of-memory row matches the message's first line alone, so only the joined message gives its numbers."""
+    wrapped = soft_wrap(OOM, 100)
+    assert [len(line) for line in wrapped.split("\n")] == [96, 68, 100, 8]
+    assert [e.values for e in read(wrapped).facts.errors] == [
+        {"allocated": "5.05 GB", "other": "2.29 GB", "max": "6.77 GB", "requested": "1024.00 MB"}
+    ]
+    after = "d" * 25 + " " + "g" * 30  # 56 columns, near the widest (60)
+    assert _soft_wrapped(["f" * 60, "c " * 20, after, "e"])  # 39 + 1 + 25 > 60: the word did not fit
+    assert not _soft_wrapped(["f" * 60, "c " * 10, after, "e"])  # 19 + 1 + 25 < 60: it would have
+    assert not _soft_wrapped(["f" * 60, "c" * 39, after, "e"])  # no word wrap made a line without a space
+
+
+def test_a_message_split_over_lines_a_terminal_did_not_cut_is_joined_with_spaces() -> None:
+    """Two other lines at one width make the paste a terminal's; the message's lines are not at that width, so
+    they are a soft wrap even where joined without a space (\"6.77GB\") the row would match as much."""
+    filler = ["x" * 99 + "1", "y" * 99 + "2"]
+    cut = OOM.index(" GB). Tried")  # "max allowed: 6.77" | "GB). Tried to allocate ..."
+    lines = [*filler, OOM[:cut], OOM[cut + 1 :]]
+    joined = join_split_messages(lines)
+    assert joined == [*filler, OOM, ""]
+    hard = ["x" * 99 + "1", OOM[:100], OOM[100:200], OOM[200:]]  # a terminal's cut at the paste's width: later
+    assert join_split_messages(hard) == hard
+
+
+def test_a_kernel_version_string_soft_wrapped_is_joined_and_read() -> None:
+    """Lightning's environment report (Lightning-AI/lightning#16124) wrapped at 72 columns: the kernel string's
+    RELEASE_ARM64 lands on the next line, after the build's time."""
+    lines = [
+        "        - version:           Darwin Kernel Version 22.1.0: Sun Oct  9",
+        "20:14:30 PDT 2022; root:xnu-8792.41.9~2/RELEASE_ARM64_T8103",
+    ]
+    assert join_split_messages(lines) == [
+        "        - version:           Darwin Kernel Version 22.1.0: Sun Oct  9 20:14:30 PDT 2022; "
+        "root:xnu-8792.41.9~2/RELEASE_ARM64_T8103",
+        "",
+    ]
+    assert rows(read("\n".join(lines)).observations) == [
+        ("host.system", "Darwin", 1, None),
+        ("host.arm64_hardware", True, 1, None),
+    ]
 
 
 def test_a_path_line_is_not_prose() -> None:

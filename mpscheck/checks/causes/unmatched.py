@@ -55,11 +55,16 @@ class UnmatchedRules(Reader):
         if any(h.row.severity == table.ERROR for h in self.hits):
             return []
         hit_lines = {h.line for h in self.hits}
+        hit_texts = {h.text.strip() for h in self.hits}  # a log that repeats a matched line: the repeat is matched
+
+        def explained(line: int, text: str) -> bool:
+            return line in hit_lines or text.strip() in hit_texts
+
         for message in self.messages():
-            if message.line not in hit_lines:
+            if not explained(message.line, str(message.text)):
                 return [self.from_message(message)]
         lines = [o for o in self.paste.observations if o.fact in ("paste.error_line", "paste.crash_line")]
-        lines = [o for o in lines if o.line not in hit_lines]
+        lines = [o for o in lines if not explained(o.line, o.text)]
         if not lines:
             return self.nan_results()
         first = lines[0]

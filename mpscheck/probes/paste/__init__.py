@@ -73,7 +73,17 @@ def split(text: str) -> list[str]:
 def _raw_lines(text: str) -> list[str]:
     text = BLANKS.sub(" " * 32, ANSI.sub("", text))
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return [line[:MAX_LINE] for line in lines]
+    return [line if _whole_repr(line) else line[:MAX_LINE] for line in lines]
+
+
+def _whole_repr(line: str) -> bool:
+    """A long line that is a whole paste printed as a Python string (quote, \\n escapes, the same quote): it is
+    cut only once normalise has made it the lines it holds, so a long traceback keeps its last line."""
+    if len(line) <= MAX_LINE:
+        return False
+    from mpscheck.probes.paste.normalise import string_literal
+
+    return string_literal(line) is not None
 
 
 def _unquote(line: str) -> str:
@@ -86,7 +96,7 @@ def read(text: str) -> Paste:
 
     # Wraps are undone on the lines as the terminal cut them, quote marks and all; then the quotes go.
     normalised = normalise(_raw_lines(text))
-    lines = [_unquote(line) for line in normalised.lines]
+    lines = [_unquote(line)[:MAX_LINE] for line in normalised.lines]  # a whole repr's lines are cut here
     observations: list[Observation] = []
     for name in PARSERS:
         observations += parser(name)(lines)

@@ -20,6 +20,9 @@ from dataclasses import dataclass
 
 MIN_WRAP = 60  # narrower hard wraps are not a terminal's
 TERMINAL_WIDTH = 80  # one wrapped line of exactly this width is enough to call it a wrap
+# Other widths terminals are commonly set to (a VT100's 132 columns, 100/120/160 in editors' panels): one line of
+# such a width is a wrap when the cut falls inside a word (a letter or digit on both sides of it).
+TERMINAL_WIDTHS = (100, 120, 132, 160)
 MAX_JOINED = 4000  # a wrapped line is joined up to the readers' per-line cut, no further
 MAX_SPLIT = 5  # a known message soft-wrapped over more lines than this is left as it is
 REPR_ESCAPES = {"\\n": "\n", "\\t": "\t", "\\'": "'", '\\"': '"', "\\\\": "\\"}
@@ -42,11 +45,13 @@ class Normalised:
 # HTML-escaped text (a page's source, a web form, an e-mail): &#39; &quot; &lt; &gt; &amp; and numeric forms.
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|quot|apos|lt|gt|amp|nbsp);")
 # A prefix a log or a container runtime puts before every line: Docker Compose's "name-1  | ", a logging
-# record's "2024-05-01 10:00:00,123 - ERROR - " or "2024-08-07 09:14:12.262 | INFO | ", or a list bullet.
+# record's "2024-05-01 10:00:00,123 - ERROR - " or "2024-08-07 09:14:12.262 | INFO | ", a CI log's
+# "2024-05-01T12:00:00.1234567Z ", a time alone ("[12:00:00] ", a chat export's or a CI step's), a level
+# in brackets ("[INFO] "), or a list bullet.
 _LINE_PREFIX = re.compile(
     r"\A(?:[\w.-]{1,60} {1,40}\| "
-    r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?\]?"
-    r"(?: ?[-|:]? ?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b)?"
+    r"|\[?(?:\d{4}-\d\d-\d\d[ T])?\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?"
+    r"(?: ?[-|:]? ?\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b\]?)?"
     r"(?: ?[-|:] ?| )"
     r"|[-*] (?=\S))"  # a Markdown list item on every line
 )
@@ -78,8 +83,10 @@ def normalise(lines: list[str]) -> Normalised:
     # Wraps are joined first: a terminal cut the line as it was printed, prefix and escapes included.
     # A message soft-wrapped at word boundaries is joined (with its spaces) before the hard-wrap rule could
     # join its pieces without one.
-    joined = join_wrapped(join_split_messages([typography(line) for line in lines]))
-    joined = strip_prefixes([_PYTEST_E.sub("", html_unescape(separators(line))) for line in joined])
+    typed = [typography(line) for line in lines]
+    split_joined = join_split_messages(typed)
+    joined = rejoin_split_messages(join_wrapped(split_joined), split_joined)
+    joined = strip_prefixes([_PYTEST_E.sub("", unfence(html_unescape(separators(line)))) for line in joined])
     out: list[str] = []
     origin: list[int] = []
     for number, line in enumerate(joined, start=1):
@@ -92,10 +99,13 @@ def normalise(lines: list[str]) -> Normalised:
 def join_split_messages(lines: list[str]) -> list[str]:
     """A known error message that a soft wrap (at a word boundary, as an e-mail, a narrow page or a rich
     console wraps) broke over lines, joined back onto its first line (the others left blank): found by
-    matching the known-error table on the text with line breaks read as spaces, where the lines joined
-    without spaces do not match (that is a terminal's hard wrap, joined later). At most MAX_SPLIT lines."""
+    matching the known-error table on the text with line breaks read as spaces, unless a terminal's hard wrap
+    cut one of these lines (it has the paste's wrap width) and joined without spaces they match as much (that
+    is the hard wrap, joined later). At most MAX_SPLIT lines. A Darwin kernel version string (uname -a, a
+    framework's environment report) is joined the same way: its RELEASE_ARM64 / RELEASE_X86_64 ends it."""
     from mpscheck.knowledge.errors import TABLE
     from mpscheck.knowledge.needles import may_match
+    from mpscheck.probes.paste.uname import KERNEL
 
     text = "\n".join(lines)
     if "\n" not in text:
@@ -105,17 +115,24 @@ def join_split_messages(lines: list[str]) -> list[str]:
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
     runs: list[tuple[int, int]] = []
-    for row in TABLE:
-        if not may_match(row.pattern, flat):
-            continue
-        for match in row.pattern.finditer(flat):
+    width: int | None = 0  # the width a terminal hard-wrapped the paste at (read once, when first needed)
+    patterns = [row.pattern for row in TABLE if may_match(row.pattern, flat)]
+    if "Darwin Kernel Version" in flat:
+        patterns.append(KERNEL)
+    for pattern in patterns:
+        for match in pattern.finditer(flat):
             if "\n" not in text[match.start() : match.end()]:
                 continue
             first = bisect.bisect_right(starts, match.start()) - 1
             last = bisect.bisect_right(starts, match.end() - 1) - 1
             run = lines[first : last + 1]
-            if last - first < MAX_SPLIT and _soft_wrapped(run) and not row.pattern.search("".join(run)):
-                runs.append((first, last))  # joined without spaces it does not match: not a hard wrap
+            if last - first >= MAX_SPLIT or not _soft_wrapped(run):
+                continue
+            if width == 0:
+                width = wrap_width(lines)
+            hard = width is not None and any(len(line) == width for line in run[:-1])
+            if not (hard and _matches_glued(pattern, run, match)):
+                runs.append((first, last))  # joined without spaces it matches less, or no terminal cut these lines
     out = list(lines)
     for first, last in sorted(runs):
         if not out[first].strip() or not out[last].strip():  # already joined into an earlier run
@@ -124,6 +141,28 @@ def join_split_messages(lines: list[str]) -> list[str]:
         for i in range(first + 1, last + 1):
             out[i] = ""
     return out
+
+
+def rejoin_split_messages(joined: list[str], before: list[str]) -> list[str]:
+    """A message a soft wrap broke over lines and a terminal then hard-wrapped too: once the hard wrap is
+    joined, the message's lines are looked for again over the lines left (each hard-wrapped line's pieces
+    now one line, their blanks skipped). Only when the hard wrap joined something: else nothing changed."""
+    blanked = {i for i, (was, now) in enumerate(zip(before, joined)) if was.strip() and not now}
+    if not blanked:
+        return joined
+    keep = [i for i in range(len(joined)) if i not in blanked]
+    out = list(joined)
+    for i, line in zip(keep, join_split_messages([joined[i] for i in keep])):
+        out[i] = line
+    return out
+
+
+def _matches_glued(pattern: re.Pattern[str], run: list[str], spaced: re.Match[str]) -> bool:
+    """The lines joined without spaces (a terminal's hard wrap) match as much of the message as the lines
+    joined with spaces do (*spaced*): then the pieces are a hard wrap's. A row whose pattern matches a prefix
+    of its message (an out-of-memory message without its numbers) matches less once a word is glued on."""
+    glued = pattern.search("".join(run))
+    return glued is not None and glued.end() - glued.start() >= spaced.end() - spaced.start() - (len(run) - 1)
 
 
 def typography(line: str) -> str:
@@ -142,7 +181,36 @@ def _soft_wrapped(run: list[str]) -> bool:
     to near the widest (a wrap breaks only a full line; a short line inside is a line's own end; the first
     may be short where the next word was too long to fit)."""
     widest = max(len(line) for line in run)
-    return all(line.strip() for line in run) and all(len(line) >= 0.7 * widest for line in run[1:-1])
+    return all(line.strip() for line in run) and all(
+        len(line) >= 0.7 * widest or _next_word_too_long(line, following, widest)
+        for line, following in zip(run[1:-1], run[2:])
+    )
+
+
+def _next_word_too_long(line: str, following: str, widest: int) -> bool:
+    """A line of words that ends short because the next line's first word would not have fit beside it (a long
+    name such as PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 after a wrap): what a word wrap does."""
+    word = following.strip().split(" ", 1)[0]
+    return " " in line.strip() and len(line.rstrip()) + 1 + len(word) > widest
+
+
+# Code markup glued to the text it opens or closes: a chat app's Markdown fence (Slack, Discord and Teams write
+# "```Traceback (most recent call last):" ... "RuntimeError: ...```"), a web page's source (<pre><code>, a
+# <br> ending every line), a forum's BBCode ([code] ... [/code]). A fence alone on its line, or one with only a
+# language tag ("```python"), is left as it is.
+_GLUED_OPEN = re.compile(
+    r"\A(\s{0,32})(?:(?:```|~~~)(?=\S)(?![\w+#.-]{1,30}\s*\Z)"
+    r"|(?:<pre\b[^<>\n]{0,60}>|<code\b[^<>\n]{0,60}>|\[code(?:=[\w+#.-]{1,20})?\]){1,3})"
+)
+_GLUED_CLOSE = re.compile(r"(?<=\S)(?:```|~~~)\s*\Z|(?:</code>|</pre>|\[/code\]|<br ?/?>){1,3}\s*\Z")
+_MARKUP = ("```", "~~~", "<", "[")
+
+
+def unfence(line: str) -> str:
+    """*line* without code markup (a fence, HTML's pre, code and br, BBCode's code) glued to its start or end."""
+    if not any(mark in line for mark in _MARKUP):
+        return line
+    return _GLUED_CLOSE.sub("", _GLUED_OPEN.sub(r"\1", line))
 
 
 def html_unescape(line: str) -> str:
@@ -165,26 +233,43 @@ def strip_prefixes(lines: list[str]) -> list[str]:
 
 
 def wrap_width(lines: list[str]) -> int | None:
-    """The width a terminal hard-wrapped this paste at, if it did: the commonest long line length."""
-    lengths = Counter(len(line) for line in lines if len(line) >= MIN_WRAP)
+    """The width a terminal hard-wrapped this paste at, if it did: the longest line length, where two
+    different lines have it (a log or a paste repeated twice repeats a line, which is no wrap), or one line
+    cut inside a word at a common terminal width."""
+    lengths = Counter(len(line) for line in set(lines) if len(line) >= MIN_WRAP)
     if not lengths:
         return None
     width = max(lengths)  # a hard wrap leaves no line longer than its width, and cuts more than one
     if lengths[width] >= 2 or width == TERMINAL_WIDTH:
+        return width
+    if width in TERMINAL_WIDTHS and any(
+        len(line) == width and line[-1:].isalnum() and following[:1].isalnum()
+        for line, following in zip(lines, lines[1:])
+    ):
         return width
     return None
 
 
 def join_wrapped(lines: list[str]) -> list[str]:
     """Lines cut at the wrap width joined onto the line they continue (which keeps its number; each
-    continuation is left blank), and a hint's platform tag or uname's machine moved back to its line."""
+    continuation is left blank), and a hint's platform tag or uname's machine moved back to its line.
+
+    A terminal may wrap a quoted text (the marks only on each record's first piece, counted in the width), or
+    a reply may quote a wrapped paste (the marks on every piece, not counted): a continuation's quote marks,
+    when its line has them too (the reply's, before the paste's own), are dropped as it is joined, and the
+    width is measured without the marks when the lines as they stand show none."""
+    marks = [q[0] if (q := _QUOTE_MARK.match(line)) else "" for line in lines]
+    measured = lines
     width = wrap_width(lines)
+    if width is None and any(marks):
+        measured = [line[len(mark) :] for line, mark in zip(lines, marks)]
+        width = wrap_width(measured)
     out = list(lines)
     start = None  # the line a run of wrapped lines is being joined onto
     for i, line in enumerate(lines):
-        wrapped = width is not None and len(line) == width
+        wrapped = width is not None and len(measured[i]) == width
         if start is not None:
-            out[start] += line
+            out[start] += line[len(marks[i]) :] if marks[i] and marks[start].startswith(marks[i]) else line
             out[i] = ""
         elif i > 0 and line.strip() and _CONTINUES.match(line) and _open(lines[i - 1]):
             out[i - 1] = lines[i - 1].rstrip() + " " + line.strip()
@@ -223,8 +308,36 @@ def _open(line: str) -> bool:
 
 
 def unrepr(line: str) -> list[str]:
-    """An error copied from a Python repr (escaped quotes, \\n for its line breaks) as the lines it held."""
-    if "\\" not in line or not _REPR_HINT.search(line) or not _ERRORISH.search(line):
+    """An error copied from a Python repr (escaped quotes, \\n for its line breaks) as the lines it held; a
+    line that is one whole string literal with line breaks in it (``print(repr(text))``) as its text."""
+    if "\\" not in line:
+        return [line]
+    literal = string_literal(line)
+    if literal is not None:
+        return literal.split("\n")
+    if not _REPR_HINT.search(line) or not _ERRORISH.search(line):
         return [line]
     text = _ESCAPE.sub(lambda m: REPR_ESCAPES[m[0]], line)
     return text.split("\n")
+
+
+_LITERAL = re.compile(r"\A\s*[bBrRuU]{0,2}(['\"])")
+
+
+def string_literal(line: str) -> str | None:
+    """The text of *line* when the whole line is one Python string literal holding a \\n escape (a repr of
+    several lines, quotes and all); None for anything else. Python's own literal reader does it, so every
+    escape (\\x1b, \\u00a0, \\') reads as it would in Python, in linear time."""
+    opening = _LITERAL.match(line)
+    stripped = line.strip()
+    if not opening or "\\n" not in stripped or len(stripped) < 2 or stripped[-1] != opening[1]:
+        return None
+    import ast
+
+    try:
+        value = ast.literal_eval(stripped)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", errors="replace")
+    return value if isinstance(value, str) else None
