@@ -1,0 +1,441 @@
+"""The knowledge loaders and helpers compared whole, on what the golden file cannot show: a release
+table field that every shipped release leaves empty, the helpers' "unknown" answers, the matcher of
+torch messages on a small table of its own (its values, its gap and value bounds, and the work it
+counts), a pattern's needles under its flags, and the version pins' every branch.
+
+Inputs are the shipped tables (read here with plain code, not through the function under test) or a
+small table written in the test; nothing imports torch.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+from typing import Any
+
+import pytest
+
+from mpscheck.knowledge import dtype_limits, releases, silent_bugs, sizes, versions
+from mpscheck.knowledge import messages as M
+from mpscheck.knowledge.needles import may_match, needles
+from mpscheck.knowledge.op_limits import OpLimit
+
+
+def _shipped(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(resources.files("mpscheck.knowledge").joinpath(name).read_text("utf-8"))
+    return data
+
+
+RELEASES = _shipped("torch_releases.json")
+
+
+# ---------------------------------------------------------------------------------------------
+# releases: every field of a release read from its own name
+
+
+def _availability(version: str, arch: str) -> tuple[str, ...]:
+    return tuple(
+        sorted(
+            e["text"]
+            for e in RELEASES["texts"]
+            if e["category"] == "availability" and e["arch"] == arch and version in e["releases"]
+        )
+    )
+
+
+def test_every_optional_field_of_a_release_is_read_from_its_own_key() -> None:
+    raw = dict(RELEASES["releases"]["2.0.0"])
+    raw |= {
+        "requires_python": ">=3.9",
+        "numpy": ["numpy>=1.22", "numpy<2"],
+        "numpy_modules": ["numpy.core._multiarray_umath", "numpy.core.x"],
+        "macos_floor": "13.1",
+        "device_check_macos": "14.2.1",
+        "env_vars": ["PYTORCH_A", "PYTORCH_B"],
+        "fallback_reader": "not-0",
+        "install": {"cp312": "14.0", "cp39": "11"},
+        "unavailable_messages": {"macos": "15.0", "at_least": ["a", "b"], "below": ["c"]},
+    }
+    facts = releases._facts("2.0.0", "arm64", raw)
+    api = {m: frozenset(n["defs"]) | frozenset(n["all"]) for m, n in RELEASES["releases"]["2.0.0"]["api"].items()}
+    assert facts == releases.ReleaseFacts(
+        version="2.0.0",
+        arch="arm64",
+        wheel=raw["wheel"],
+        platform_tag=raw["platform_tag"],
+        requires_python=">=3.9",
+        numpy_requirements=("numpy>=1.22", "numpy<2"),
+        numpy_modules=("numpy.core._multiarray_umath", "numpy.core.x"),
+        stated_floor=(13, 1),
+        device_check_macos=(14, 2, 1),
+        availability_texts=_availability("2.0.0", "arm64"),
+        api=api,
+        env_vars=frozenset({"PYTORCH_A", "PYTORCH_B"}),
+        fallback_reader="not-0",
+        install={"cp312": (14, 0), "cp39": (11,)},
+        unavailable=releases.UnavailableRule((15, 0), ("a", "b"), ("c",)),
+    )
+    assert facts.macos_floor == (14, 2, 1)  # the later of the stated floor and the device check's macOS
+
+
+def test_a_release_without_its_optional_fields_reads_them_as_unknown_or_empty() -> None:
+    raw = {"wheel": "w.whl", "platform_tag": "macosx_11_0_arm64", "api": {}, "install": {"cp311": "not a version"}}
+    facts = releases._facts("9.9.9", "x86_64", raw)
+    assert facts == releases.ReleaseFacts(
+        version="9.9.9",
+        arch="x86_64",
+        wheel="w.whl",
+        platform_tag="macosx_11_0_arm64",
+        requires_python=None,
+        numpy_requirements=(),
+        numpy_modules=(),
+        stated_floor=None,
+        device_check_macos=None,
+        availability_texts=(),
+        api={},
+        env_vars=frozenset(),
+        fallback_reader=None,
+        install={"cp311": ()},
+        unavailable=None,
+    )
+    assert facts.macos_floor is None and facts.key == (9, 9, 9)
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (None, None),
+        ({}, None),
+        ({"macos": None, "at_least": ["a"]}, None),
+        ({"macos": "Sonoma", "at_least": ["a"]}, None),
+        ({"macos": "15.0"}, releases.UnavailableRule((15, 0), (), ())),
+        ({"macos": "26", "at_least": ["x"], "below": None}, releases.UnavailableRule((26,), ("x",), ())),
+    ],
+)
+def test_the_unavailable_rule(raw: dict[str, Any] | None, expected: releases.UnavailableRule | None) -> None:
+    assert releases._unavailable(raw) == expected
+
+
+def test_the_helpers_answer_unknown_rather_than_guess() -> None:
+    assert releases.nearest_known("garbage") is None
+    assert releases.nearest_known("1.13.1") is None  # older than the table
+    assert releases.text_releases("a text no torch ever printed") == ()
+    assert releases.has_api("garbage", "torch.mps", "empty_cache") is None
+    assert releases.has_api("2.4.0", "torch.not_a_module", "empty_cache") is None
+    assert releases.first_release_with_api("torch.not_a_module", "empty_cache") is None
+    assert releases.first_release_with_api("torch.mps", "not_a_name") is None
+    assert releases.cpython_tag("3") is None and releases.cpython_tag("") is None
+    assert releases.cpython_tag("3.12.4") == "cp312"
+    assert releases.newest_with_mps("3.11", "Sonoma") is None
+    assert releases.newest_installable("3.11", "14.0", "ppc") is None
+
+
+def test_has_api_and_the_first_release_with_a_name_read_the_table() -> None:
+    first = next(
+        v
+        for v, raw in sorted(RELEASES["releases"].items(), key=lambda kv: tuple(map(int, kv[0].split("."))))
+        if "Event" in raw["api"]["torch.mps"]["defs"] + raw["api"]["torch.mps"]["all"]
+    )
+    assert releases.first_release_with_api("torch.mps", "Event") == first
+    assert releases.has_api(first, "torch.mps", "Event") is True
+    assert releases.has_api("2.0.0", "torch.mps", "Event") is (first == "2.0.0")
+
+
+def test_the_text_releases_are_the_tables() -> None:
+    entry = next(e for e in RELEASES["texts"] if e["arch"] == "arm64")
+    assert releases.text_releases(entry["text"]) == tuple(entry["releases"])
+    x86 = next(e for e in RELEASES["texts"] if e["arch"] == "x86_64")
+    assert releases.text_releases(x86["text"], "x86_64") == tuple(x86["releases"])
+
+
+def test_the_numpy_pin_of_a_release_the_intel_table_lacks_is_read_from_the_arm64_wheel() -> None:
+    intel = set(RELEASES["x86_64"])
+    for version, raw in RELEASES["releases"].items():
+        if version in intel or not raw["numpy_modules"]:
+            continue
+        numpy1 = "numpy._core._multiarray_umath" not in raw["numpy_modules"]
+        expected = "numpy<2" if numpy1 else None
+        assert releases.numpy_pin(version, "x86_64") == expected, version
+        assert releases.numpy_pin(version, "arm64") == expected, version
+        assert versions.numpy_pin(version, "x86_64") == expected, version
+    assert releases.numpy_pin("2.1.0", "x86_64") == "numpy<2"  # 2.1.0 has no x86_64 row: arm64's numpy 1.x
+    assert releases.numpy_pin("garbage") is None and releases.numpy_pin("1.13.1", "x86_64") is None
+
+
+def test_the_last_intel_release_is_the_x86_64_tables_newest() -> None:
+    newest = max(RELEASES["x86_64"], key=lambda v: tuple(map(int, v.split("."))))
+    assert versions.last_intel_mac_torch() == newest
+
+
+# ---------------------------------------------------------------------------------------------
+# versions: the pin below a release, each branch
+
+
+@pytest.mark.parametrize(
+    ("known", "newest", "expected"),
+    [
+        (["2.7.0", "2.7.1", "2.8.0"], "2.7.0", "torch==2.7.0"),  # a newer patch of its minor lacks MPS here
+        (["2.7.0", "2.7.1", "2.8.0"], "2.7.1", "torch<2.8"),
+        (["2.9.1", "2.10.0"], "2.9.1", "torch<2.10"),
+        (["2.9.1", "2.10.0"], "2.10.0", None),  # the newest: no pin
+        (["2.9.1", "2.10.0"], None, None),
+        (["1.13.1", "2.0.0"], "1.13.1", "torch<2.0"),
+    ],
+)
+def test_the_pin_below(known: list[str], newest: str | None, expected: str | None) -> None:
+    assert versions._pin_below(known, newest) == expected
+
+
+# ---------------------------------------------------------------------------------------------
+# sizes, dtype limits, silent bugs
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1 KB", 1024),
+        ("1KB", 1024),
+        ("  2 MiB  ", 2 * 1024**2),
+        ("1.5 GB", int(1.5 * 1024**3)),
+        ("3 TiB", 3 * 1024**4),
+        ("7 bytes", 7),
+        ("1  KB", None),  # one space at most between the number and the unit
+        ("1 kB", None),
+        ("1 PB", None),
+        ("KB", None),
+        ("1.KB", None),
+        ("", None),
+        (None, None),
+        ("9" * 30 + " bytes", int(float("9" * 30))),
+        ("9" * 31 + " bytes", None),
+        ("1." + "5" * 30 + " bytes", 1),
+        ("1." + "5" * 31 + " bytes", None),
+        ("1 GB and more", None),
+    ],
+)
+def test_size_bytes(text: str | None, expected: int | None) -> None:
+    assert sizes.size_bytes(text) == expected
+
+
+def test_a_limit_of_mixed_dtypes_names_them_all() -> None:
+    row = dtype_limits.MessageRow(
+        "t", frozenset({"aten::x"}), frozenset({"int64", "float16"}), (2, 0), (2, 1), "f", "s"
+    )
+    assert dtype_limits.as_limits((row,)) == (
+        OpLimit(
+            "message:t:float16+int64",
+            frozenset({"int64", "float16"}),
+            frozenset({"aten::x"}),
+            (2, 0),
+            (2, 1),
+            None,
+            "torch raises 't' for float16, int64 inputs",
+            "f",
+            "s",
+        ),
+    )
+    complex_row = dtype_limits.MessageRow("c", frozenset(), dtype_limits.COMPLEX, (2, 0), (2, 4), "f", "s")
+    (limit,) = dtype_limits.as_limits((complex_row,))
+    assert (limit.id, limit.what) == ("message:c:complex128+complex32+complex64", "torch raises 'c' for complex inputs")
+    long_row = dtype_limits.MessageRow("l", frozenset(), dtype_limits.INTEGERS, (2, 0), (2, 4), "f", "s")
+    (limit,) = dtype_limits.as_limits((long_row,))
+    assert limit.id == "message:l:" + "+".join(sorted(dtype_limits.INTEGERS))[:40]
+    assert limit.what == "torch raises 'l' for integer and bool inputs"
+
+
+def test_a_silent_bug_is_met_by_the_ops_base_name_and_its_dtypes() -> None:
+    bug = silent_bugs.SilentBug(
+        "b", "i", None, frozenset({"aten::mm"}), frozenset({"float32"}), None, None, "2.1.0", "2.3.0", "w", ""
+    )
+    table = (bug,)
+    assert silent_bugs.hits("aten::mm.out", ("float32",), "2.2.0", None, table) == [bug]
+    assert silent_bugs.hits("aten::mm", ("float16", "float32"), "2.1.0", None, table) == [bug]
+    assert silent_bugs.hits("aten::mm", ("float16",), "2.2.0", None, table) == []
+    assert silent_bugs.hits("aten::mmx", ("float32",), "2.2.0", None, table) == []
+    assert silent_bugs.hits("aten::mm", ("float32",), "2.0.1", None, table) == []
+    assert silent_bugs.hits("aten::mm", ("float32",), "2.3.0", None, table) == []
+    assert silent_bugs.affecting("2.2.0", (14, 0), table) == [bug]
+    assert silent_bugs.affecting("2.3.0", (14, 0), table) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# needles
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (re.compile(r"abc def|ghi  jkl", re.VERBOSE), ("abcdef", "ghijkl")),  # read under the pattern's flags
+        (re.compile(r"abc def|ghi  jkl"), ("abc def", "ghi  jkl")),
+        (re.compile(r"abc"), ("abc",)),  # exactly MIN_NEEDLE characters
+        (re.compile(r"ab"), None),
+        (re.compile(r"abc|de"), None),
+        (re.compile(r"xy\d+abcd\wefgh"), ("abcd",)),  # the longest run wins; a later run as long does not
+        (re.compile(r"ab\dcdefg"), ("cdefg",)),
+        (re.compile(r"ABC", re.IGNORECASE), None),
+    ],
+)
+def test_needles(pattern: re.Pattern[str], expected: tuple[str, ...] | None) -> None:
+    assert needles(pattern) == expected
+
+
+def test_may_match() -> None:
+    pattern = re.compile(r"Killed: 9|zsh: killed")
+    assert may_match(pattern, "zsh: killed  python") and may_match(pattern, "Killed: 9")
+    assert not may_match(pattern, "killed: 9")
+    assert may_match(re.compile("ab"), "anything")  # no needles: always searched
+
+
+# ---------------------------------------------------------------------------------------------
+# torch messages: the matcher on a table of its own
+
+
+def _index(*formats: str) -> M.MessageIndex:
+    rows = [
+        {
+            "id": f"m{i}",
+            "format": fmt,
+            "releases": [["2.0.0", "2.1.0"], ["2.3.0", "2.4.0"]],
+            "fixed_in": "2.5.0",
+            "reworded_as": ["mz"],
+            "condition": "other",
+            "dtype": "int64",
+            "macos": "14.0",
+            "cause": "metal-bug-fixed-later",
+            "source": {"file": "x.mm"},
+        }
+        for i, fmt in enumerate(formats)
+    ]
+    return M.MessageIndex(M.messages_of({"messages": rows}))
+
+
+def _found(index: M.MessageIndex, text: str) -> list[tuple[str, tuple[str, ...], int]]:
+    return [(m.id, m.values, m.line) for m in index.match(text)]
+
+
+def test_a_match_carries_every_field_of_its_message() -> None:
+    index = _index("Frobnicator {} exploded on MPS")
+    line = "RuntimeError: Frobnicator 3000 exploded on MPS"
+    assert index.match("first\n" + line) == [
+        M.MessageMatch(
+            id="m0",
+            format="Frobnicator {} exploded on MPS",
+            cause="metal-bug-fixed-later",
+            condition="other",
+            dtype="int64",
+            first_seen="2.0.0",
+            last_seen="2.4.0",
+            fixed_in="2.5.0",
+            reworded_as=("mz",),
+            macos="14.0",
+            source="x.mm",
+            values=("3000",),
+            line=2,
+            text=line,
+        )
+    ]
+
+
+def test_the_work_counts_characters_tokens_and_lookups() -> None:
+    index = _index("Frobnicator {} exploded on MPS")
+    text = "x\nFrobnicator 3000 exploded on MPS!"
+    index.match(text)
+    # the text (35) + line "x" (1) + the matching line (33) + its 6 tokens + "exploded on mps" found once (3)
+    # + "frobnicator" found once (1) + one step of the chain (1)
+    assert index.work == 35 + 1 + 33 + 6 + 3 + 1 + 1
+    index.match("nothing known here")
+    assert index.work == len("nothing known here")  # a new match starts from zero
+
+
+def test_a_segment_shared_by_two_messages_is_looked_up_once_per_line() -> None:
+    index = _index("Frobnicator {} exploded on MPS", "Widget {} exploded on MPS")
+    line = "Frobnicator 3 exploded on MPS; Widget 4 exploded on MPS"
+    assert _found(index, line) == [("m0", ("3",), 1), ("m1", ("4",), 1)]
+    # the text and the line (2 x 55) + 11 tokens + "exploded on mps" found twice (3 + 3) + "widget" (1)
+    # + "frobnicator" (1) + one chain step per message (2); the shared segment is not scanned again
+    assert index.work == 2 * 55 + 11 + 6 + 1 + 1 + 2
+
+
+@pytest.mark.parametrize(("gap", "found"), [(64, True), (65, False)])
+def test_a_value_may_span_max_gap_tokens(gap: int, found: bool) -> None:
+    index = _index("Frobnicator {} exploded on MPS")
+    value = " ".join(["v"] * gap)
+    expected = [("m0", (value,), 1)] if found else []
+    assert _found(index, f"Frobnicator {value} exploded on MPS") == expected
+    assert M.MAX_GAP == 64
+
+
+@pytest.mark.parametrize("size", [199, 200, 201, 300])
+def test_a_value_is_cut_to_max_value_characters(size: int) -> None:
+    index = _index("Frobnicator {} exploded on MPS: {}")
+    value = "y" * size
+    (match,) = index.match(f"Frobnicator {value} exploded on MPS: {value}")
+    assert match.values == (value[:200], value[:200])
+
+
+def test_a_line_is_kept_to_500_characters() -> None:
+    index = _index("Frobnicator {} exploded on MPS")
+    line = "Frobnicator 1 exploded on MPS " + "z" * 600
+    (match,) = index.match(line)
+    assert match.text == line[:500] and len(match.text) == 500
+    short = "Frobnicator 1 exploded on MPS " + "z" * 470
+    assert index.match(short)[0].text == short
+
+
+def test_leading_and_trailing_values_and_optional_end_punctuation() -> None:
+    index = _index("{} frobnicated on MPS: {}")
+    assert _found(index, "  'thing' frobnicated on MPS: the tail  ") == [("m0", ("thing", "the tail"), 1)]
+    assert _found(index, "frobnicated on MPS: x") == [("m0", ("", "x"), 1)]
+    assert _found(index, "`a` frobnicated on MPS:") == [("m0", ("a", ""), 1)]
+    period = _index("Frobnicator {} exploded on MPS.")  # the closing period is optional in a paste
+    assert _found(period, "Frobnicator 7 exploded on MPS") == [("m0", ("7",), 1)]
+    assert _found(period, "Frobnicator 7 exploded on MPS.") == [("m0", ("7",), 1)]
+    value_period = _index("Frobnicator exploded on {}.")  # a lone period after a value is not dropped
+    assert _found(value_period, "Frobnicator exploded on 7") == []
+    assert _found(value_period, "Frobnicator exploded on 7.") == [("m0", ("7",), 1)]
+    quoted = _index('"Frobnicator exploded {}"')  # the opening quote is optional; the one after a value is not
+    assert _found(quoted, 'Frobnicator exploded 7"') == [("m0", ("7",), 1)]
+    assert _found(quoted, "Frobnicator exploded 7") == []
+
+
+def test_a_format_of_values_alone_is_never_looked_for() -> None:
+    index = _index("{}", "Frobnicator {} exploded on MPS")
+    assert _found(index, "Frobnicator 1 exploded on MPS") == [("m1", ("1",), 1)]
+    assert M._pattern(M.messages_of({"messages": [_row("{} {}")]})[0]) is None
+
+
+def _row(fmt: str) -> dict[str, Any]:
+    return {"id": "r", "format": fmt, "releases": [["2.0.0", "2.0.0"]], "condition": "other", "cause": "c"}
+
+
+def test_a_message_read_from_a_minimal_row() -> None:
+    (message,) = M.messages_of({"messages": [_row("Frobnicator {}")]})
+    assert message == M.Message("r", "Frobnicator {}", (("2.0.0", "2.0.0"),), None, (), "other", None, None, "c", None)
+    assert (message.first_seen, message.last_seen) == ("2.0.0", "2.0.0")
+
+
+def test_several_matches_on_a_line_longest_first_and_lines_in_order() -> None:
+    index = _index("Frobnicator {} exploded", "Frobnicator {} exploded on MPS twice")
+    text = "Frobnicator 1 exploded on MPS twice\nno\nFrobnicator 2 exploded\nFrobnicator 1 exploded on MPS twice"
+    assert _found(index, text) == [
+        ("m1", ("1",), 1),
+        ("m0", ("1",), 1),
+        ("m0", ("2",), 3),
+        ("m1", ("1",), 4),
+        ("m0", ("1",), 4),
+    ]
+
+
+def test_an_anchor_word_is_found_with_punctuation_around_it() -> None:
+    index = _index("Frobnicator {} exploded on MPS")
+    shown = {
+        "(Frobnicator": "3",
+        "'Frobnicator',": "', 3",
+        "[Frobnicator]": "] 3",
+        "`Frobnicator`": "` 3",
+        "'Frobnicator'.": "'. 3",
+    }
+    for word, value in shown.items():  # the value is the text between the literal pieces, as printed
+        assert _found(index, f"{word} 3 exploded on MPS") == [("m0", (value,), 1)], word
+    assert _found(index, "xFrobnicator 3 exploded on MPS") == []  # glued to a word: not the anchor
