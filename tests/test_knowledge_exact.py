@@ -439,3 +439,141 @@ def test_an_anchor_word_is_found_with_punctuation_around_it() -> None:
     for word, value in shown.items():  # the value is the text between the literal pieces, as printed
         assert _found(index, f"{word} 3 exploded on MPS") == [("m0", (value,), 1)], word
     assert _found(index, "xFrobnicator 3 exploded on MPS") == []  # glued to a word: not the anchor
+
+
+# ---------------------------------------------------------------------------------------------
+# versions: the floor and where it was read, the readers of a release
+
+
+def test_the_floors_note_says_where_the_floor_was_read() -> None:
+    assumed = versions.Floor((15, 0), "2.15.0", False, True, (15, 0), assumed=True)
+    assert assumed.note("2.99.0") == (
+        "torch 2.99.0 is newer than mpscheck's release table, which ends at 2.15.0: the facts of 2.15.0 apply, assumed"
+    )
+    pre = versions.Floor((12, 3), None, False, True, (12, 3))
+    assert (
+        pre.note("1.12.1")
+        == "torch 1.12.1 predates the table read from torch's wheels; floor from PyTorch's 1.12 notes"
+    )
+    near = versions.Floor((12, 3), "2.4.1", False, True, (12, 3))
+    assert near.note("2.4.5") == "torch 2.4.5 is not in the table read from torch's wheels: the facts of 2.4.1 apply"
+    assert versions.Floor((13, 0), "2.5.1", True, True, (12, 3)).note("2.5.1") is None
+
+
+def _raw_floor(raw: dict[str, Any]) -> tuple[int, ...]:
+    known = [tuple(map(int, raw[k].split("."))) for k in ("macos_floor", "device_check_macos") if raw.get(k)]
+    return max(known)
+
+
+def test_floor_for_a_release_of_the_table_and_around_it() -> None:
+    raw = RELEASES["releases"]["2.5.1"]
+    stated = tuple(map(int, raw["macos_floor"].split(".")))
+    check = tuple(map(int, raw["device_check_macos"].split(".")))
+    floor = _raw_floor(raw)
+    assert versions.floor_for("2.5.1") == versions.Floor(floor, "2.5.1", True, check >= floor, stated, False)
+    assert versions.floor_for("1.12.1") == versions.Floor((12, 3), None, False, True, (12, 3), False)
+    assert versions.floor_for("1.11.0") is None and versions.floor_for(None) is None
+    assert versions.floor_for("garbage") is None
+    newest = max(RELEASES["releases"], key=lambda v: tuple(map(int, v.split("."))))
+    beyond = versions.floor_for("2.99.0")
+    assert beyond is not None and (beyond.release, beyond.exact, beyond.assumed) == (newest, False, True)
+    assert versions.macos_floor((1, 11)) == (12, 3)  # no MPS there: the first floor
+    assert versions.macos_floor((2, 5, 1)) == floor
+
+
+@pytest.mark.parametrize(
+    ("release", "expected"),
+    [(None, "stoi"), ("garbage", "stoi"), ("2.7.1", "stoi"), ("2.8.0", "not-zero"), ("2.13.0", "not-zero")],
+)
+def test_how_a_release_reads_the_fallback_variable(release: str | None, expected: str) -> None:
+    if release in RELEASES["releases"]:
+        assert expected == ("not-zero" if RELEASES["releases"][release]["fallback_reader"] == "not-0" else "stoi")
+    assert versions.fallback_reader(release) == expected
+
+
+def test_the_pythons_of_a_release_per_architecture() -> None:
+    def minors(arch: str, version: str) -> list[str]:
+        return [f"3.{m}" for m in sorted(int(tag[3:]) for tag in RELEASES[arch][version]["install"])]
+
+    assert versions.pythons_for("2.2.2", "i386") == minors("x86_64", "2.2.2")  # i386 is Intel
+    assert versions.pythons_for("2.2.2", "x86_64") == minors("x86_64", "2.2.2")
+    assert versions.pythons_for("2.13.0") == minors("releases", "2.13.0")
+    assert versions.pythons_for("2.13.0", "i386") == []  # no Intel wheel of 2.13
+    assert versions.pythons_for("garbage") == []
+
+
+def test_install_advice_specs_and_the_pin() -> None:
+    advice = versions.InstallAdvice("torch<2.9", "2.8.0", None, None, "numpy<2", "why")
+    assert advice.specs == ("torch<2.9", "numpy<2")
+    assert versions.InstallAdvice(None, None, None, None, None, "why").specs == ()
+    assert versions.InstallAdvice("torch", "2.8.0", None, None, None, "w").specs == ("torch",)
+    assert versions.torch_pin_for_macos((13, 0)) == versions.install_advice((13, 0), None).spec != "torch"
+    newest = max(RELEASES["releases"], key=lambda v: tuple(map(int, v.split("."))))
+    if versions.install_advice((26, 0), None).newest == newest:
+        assert versions.torch_pin_for_macos((26, 0)) is None  # the newest runs: no pin
+
+
+def test_show_and_at_least() -> None:
+    assert versions.show((14, 4, 1)) == "14.4.1" and versions.show(()) == ""
+    assert versions.at_least((14,), (14, 0)) and versions.at_least((14, 0), (14,))
+    assert versions.at_least((14, 0, 1), (14, 0)) and not versions.at_least((13, 9, 9), (14,))
+    assert not versions.at_least((), (0, 1)) and versions.at_least((), ())
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1" * 12, (int("1" * 12),)),
+        ("1" * 13, (int("1" * 12),)),  # a part of 12 digits at most: the rest is not read
+        ("  v2.6", (2, 6)),
+        ("2.5.1+cpu", (2, 5, 1)),
+        ("2..5", (2,)),
+        ("x2.6", None),
+        ("", None),
+    ],
+)
+def test_parse_version_bounds(text: str, expected: tuple[int, ...] | None) -> None:
+    assert versions.parse_version(text) == expected
+
+
+# ---------------------------------------------------------------------------------------------
+# chip peaks
+
+
+PEAKS = json.loads(resources.files("mpscheck.knowledge").joinpath("chip_peaks.json").read_text("utf-8"))["rows"]
+
+
+def test_every_chip_row_is_read_whole() -> None:
+    from mpscheck.knowledge import peaks
+
+    expected = tuple(
+        peaks.ChipPeak(
+            row["chip"], row.get("gpu_cores"), tuple(row["match"]), row.get("fp32_tflops"), row.get("fp16_tflops"),
+            row.get("bf16_tflops"), row.get("memory_bandwidth_gbs"), tuple(row["sources"]), row.get("note", ""),
+        )
+        for row in PEAKS
+    )  # fmt: skip
+    assert peaks.load_peaks() == expected
+
+
+def test_a_chips_peak_per_dtype() -> None:
+    from mpscheck.knowledge import peaks
+
+    row = peaks.ChipPeak("c", None, ("c",), 1, 2.5, None, None, (), "")
+    assert (row.tflops("float32"), row.tflops("float16"), row.tflops("bfloat16")) == (1.0, 2.5, None)
+    assert isinstance(row.tflops("float32"), float) and row.tflops("int8") is None
+
+
+def test_match_chip_prefers_the_exact_core_count_and_never_another() -> None:
+    from mpscheck.knowledge import peaks
+
+    exact = next(p for p in PEAKS if p.get("gpu_cores") is not None)
+    generic = [p for p in PEAKS if p.get("gpu_cores") is None]
+    found = peaks.match_chip("  " + exact["chip"] + "  ", exact["gpu_cores"])
+    assert found is not None and (found.chip, found.gpu_cores) == (exact["chip"], exact["gpu_cores"])
+    assert peaks.match_chip(None) is None and peaks.match_chip("") is None
+    assert peaks.match_chip("A chip nobody makes") is None
+    other = peaks.match_chip(exact["chip"], 999)
+    assert other is None or other.gpu_cores is None
+    if other is not None:
+        assert other.chip in {p["chip"] for p in generic}
