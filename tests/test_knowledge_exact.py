@@ -18,6 +18,7 @@ import pytest
 
 from mpscheck.knowledge import dtype_limits, releases, silent_bugs, sizes, versions
 from mpscheck.knowledge import messages as M
+from mpscheck.knowledge.error_rows import INT64_KERNELS_MACOS
 from mpscheck.knowledge.needles import may_match, needles
 from mpscheck.knowledge.op_limits import OpLimit
 
@@ -577,3 +578,30 @@ def test_match_chip_prefers_the_exact_core_count_and_never_another() -> None:
     assert other is None or other.gpu_cores is None
     if other is not None:
         assert other.chip in {p["chip"] for p in generic}
+
+
+# ---------------------------------------------------------------------------------------------
+# the known-errors table: a match that spans lines, and the line first() names
+
+
+def test_a_match_spanning_two_lines_hides_no_match_on_the_next_line() -> None:
+    from mpscheck.knowledge.errors import find
+
+    killed = "zsh: killed     python train.py"  # zsh's report of a process killed by the OS
+    # "zsh: killed" then a line break matches the row in the whole text (\s is the break), not on its line
+    hits = list(find(["zsh: killed", killed, "", killed]))
+    assert [(h.row.id, h.line, h.text, dict(h.groups)) for h in hits] == [
+        ("killed-9", 2, killed, {"macos_or": INT64_KERNELS_MACOS}),
+        ("killed-9", 4, killed, {"macos_or": INT64_KERNELS_MACOS}),
+    ]
+    assert list(find(["zsh: killed"])) == []
+    assert list(find([])) == [] and list(find([""])) == []
+
+
+def test_first_names_the_line_where_the_match_starts() -> None:
+    from mpscheck.knowledge.errors import first
+
+    killed = "zsh: killed     python train.py"
+    for text, line in ((killed, 1), ("a\n" + killed, 2), ("a\nb\n" + killed + "\nc\nd", 3), ("\n\n" + killed, 3)):
+        hit = first(text)
+        assert hit is not None and (hit.row.id, hit.line, hit.text) == ("killed-9", line, killed), text
