@@ -605,3 +605,58 @@ def test_first_names_the_line_where_the_match_starts() -> None:
     for text, line in ((killed, 1), ("a\n" + killed, 2), ("a\nb\n" + killed + "\nc\nd", 3), ("\n\n" + killed, 3)):
         hit = first(text)
         assert hit is not None and (hit.row.id, hit.line, hit.text) == ("killed-9", line, killed), text
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "groups"),
+    [
+        # the numbered twin of a name in another alternative folds into the name
+        (r"(?P<op>aten::\w+) on (?P<device>mps)|(?P<op2>\w+) fell back", "sgn fell back", {"op": "sgn"}),
+        (
+            r"(?P<op>aten::\w+) on (?P<device>mps)|(?P<op2>\w+) fell back",
+            "aten::mm on mps",
+            {"op": "aten::mm", "device": "mps"},
+        ),
+        # the first of two names that fold together wins
+        (r"(?P<package>\w+)=(?P<package2>\w+)", "torch=numpy", {"package": "torch"}),
+        (r"(?P<package12>\w+)!", "torch!", {"package": "torch"}),
+        # 'which' is given in upper case too (a template names WHICH where torch prints it so)
+        (r"(?P<which>high|low) watermark", "low watermark", {"which": "low", "which_upper": "LOW"}),
+        # a macOS the message names is the one its notes say
+        (r"needs macOS (?P<macos>[\d.]+)", "needs macOS 14.0", {"macos": "14.0", "macos_or": "14.0"}),
+    ],
+)
+def test_groups_of(pattern: str, text: str, groups: dict[str, str]) -> None:
+    from mpscheck.knowledge.error_rows import groups_of
+
+    match = re.search(pattern, text)
+    assert match is not None
+    expected = {"macos_or": INT64_KERNELS_MACOS, **groups}
+    assert groups_of(match) == expected
+
+
+def test_the_int64_kernels_macos_is_the_cumsum_rows() -> None:
+    from mpscheck.knowledge.op_limits import OP_LIMITS
+
+    (row,) = [r for r in OP_LIMITS if r.id == "cumsum-int64-macos13.3"]
+    assert row.macos_below is not None
+    assert ".".join(str(part) for part in row.macos_below) == INT64_KERNELS_MACOS
+    assert INT64_KERNELS_MACOS.count(".") == len(row.macos_below) - 1 >= 1
+
+
+@pytest.mark.parametrize(
+    ("template", "values", "filled"),
+    [
+        ("{python} -m pip install {pkg}", {"python": "python3", "pkg": None}, "python3 -m pip install {pkg}"),
+        ("{a}{b}", {}, "{a}{b}"),
+        ("{a}", {"a": ""}, ""),
+        ("broken {", {"a": "x"}, "broken {"),  # not a template: as written
+        ("{0}", {"a": "x"}, "{0}"),  # a positional field: as written
+        ("{a.b}", {"a": "x"}, "{a.b}"),  # an attribute of a value: as written
+        ("{a[0]}", {"a": "xy"}, "x"),
+    ],
+)
+def test_fill(template: str, values: dict[str, str | None], filled: str) -> None:
+    from mpscheck.knowledge.error_rows import fill
+
+    assert fill(template, values) == filled
