@@ -660,3 +660,100 @@ def test_fill(template: str, values: dict[str, str | None], filled: str) -> None
     from mpscheck.knowledge.error_rows import fill
 
     assert fill(template, values) == filled
+
+
+# ---------------------------------------------------------------------------------------------
+# dtype_limits' row builders, called here (the module calls them once, at import; a test must call them to
+# see what they build) with a release of distinct parts so that each part is seen where it belongs
+
+_MATMUL_SOURCE = (
+    "TORCH_CHECK(self.scalar_type() == ScalarType::Double || ... Float || ... Half, 'T') in "
+    "aten/src/ATen/native/mps/operations/LinearAlgebra.mm; complex allowed by supportedFloatingOrComplexType from "
+    "PR pytorch/pytorch#127241 (merged 2024-05-28, torch 2.4; fixes issue #127178)"
+)
+_WHEELS = "the text is in the libtorch_cpu.dylib strings of the macOS arm64 wheels"
+
+
+def test_an_int64_unary_row() -> None:
+    text = "MPS does not support log1p op with int64 input"
+    assert dtype_limits._int64_unary("log1p", "2.0.0-3.8.1", (3, 9)) == dtype_limits.MessageRow(
+        text,
+        frozenset({"aten::log1p"}),
+        frozenset({"int64"}),
+        (2, 0),
+        (3, 9),
+        "cast to float32 before the log1p (x.float()), or upgrade to torch>=3.9",
+        f"{_WHEELS} 2.0.0-3.8.1 (not from 3.9.0 on); TORCH_CHECK(self.scalar_type() != ScalarType::Long, '{text}') "
+        "in TORCH_IMPL_FUNC(log1p_out_mps), aten/src/ATen/native/mps/operations/UnaryOps.mm",
+    )
+
+
+def test_a_matmul_rows_complex_and_integer() -> None:
+    ops = frozenset({"aten::mm", "aten::x"})
+    assert dtype_limits._matmul("mm", ops, "T", "2.0.0-3.8.0", (3, 9)) == (
+        dtype_limits.MessageRow(
+            "T",
+            ops,
+            dtype_limits.COMPLEX,
+            (2, 0),
+            (2, 4),
+            "upgrade to torch>=2.4 (complex mm on MPS, with macOS 14), or run the complex mm on the CPU",
+            f"{_WHEELS} 2.0.0-3.8.0; {_MATMUL_SOURCE}",
+        ),
+        dtype_limits.MessageRow(
+            "T",
+            ops,
+            dtype_limits.INTEGERS,
+            (2, 0),
+            (3, 9),
+            "cast to float32 before the mm (x.float()), or upgrade to torch>=3.9",
+            f"{_WHEELS} 2.0.0-3.8.0 (not from 3.9.0 on); {_MATMUL_SOURCE}",
+        ),
+    )
+
+
+def test_the_shipped_rows_are_the_builders() -> None:
+    assert dtype_limits.ROWS[0] == dtype_limits._int64_unary("log1p", "2.0.0-2.7.1", (2, 8))
+    assert dtype_limits.ROWS[2:4] == dtype_limits._matmul(
+        "mm", frozenset({"aten::mm"}), "MPS device does not support mm for non-float inputs", "2.0.0-2.6.0", (2, 7)
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# defaults, the table loader's refusal, and how a message is indexed
+
+
+def test_the_default_architecture_is_arm64() -> None:
+    assert releases.texts("availability") == releases.texts("availability", "arm64") != ()
+    assert releases.installable("3.11", "14.0") == releases.installable("3.11", "14.0", "arm64") != []
+    assert releases.availability_texts() == releases.availability_texts("arm64") != ()
+    assert releases.known_releases() == releases.known_releases("arm64") != releases.known_releases("x86_64")
+    assert releases.newest_with_mps("3.11", "14.0") == releases.newest_with_mps("3.11", "14.0", "arm64") is not None
+    assert releases.installable("3.11", "14.0", "ppc") == []
+
+
+def test_a_table_of_another_format_is_refused_naming_both() -> None:
+    from mpscheck.knowledge import load_table
+
+    with pytest.raises(ValueError) as refused:
+        load_table("torch_releases.json", version=2)
+    assert str(refused.value) == "torch_releases.json has format 1; this mpscheck reads format 2"
+    assert load_table("chip_peaks.json", version=None)["rows"] == PEAKS
+
+
+def test_match_chip_ignores_case() -> None:
+    from mpscheck.knowledge import peaks
+
+    row = next(p for p in PEAKS if p.get("gpu_cores") is None and p["chip"].startswith("Apple"))
+    found = peaks.match_chip(row["chip"].lower())
+    assert found is not None and found.chip == row["chip"]
+
+
+def test_a_message_is_indexed_by_its_best_word_or_its_two_best() -> None:
+    index = _index(
+        "Frobnicator {} exploded on MPS",  # a long rare word: alone
+        "The {} was not found",  # every word short or common: the two best
+        "xyz {}",  # one word: alone, however weak
+    )
+    assert sorted(index._by_key) == [("found", "not"), ("frobnicator",), ("xyz",)]  # "not" before "the": a-z
+    assert _found(index, "The 7 was not found") == [("m1", ("7",), 1)]
