@@ -757,3 +757,26 @@ def test_a_message_is_indexed_by_its_best_word_or_its_two_best() -> None:
     )
     assert sorted(index._by_key) == [("found", "not"), ("frobnicator",), ("xyz",)]  # "not" before "the": a-z
     assert _found(index, "The 7 was not found") == [("m1", ("7",), 1)]
+
+
+def test_a_repeated_line_is_matched_once_and_reported_on_each_line() -> None:
+    index = _index("Frobnicator {} exploded on MPS")
+    line = "Frobnicator 3 exploded on MPS"
+    assert _found(index, f"{line}\nother\n{line}") == [("m0", ("3",), 1), ("m0", ("3",), 3)]
+    # the work counts the repeated line once: the text, then its two distinct lines
+    assert index.work == (2 * len(line) + 7) + len(line) + len("other") + 5 + 3 + 1 + 1
+
+
+def test_values_are_cut_from_the_lower_case_line_where_lower_changes_its_length() -> None:
+    index = _index("Frobnicator {} exploded on MPS")
+    assert "İ".lower() != "i" and len("İ".lower()) == 2  # one letter whose lower case is two characters
+    assert _found(index, "İ Frobnicator ABC exploded on MPS") == [("m0", ("abc",), 1)]
+    assert _found(index, "Frobnicator ABC exploded on MPS") == [("m0", ("ABC",), 1)]
+
+
+def test_tokens_and_by_id() -> None:
+    assert M.tokens("Can't  convert 'aten::mm.out' (x_1)!") == [
+        "can", "'", "t", "convert", "'", "aten", ":", ":", "mm", ".", "out", "'", "(", "x_1", ")", "!",
+    ]  # fmt: skip
+    first = M.messages()[0]
+    assert M.by_id(first.id) == first and M.by_id("no such id") is None
