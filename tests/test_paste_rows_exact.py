@@ -287,3 +287,25 @@ def test_an_observation_whose_lines_are_out_of_the_text() -> None:
     assert observe("sysctl", lines, 4, "host.cpu_count", 8).text == ""
     assert observe("sysctl", lines, 0, "host.cpu_count", 8).text == ""
     assert observe("sysctl", lines, 3, "host.cpu_count", 8, 3).command_text == "c"
+
+
+def test_each_of_dockers_own_lines_and_not_a_sentence_about_docker() -> None:
+    lines = [
+        "#7 [stage-1 3/7] RUN pip install torch",  # BuildKit's step
+        "#12 [internal] load metadata",  # BuildKit, but no numbered RUN/FROM/COPY step
+        "Dockerfile:80",  # BuildKit's excerpt of the failing line
+        "Dockerfile:80 x",
+        "Step 3/7 : RUN pip install torch",  # the legacy builder
+        "Step 3/7 : ENV X=1",
+        "$ docker compose up",
+        "% sudo docker run --rm -it img",
+        "docker-compose up",
+        "docker exec -it c bash",
+        "I use docker build sometimes",  # prose
+        "Container web  Started",
+        "✓ Container web  Recreated",
+        "Container web  Stopping",
+    ]
+    docker = [1, 3, 5, 7, 8, 9, 10, 12, 13]
+    expected = [row for n in docker for row in (("paste.container", True, n, None), ("host.system", "Linux", n, None))]
+    assert read_with("container", lines) == expected
