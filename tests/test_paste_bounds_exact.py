@@ -25,6 +25,7 @@ from mpscheck.probes.paste.normalise import (
     strip_prefixes,
     wrap_width,
 )
+from tests.corpus_cases import CORPUS
 from tests.test_explain_round3 import OOM
 from tests.test_paste_readers_exact import rows
 
@@ -194,3 +195,23 @@ def test_a_printed_device_is_used_unless_torch_device_built_it_up_to_three_lines
 
 def test_a_printed_device_on_the_first_line() -> None:
     assert rows(parser("repl")(["device(type='mps', index=0)"])) == [("paste.device_used", "mps", 1, None)]
+
+
+# ---- a REPL prompt after a line of the wrap width is a record of its own -----------------------------------
+
+
+def test_a_prompt_after_a_line_of_the_wrap_width_is_not_joined_onto_it() -> None:
+    """The bug this pins: the wrap rule's quote-mark step took ">>> " for a reply's "> " marks, so a prompt
+    line read as the continuation of a line cut at the wrap width and was glued onto it (pytorch#146236's
+    paste: its first line ended in ">>> import torch"), and code typed there could read as output."""
+    paste = (CORPUS / "pytorch-146236-rosetta-bf16.txt").read_text(encoding="utf-8").split("\n---\n", 1)[1]
+    lines = paste.split("\n")
+    assert lines[1] == ">>> import torch"
+    assert join_wrapped(lines)[:3] == lines[:3]
+    wrapped = "Downloading torch-2.2.2-cp311-none-macosx_10_9_x86_64.whl (150.8 MB) abcdefghijk"  # 80 wide: built
+    assert len(wrapped) == TERMINAL_WIDTH
+    typed = ">>> x = torch.ones(2, device='mps')"
+    assert join_wrapped([wrapped, typed]) == [wrapped, typed]
+    assert join_wrapped([wrapped, "> " + typed]) == [wrapped, "> " + typed]
+    assert "paste.mps_tensor" not in {o.fact for o in read(f"{wrapped}\n{typed}").observations}
+    assert strip_prefixes([">>> a", ">>> b"]) == [">>> a", ">>> b"]
