@@ -780,3 +780,47 @@ def test_tokens_and_by_id() -> None:
     ]  # fmt: skip
     first = M.messages()[0]
     assert M.by_id(first.id) == first and M.by_id("no such id") is None
+
+
+def _key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+@pytest.mark.parametrize(
+    ("version", "prerelease"),
+    [
+        ("2.10.0.dev20251008", True),
+        ("2.9.0a0+git1eba9b3", True),
+        ("2.9.0b1", True),
+        ("2.9.0rc1", True),
+        ("2.9.0", False),
+        ("2.9.0+cpu", False),
+        ("2.9.0+devbuild", False),  # a local label is not a pre-release
+        ("2.9.0rc", False),  # rc without its number
+    ],
+)
+def test_a_prerelease(version: str, prerelease: bool) -> None:
+    assert releases._is_prerelease(version) is prerelease
+
+
+def test_the_release_to_reason_from() -> None:
+    arm = sorted(RELEASES["releases"], key=_key)
+    newest_of = {}
+    for version in arm:
+        newest_of[tuple(_key(version)[:2])] = version
+
+    def nearest(version: str) -> tuple[str, bool] | None:
+        found = releases.nearest_known(version)
+        return (found[0].version, found[1]) if found else None
+
+    assert nearest("2.5.1+cpu") == ("2.5.1", True)
+    assert nearest("2.5.1rc1") == (newest_of[(2, 5)], False)  # a pre-release is not the release itself
+    assert nearest("2.4.9") == (newest_of[(2, 4)], False)  # an unknown patch: its minor's newest
+    assert nearest("2.99.0") == (arm[-1], False)  # newer than the table: its newest
+    assert nearest("1.13.1") is None and nearest("garbage") is None
+    assert releases.newer_than_table("2.99.0") == arm[-1]
+    assert releases.newer_than_table(arm[-1]) is None and releases.newer_than_table(None) is None
+    assert releases.newer_than_table(arm[-1] + ".dev20990101") is None  # the same minor: not newer
+    intel = sorted(RELEASES["x86_64"], key=_key)
+    assert releases.newer_than_table("2.3.0", "x86_64") == intel[-1]
+    assert releases.macos_floor("garbage") is None
