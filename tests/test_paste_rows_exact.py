@@ -309,3 +309,84 @@ def test_each_of_dockers_own_lines_and_not_a_sentence_about_docker() -> None:
     docker = [1, 3, 5, 7, 8, 9, 10, 12, 13]
     expected = [row for n in docker for row in (("paste.container", True, n, None), ("host.system", "Linux", n, None))]
     assert read_with("container", lines) == expected
+
+
+# ---- prose: each of the user's claims a line can make ----------------------------------------------------
+
+
+def test_prose_claims_read_exactly() -> None:
+    lines = [
+        "print(x_mps.addcdiv_(y_mps, z_mps)) # NOT same!",  # pytorch-118115
+        "# user: Using Conv1d with out_channels >65536 in MPS gives different outputs than in CPU (conv = "
+        "nn.Conv1d(1, 65537, 3, padding=1), printed on cpu and mps)",  # pytorch-129207
+        "# user: I have a normal computer, an rtx 2060 and a normal cpu, core i-5 11400F, and I have no idea what "
+        "TPU and MPS stands for ... Can anyone help?",  # diffusers-1847
+        "# user: Ok, I'm using MacOS Sequoia 15.2 with pipx installed open-webui 0.5.3 and the sentence transformers "
+        "for RAG for both the embed model and the ranker seem to be CPU only.",  # open-webui-8324
+        "# user: my setup is Mac M1 with Ubuntu 22.04 running via VMWare Fusion. I would like to use my host "
+        "machine's GPU device on my virtual machine.",  # pytorch-120557
+        "# user: Is MPS supported for Ubuntu 20.04 with PyTorch 2.1?",  # pytorch-96881
+        "# user: running training on the default GitHub macos runner",  # instructlab-1112
+        "i have upgraded to python 3.13 in my local env(macos 15.0.1), but can not install pytorch 2.4.1",  # #137853
+        "Cannot install torch.",  # comp-loinc-250
+        "# user (later): Intel iMac with an AMD Radeon Pro 580X; uname -m returns x86_64",  # cellpose-1468
+        "# user: my M1 Pro reports platform i386",  # lightning-14634
+        "# user: runs quite well except when i try to use the mode best; System Mac Ventura, without nvidia or CUDA",
+        "# user: 2,6 GHz 6-Core Intel Core i7",  # fooocus-1152: About This Mac's processor line
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.wrong_results", True, 1, None),
+        ("paste.wrong_results", True, 2, None),
+        ("paste.pc_gpu", True, 3, None),
+        ("paste.device_used", "cpu", 4, None),
+        ("host.macos_version", "15.2", 4, None),
+        ("host.system", "Darwin", 4, None),
+        ("host.system", "Linux", 5, None),  # the guest, said before the Mac it runs on
+        ("host.cpu_brand", "Apple M1", 5, None),
+        ("host.arm64_hardware", True, 5, None),
+        ("host.system", "Darwin", 5, None),
+        ("host.system", "Linux", 6, None),
+        ("host.hypervisor", True, 7, None),
+        ("paste.install_failed", "2.4.1", 8, None),
+        ("host.macos_version", "15.0.1", 8, None),
+        ("host.system", "Darwin", 8, None),
+        ("paste.install_failed", "", 9, None),
+        ("host.arm64_hardware", False, 10, None),
+        ("paste.intel_prose", True, 10, None),
+        ("host.system", "Darwin", 10, None),
+        ("paste.shell_machine", "x86_64", 10, None),
+        ("host.cpu_brand", "Apple M1 Pro", 11, None),
+        ("host.arm64_hardware", True, 11, None),
+        ("host.system", "Darwin", 11, None),
+        ("interpreter.processor", "i386", 11, None),
+        ("host.macos_version", "13", 12, None),
+        ("host.system", "Darwin", 12, None),
+        ("host.arm64_hardware", False, 13, None),
+        ("paste.intel_prose", True, 13, None),
+        ("host.system", "Darwin", 13, None),
+    ]
+
+
+def test_prose_edges_read_exactly() -> None:
+    lines = [
+        "an Intel iMac (built on an M1)",  # built: both an Intel Mac and a chip: not said which
+        "my Mac is on Monterey 13.1",  # built: a version that is not Monterey's (12): the name wins
+        "self-hosted macos runner on my Mac",  # built: a self-hosted runner is no VM
+        "Windows 11 in Parallels on my Mac",  # built: a Windows guest
+        "it runs inside a docker container",  # built
+        "Windows 11 laptop",  # built: another system, no Mac word
+        "$ uname -m says arm64 and MPS is wrong",  # built: a command line: only the wrong-results words
+        "macos-14-xlarge runner",  # built: a larger runner label
+        "Ventura 13.4.1 on my Mac",  # built: the name with its own version
+    ]
+    assert read_with("prose", lines) == [
+        ("host.macos_version", "12", 2, None),
+        ("host.system", "Darwin", 2, None),
+        ("host.system", "Windows", 4, None),
+        ("host.system", "Linux", 5, None),
+        ("host.system", "Windows", 6, None),
+        ("paste.wrong_results", True, 7, None),
+        ("host.hypervisor", True, 8, None),
+        ("host.macos_version", "13.4.1", 9, None),
+        ("host.system", "Darwin", 9, None),
+    ]
