@@ -215,3 +215,39 @@ def test_a_prompt_after_a_line_of_the_wrap_width_is_not_joined_onto_it() -> None
     assert join_wrapped([wrapped, "> " + typed]) == [wrapped, "> " + typed]
     assert "paste.mps_tensor" not in {o.fact for o in read(f"{wrapped}\n{typed}").observations}
     assert strip_prefixes([">>> a", ">>> b"]) == [">>> a", ">>> b"]
+
+
+# ---- every line's own steps: typography, HTML entities, full-width separators, pytest's E, arrows, reprs ----
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("it&#39;s &quot;mps&quot; &lt;a&gt; &amp; b&nbsp;c &#x41;", 'it\'s "mps" <a> & b c A'),  # a page's source
+        ("a & b", "a & b"),  # an ampersand alone: nothing to undo
+        ("&foo; x", "&foo; x"),  # not an entity the pattern knows
+        ("RuntimeError\uff1aMPS\uff0c x\uff1b y", "RuntimeError: MPS, x; y"),  # an input method's full-width marks
+        ("a\u00a0b\u200bc \u2018x\u2019 \u201cy\u201d \uff08z\uff09", "a bc 'x' \"y\" (z)"),  # a web page's typography
+        ("E       RuntimeError: boom", "RuntimeError: boom"),  # pytest's failure line
+        ("E  RuntimeError: boom", "E  RuntimeError: boom"),  # two blanks: not pytest's
+        ("platform.machine() \u2192 'x86_64'", "platform.machine() = 'x86_64'"),  # a summary's annotation
+        ("platform.machine() => 'arm64'", "platform.machine() = 'arm64'"),
+        ("platform.machine() -> 'arm64'", "platform.machine() -> 'arm64'"),  # an ASCII arrow alone stays
+    ],
+)
+def test_a_lines_own_normalising_steps(line: str, expected: str) -> None:
+    from mpscheck.probes.paste.normalise import normalise
+
+    assert normalise([line]).lines == [expected]
+
+
+def test_a_repr_line_is_expanded_only_when_it_looks_like_an_error() -> None:
+    from mpscheck.probes.paste.normalise import normalise, unrepr
+
+    assert unrepr(r"Error x\ny") == ["Error x", "y"]
+    assert unrepr(r"Error: it\'s") == ["Error: it's"]
+    assert unrepr(r"plain x\ny") == [r"plain x\ny"]  # no error word
+    assert unrepr(r"Error \t only") == [r"Error \t only"]  # no \n nor \' escape
+    assert unrepr("Error no escapes") == ["Error no escapes"]
+    result = normalise(["first", r"ValueError: a\nb\tc", "last"])
+    assert (result.lines, result.origin) == (["first", "ValueError: a", "b\tc", "last"], [1, 2, 2, 3])

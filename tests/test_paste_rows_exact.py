@@ -390,3 +390,14 @@ def test_prose_edges_read_exactly() -> None:
         ("host.macos_version", "13.4.1", 9, None),
         ("host.system", "Darwin", 9, None),
     ]
+
+
+def test_two_expressions_with_their_values_on_one_line_are_both_read() -> None:
+    # built: an annotated line whose comment holds a second expression and its value
+    line = "torch.backends.mps.is_available() = True  # torch.backends.mps.is_built() = True"
+    assert read_with("repl", [line]) == [("torch.mps_available", True, 1, None), ("torch.mps_built", True, 1, None)]
+
+
+def test_hw_optional_arm64_zero_is_no_arm64_cpu() -> None:
+    # built: the value an Intel Mac's sysctl gives where the key exists
+    assert read_with("sysctl", ["hw.optional.arm64: 0"]) == [("host.arm64_hardware", False, 1, None)]
