@@ -754,8 +754,9 @@ def test_a_message_is_indexed_by_its_best_word_or_its_two_best() -> None:
         "Frobnicator {} exploded on MPS",  # a long rare word: alone
         "The {} was not found",  # every word short or common: the two best
         "xyz {}",  # one word: alone, however weak
+        "{} fp16 xyzw",  # a word of 4 without 3 letters in a row ranks after one with them
     )
-    assert sorted(index._by_key) == [("found", "not"), ("frobnicator",), ("xyz",)]  # "not" before "the": a-z
+    assert sorted(index._by_key) == [("found", "not"), ("frobnicator",), ("xyz",), ("xyzw",)]  # "not" before "the": a-z
     assert _found(index, "The 7 was not found") == [("m1", ("7",), 1)]
 
 
