@@ -251,3 +251,31 @@ def test_a_repr_line_is_expanded_only_when_it_looks_like_an_error() -> None:
     assert unrepr("Error no escapes") == ["Error no escapes"]
     result = normalise(["first", r"ValueError: a\nb\tc", "last"])
     assert (result.lines, result.origin) == (["first", "ValueError: a", "b\tc", "last"], [1, 2, 2, 3])
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # transcribe-anything#52's uv hint, as a narrow terminal breaks it before the platform tag
+        ("hint:  You're on macOS", "(`macosx_15_0_x86_64`), but `torch` (v2.7.1) only has wheels for"),
+        ("a platform tag (e.g.,", "`macosx_14_0_arm64`)"),  # built: each ending a hint's line may have
+        ("a platform tag (e.g.", "`macosx_14_0_arm64`)"),
+        ("your platform tag", "`macosx_14_0_arm64`"),
+        ("the wheel's tag", "`macosx_14_0_arm64`"),
+        ("Darwin mbp.local 22.1.0 Darwin Kernel Version 22.1.0", "root:xnu-8792.41.9~2/RELEASE_ARM64_T8103 arm64"),
+    ],
+)
+def test_a_hint_or_uname_line_broken_before_its_tag_is_joined(first: str, second: str) -> None:
+    assert join_wrapped([first, second]) == [first + " " + second, ""]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("hint: nothing open here", "(`macosx_15_0_x86_64`)"),  # the line before ends in none of the openings
+        ("Darwin mbp.local 22.1.0 arm64", "arm64"),  # a Darwin line with its machine already
+        ("hint:  You're on macOS", "and then some words"),  # the next line is no tag
+    ],
+)
+def test_a_line_that_does_not_continue_is_not_joined(first: str, second: str) -> None:
+    assert join_wrapped([first, second]) == [first, second]
