@@ -58,7 +58,8 @@ def parser(name: str) -> Callable[[list[str]], list[Observation]]:
 
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # terminal colours copied along with the text
-QUOTE = re.compile(r"^(?:> ?)+(?!>)")  # a quoted reply in an issue thread; never a REPL's >>> prompt
+# A quoted reply in an issue thread; never a REPL's >>> prompt, not even inside a quote ("> >>> x" is ">>> x").
+QUOTE = re.compile(r"^(?:>(?!>>) ?)+")
 
 
 BLANKS = re.compile(r"[ \t]{33,}")  # no reader needs more than 32 blanks in a row, and \s* on more is slow

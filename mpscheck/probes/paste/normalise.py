@@ -32,7 +32,7 @@ _ERRORISH = re.compile(r"Error|Exception|Traceback|Warning|torch|MPS|mps")
 _ARROW = re.compile(r"(?<=\))\s*(?:→|⇒|=>|->)\s*")  # f(x) → 'value': a summary's annotation
 # a line that starts a record of its own: a prompt, a comment, a "Label: value" row, a traceback's frame
 _RECORD = re.compile(r"\A\s*(?:>>>|\.\.\.|[$%#]|[A-Z][\w .()/-]{0,40}:\s|File \"|Traceback)")
-_QUOTE_MARK = re.compile(r"\A(?:> ?){1,8}")
+_QUOTE_MARK = re.compile(r"\A(?:>(?!>>) ?){1,8}")  # a reply's "> ", never a REPL's ">>>" prompt
 _CONTINUES = re.compile(r"^\s*(?:\(?`?macosx_|\(`|`?(?:arm64|x86_64)`?\)?\s*$|RELEASE_|root:xnu)")
 
 
