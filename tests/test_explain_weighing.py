@@ -295,9 +295,17 @@ HOSTILE = [
 @pytest.mark.parametrize("pattern", _patterns(), ids=lambda p: p.pattern[:40])
 def test_every_new_pattern_is_linear_on_hostile_lines(pattern: re.Pattern[str]) -> None:
     for line in HOSTILE:
-        start = time.perf_counter()
-        pattern.search(line)
-        assert time.perf_counter() - start < 0.5, (pattern.pattern, line[:30])
+        # timed again when slow: a backtracking pattern is slow on every try, one timing under load is not
+        seconds = _seconds(pattern, line)
+        if seconds >= 0.5:
+            seconds = min(seconds, _seconds(pattern, line), _seconds(pattern, line))
+        assert seconds < 0.5, (pattern.pattern, line[:30])
+
+
+def _seconds(pattern: re.Pattern[str], line: str) -> float:
+    start = time.perf_counter()
+    pattern.search(line)
+    return time.perf_counter() - start
 
 
 def test_the_whole_text_search_finds_what_a_search_per_line_finds() -> None:
