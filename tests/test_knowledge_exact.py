@@ -584,17 +584,20 @@ def test_match_chip_prefers_the_exact_core_count_and_never_another() -> None:
 # the known-errors table: a match that spans lines, and the line first() names
 
 
-def test_a_match_spanning_two_lines_hides_no_match_on_the_next_line() -> None:
+def test_every_line_s_match_is_found_a_bare_zsh_killed_line_too() -> None:
     from mpscheck.knowledge.errors import find
 
     killed = "zsh: killed     python train.py"  # zsh's report of a process killed by the OS
-    # "zsh: killed" then a line break matches the row in the whole text (\s is the break), not on its line
+    # zsh prints the command after "killed"; a line of "zsh: killed" alone is the same report (the
+    # row once needed whitespace after the word, which only the next line's break supplied)
     hits = list(find(["zsh: killed", killed, "", killed]))
     assert [(h.row.id, h.line, h.text, dict(h.groups)) for h in hits] == [
+        ("killed-9", 1, "zsh: killed", {"macos_or": INT64_KERNELS_MACOS}),
         ("killed-9", 2, killed, {"macos_or": INT64_KERNELS_MACOS}),
         ("killed-9", 4, killed, {"macos_or": INT64_KERNELS_MACOS}),
     ]
-    assert list(find(["zsh: killed"])) == []
+    assert [(h.line, h.text) for h in find(["zsh: killed"])] == [(1, "zsh: killed")]
+    assert list(find(["zsh: killedx"])) == []
     assert list(find([])) == [] and list(find([""])) == []
 
 

@@ -321,7 +321,7 @@ LATE: tuple[Row, ...] = (
     ),
     Row(
         "killed-9",
-        r"\bKilled: 9\b|zsh: killed\s",
+        r"\bKilled: 9\b|zsh: killed\b",
         "out-of-memory",
         "macOS killed the process (SIGKILL, Killed: 9), which it does when memory runs out",
         "Use less memory (smaller model, batch or resolution); if PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 is set, unset "
