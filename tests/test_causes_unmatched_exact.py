@@ -299,6 +299,16 @@ def test_torchs_own_default_high_ratio_refused_is_a_torch_bug_in_each_spelling()
         ), value
     for other in ("RuntimeError: invalid high watermark ratio 1.71", "RuntimeError: invalid low watermark ratio 1.7"):
         assert explain_text(other).cause.id == "watermark-invalid", other
+    cut = "RuntimeError: invalid high watermark ratio "  # the line cut before the value: not torch's default
+    row = table.BY_ID["watermark"]
+    values = {"python": "python3", "which_upper": "HIGH"}
+    assert explain_text(cut).cause == Cause(
+        "watermark-invalid",
+        table.fill(row.summary, values),
+        Remediation(table.fill(row.fix, values), tuple(table.fill(c, values) for c in row.commands)),
+        (Evidence(1, cut),),
+        row.source,
+    )
 
 
 def test_a_low_ratio_over_the_high_one_names_where_the_high_one_is_set() -> None:
@@ -316,6 +326,8 @@ def test_a_low_ratio_over_the_high_one_names_where_the_high_one_is_set() -> None
         (Evidence(1, line),),
         row.source,
     )
+    cut = explain_text("RuntimeError: invalid low watermark ratio ").cause  # cut before the value: the default
+    assert cut.summary == explain_text(line).cause.summary
     lines = [f"export {high}=0.5", line]
     assert explain_text("\n".join(lines)).cause == Cause(
         "watermark-invalid",
