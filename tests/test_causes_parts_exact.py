@@ -234,3 +234,17 @@ def test_a_paravirtual_device_name_is_not_positive_evidence_but_a_chip_is() -> N
     assert healthy.cause.evidence == (Evidence(1, named[0]), Evidence(2, named[1]))
     paravirtual = explain_text("\n".join([named[0], "'Apple Paravirtual device'"]))
     assert paravirtual.cause.id != "healthy"
+
+
+def test_since_says_a_later_release_or_marks_the_oldest_release_of_the_table() -> None:
+    ops = KnowledgeOps(Module({}, {}))
+    reader = _Judge(Paste(""), [], ops)
+    assert reader.since(None) == "a later release"
+    assert reader.since("2.0.0") == "2.0.0 (or earlier: the oldest release the op table covers)"
+    assert reader.since("2.5.0") == "2.5.0"
+    assert _Judge(Paste(""), [], None).since("2.0.0") == "2.0.0"
+
+
+def test_strong_health_is_positive_evidence_alone() -> None:
+    assert _Judge(read("GPU available: True (mps), used: True"), [], None).strong_health() is True
+    assert _Judge(read("\n".join(SW_VERS)), [], None).strong_health() is False
