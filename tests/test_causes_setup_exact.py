@@ -67,6 +67,7 @@ def test_an_untranslated_x86_64_interpreter_is_an_x86_64_python_of_unknown_hardw
         "x86_64-python", table.fill(entry.summary, values), remedy, (Evidence(2, X86),), entry.source
     )
     assert diagnosis.others == []
+    assert diagnosis.next_step == "mpscheck doctor --format markdown"  # which Mac it is, the paste cannot say
 
 
 # ---- macOS below the floor -------------------------------------------------------------------------------

@@ -202,6 +202,7 @@ def test_an_unrecognised_error_or_crash_is_said_as_it_is(monkeypatch) -> None:
     )  # fmt: skip
     crash = "zsh: segmentation fault  python train.py"
     lines = [error, crash]
+    assert explain_text(error).next_step == "mpscheck doctor --format markdown"
     crashed = explain_text("\n".join(lines)).cause
     assert crashed == Cause(
         BUG,
