@@ -14,6 +14,7 @@ from __future__ import annotations
 from mpscheck.checks.causes import Cause, Evidence, explain_text
 from mpscheck.checks.causes.judge import judge
 from mpscheck.knowledge import errors as table
+from mpscheck.knowledge.versions import torch_pin_for_macos
 from mpscheck.model import Remediation
 from mpscheck.probes.paste import read
 
@@ -266,3 +267,34 @@ def test_lightning_on_a_native_python_is_told_to_upgrade_lightning() -> None:
     assert cause_of([LIGHTNING]) == Cause(
         "lightning-processor", row.summary, row_fix("lightning-mps"), (Evidence(1, LIGHTNING),), row.source
     )
+
+
+def test_the_errors_own_macos_floor_makes_an_older_macos_the_cause() -> None:
+    lines = ["ProductName:\t\tmacOS", "ProductVersion:\t\t13.5", AVAILABILITY.replace("12.3+.", "14.0+. ")]
+    pin = torch_pin_for_macos((13, 5), None, "arm64")
+    assert pin
+    assert cause_of(lines) == Cause(
+        "macos-too-old",
+        "macOS 13.5 is older than macOS 14.0, which this torch needs for MPS",
+        Remediation(
+            f"Upgrade macOS, or install the newest torch whose MPS runs on it ({pin}); or run on the CPU.",
+            ("softwareupdate --list", f"python3 -m pip install '{pin}'"),
+        ),
+        (Evidence(2, lines[1]), Evidence(3, lines[2])),
+        "https://github.com/pytorch/pytorch/issues/139425; mpscheck/knowledge/versions.py (MAC_FLOOR_BY_TORCH)",
+    )
+
+
+def test_a_buffer_over_metals_largest_is_its_own_kind_of_out_of_memory() -> None:
+    line = "RuntimeError: Invalid buffer size: 10.00 GB"
+    row = table.BY_ID["buffer-too-large"]
+    values = {"python": "python3", "requested": "10.00 GB"}
+    assert cause_of([line]) == Cause(
+        "out-of-memory",
+        table.fill(row.summary, values),
+        Remediation(table.fill(row.fix, values), ()),
+        (Evidence(1, line),),
+        row.source,
+        variant="buffer-too-large",
+    )
+    assert row.commands == ()
