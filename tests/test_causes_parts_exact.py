@@ -21,6 +21,7 @@ from mpscheck.checks.causes.silent import known_bugs, shown_dtypes
 from mpscheck.checks.memory import read_oom
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.causes import CAUSES
+from mpscheck.knowledge.error_rows import INT64_KERNELS_MACOS
 from mpscheck.model import ExitCode, Remediation, Requirement, Status
 from mpscheck.probes.paste import read
 from mpscheck.probes.paste.model import Observation, Paste
@@ -248,3 +249,14 @@ def test_since_says_a_later_release_or_marks_the_oldest_release_of_the_table() -
 def test_strong_health_is_positive_evidence_alone() -> None:
     assert _Judge(read("GPU available: True (mps), used: True"), [], None).strong_health() is True
     assert _Judge(read("\n".join(SW_VERS)), [], None).strong_health() is False
+
+
+def test_a_row_is_filled_with_the_interpreter_and_the_int64_macos_unless_its_match_names_one() -> None:
+    row = table.BY_ID["int64-no-support"]
+    assert "{macos_or}" in row.fix and "{python}" in row.commands[1]
+    reader = _Judge(Paste(""), [], None)
+    values = {"python": "python3", "macos_or": INT64_KERNELS_MACOS}
+    expected = Remediation(table.fill(row.fix, values), tuple(table.fill(c, values) for c in row.commands))
+    assert reader.fill(row, {}) == (table.fill(row.summary, values), expected)
+    named = {"python": "python3", "macos_or": "14.0"}
+    assert reader.fill(row, {"macos_or": "14.0"})[1].summary == table.fill(row.fix, named)
