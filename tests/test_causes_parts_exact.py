@@ -260,3 +260,29 @@ def test_a_row_is_filled_with_the_interpreter_and_the_int64_macos_unless_its_mat
     assert reader.fill(row, {}) == (table.fill(row.summary, values), expected)
     named = {"python": "python3", "macos_or": "14.0"}
     assert reader.fill(row, {"macos_or": "14.0"})[1].summary == table.fill(row.fix, named)
+
+
+def test_a_watermark_set_that_never_reached_torch_and_the_macs_memory_are_shown() -> None:
+    lines = ["export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0", "hw.memsize: 17179869184", OOM]
+    paste = read("\n".join(lines))
+    hit = next(h for h in table.find([OOM]) if h.row.id == "oom")
+    reading = read_oom(hit.groups, paste.facts)
+    assert reading.variant == "watermark-not-applied"
+    assert judge(paste).cause == Cause(
+        "out-of-memory",
+        f"MPS ran out of memory: {reading.kind} ({reading.numbers})",
+        reading.remedy,
+        (Evidence(1, lines[0]), Evidence(2, lines[1]), Evidence(3, OOM)),
+        table.BY_ID["oom"].source,
+        variant="watermark-not-applied",
+    )
+    plain = read("\n".join(lines[1:]))
+    reading = read_oom(hit.groups, plain.facts)
+    assert judge(plain).cause == Cause(
+        "out-of-memory",
+        f"MPS ran out of memory: {reading.kind} ({reading.numbers})",
+        reading.remedy,
+        (Evidence(1, lines[1]), Evidence(2, OOM)),
+        table.BY_ID["oom"].source,
+        variant=reading.variant,
+    )
