@@ -25,6 +25,7 @@ from mpscheck.knowledge import errors as table
 from mpscheck.knowledge import silent_bugs
 from mpscheck.knowledge.causes import CAUSES
 from mpscheck.model import Remediation
+from tests.corpus_cases import CORPUS, load
 
 MESSAGES = Path(unmatched.__file__).resolve().parents[2] / "knowledge" / "torch_messages.json"
 BUG = "metal-bug-fixed-later"
@@ -338,3 +339,68 @@ def test_a_low_ratio_over_the_high_one_names_where_the_high_one_is_set() -> None
         (Evidence(1, lines[0]), Evidence(2, line)),
         row.source,
     )
+
+
+# ---- NaN, the user's word of wrong results, a checkpoint loaded onto mps (tuning corpus cases) -------------
+
+
+def corpus(name: str) -> str:
+    return load(CORPUS / f"{name}.txt").paste
+
+
+def numbered(text: str, *numbers: int) -> tuple[Evidence, ...]:
+    lines = text.split("\n")
+    return tuple(Evidence(n, lines[n - 1]) for n in numbers)
+
+
+def test_nan_on_mps_and_the_users_word_of_wrong_results_are_said_exactly() -> None:
+    nan = corpus("diffusers-11229-sdxl-slicing-nan")
+    at = [n for n, line in enumerate(nan.split("\n"), 1) if line.lstrip().startswith("tensor([[[[nan")]
+    on_mps = [n for n, line in enumerate(nan.split("\n"), 1) if "device='mps:0'" in line]
+    assert explain_text(nan).cause == Cause(
+        BUG,
+        "the results on mps are NaN (the run finished, so no error names the op)",
+        Remediation(
+            "Compare with the same run on the CPU (device='cpu') to find the op, and upgrade torch (and macOS): "
+            "wrong or NaN results on mps are mostly backend bugs fixed in later releases; float32 instead of "
+            "float16 rules out an overflow.",
+            (UPGRADE,),
+        ),
+        numbered(nan, at[0], on_mps[0]),
+        ISSUES,
+        (),
+        "nan",
+    )
+    wrong = corpus("pytorch-118115-addcdiv-noncontiguous")
+    said = [n for n, line in enumerate(wrong.split("\n"), 1) if "NOT same" in line]
+    expected = Cause(
+        BUG,
+        "the paste says the results on mps are wrong, and shows no error that would explain it",
+        Remediation(
+            "Compare the op on the CPU and on mps to find the first that differs, and upgrade torch (and macOS): "
+            "wrong results on mps are mostly backend bugs fixed in later releases (.contiguous() before the op, or "
+            "float32, are the usual workarounds meanwhile).",
+            (UPGRADE,),
+        ),
+        numbered(wrong, said[0]),
+        ISSUES,
+        (),
+        "wrong-results",
+    )
+    assert explain_text(wrong).cause == expected
+    nan_on_cpu = "tensor([[nan, nan, nan]])"  # NaN with no tensor on mps: the user's word decides
+    both = wrong + nan_on_cpu + "\n"
+    assert explain_text(both).cause == expected
+
+
+def test_an_error_inside_torch_load_with_map_location_mps_is_the_checkpoint_row() -> None:
+    text = corpus("pytorch-77874-load-map-location-mps-jupyter")
+    row = table.BY_ID["mps-checkpoint-load"]
+    first_error = next(n for n, line in enumerate(text.split("\n"), 1) if line.startswith("RuntimeError"))
+    where = next(n for n, line in enumerate(text.split("\n"), 1) if "map_location=" in line)
+    fix = Remediation(row.fix, tuple(table.fill(c, {"python": "python3"}) for c in row.commands))
+    assert explain_text(text).cause == Cause(
+        "mps-checkpoint-load", row.summary, fix, numbered(text, where, first_error), row.source
+    )
+    without_load = text.replace("/torch/serialization.py", "/torch/other.py")
+    assert explain_text(without_load).cause.id != "mps-checkpoint-load"
