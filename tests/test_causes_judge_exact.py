@@ -21,6 +21,7 @@ from mpscheck.model import ExitCode, Remediation, Requirement, Status
 from mpscheck.probes.paste import read
 from mpscheck.probes.paste.model import Observation, Paste
 from tests.corpus_cases import CORPUS, load
+from tests.test_paste_reach import FAILING, paste_of
 
 UNREAD = Cause("unreadable", "nothing in the input could be read", None)
 PY = "/usr/local/bin/python3"
@@ -298,3 +299,13 @@ def test_install_commands_are_rewritten_for_the_setup_and_others_kept() -> None:
     )
     bare = Cause("x", "y", None)
     assert fit_installs(bare, Facts(), "python3") is bare
+
+
+def test_a_check_that_only_warns_on_the_facts_is_a_finding_not_a_cause() -> None:
+    paste = paste_of(FAILING["python-macos-compat"])
+    diagnosis = judge(paste)
+    assert [(f.id, f.status) for f in diagnosis.findings if f.id == "python-macos-compat"] == [
+        ("python-macos-compat", Status.WARN)
+    ]
+    assert diagnosis.cause.id == "not-enough-evidence"
+    assert diagnosis.others == []
