@@ -286,3 +286,21 @@ def test_a_watermark_set_that_never_reached_torch_and_the_macs_memory_are_shown(
         table.BY_ID["oom"].source,
         variant=reading.variant,
     )
+
+
+def test_a_bug_from_a_macos_on_is_named_from_that_macos_or_an_unknown_one() -> None:
+    # mps-bitwise-noncontiguous-output: macOS 15 or newer, fixed in torch 2.7.0
+    found = [(b.id, op, line) for b, op, line in known_bugs("x.bitwise_and(y)", "2.6.0", "15.0")]
+    assert found == [("mps-bitwise-noncontiguous-output", "aten::bitwise_and", 1)]
+    assert [(b.id, op, line) for b, op, line in known_bugs("x.bitwise_and(y)", "2.6.0", None)] == found
+    assert known_bugs("x.bitwise_and(y)", "2.6.0", "14.6") == []
+    assert known_bugs("x.bitwise_and(y)", "2.7.0", "15.0") == []
+
+
+def test_each_bug_names_the_first_of_its_ops_by_name_and_the_line_that_shows_it() -> None:
+    found = [(b.id, op, line) for b, op, line in known_bugs("aten::mm\nx.isfinite(y)\naten::bmm", "2.12.0", None)]
+    assert found == [
+        ("mps-matmul-allocator-state", "aten::bmm", 3),
+        ("mps-bmm-over-2pow32", "aten::bmm", 3),
+        ("mps-isfinite-noncontiguous-slice", "aten::isfinite", 2),
+    ]
