@@ -9,6 +9,8 @@ under test, and every field of a Cause is compared, so that a changed word, bran
 
 from __future__ import annotations
 
+import pytest
+
 from mpscheck.checks.causes import Cause, Diagnosis, Evidence, explain_text
 from mpscheck.checks.causes.judge import fit_installs, judge, judge_cut
 from mpscheck.checks.diagnose import diagnose
@@ -309,3 +311,28 @@ def test_a_check_that_only_warns_on_the_facts_is_a_finding_not_a_cause() -> None
     ]
     assert diagnosis.cause.id == "not-enough-evidence"
     assert diagnosis.others == []
+
+
+@pytest.mark.parametrize(
+    ("check", "cause_id"),
+    [
+        ("platform", "not-macos"),
+        ("chip", "intel-mac"),
+        ("virtual-machine", "virtual-machine"),
+        ("python-arch", "rosetta-python"),
+        ("macos-version", "macos-too-old"),
+        ("mps-built", "torch-not-built-with-mps"),
+        ("mps-available", "no-metal-device"),
+        ("mps-watermark-env", "watermark-invalid"),
+        ("python-macos-compat", "doctor-check-failed"),
+        ("mps-fallback-env", "doctor-check-failed"),
+        ("torch-import", "doctor-check-failed"),
+    ],
+)
+def test_each_failing_row_of_a_pasted_report_stands_for_its_cause(check: str, cause_id: str) -> None:
+    row = f"[✗] {check:<20}the check's own words"
+    cause = explain_text(f"mpscheck doctor · probed {PY}\n{row}").cause
+    variant = check if cause_id == "doctor-check-failed" else None
+    assert (cause.id, cause.summary, cause.evidence, cause.variant) == (
+        cause_id, "mpscheck doctor says: the check's own words", (Evidence(2, row),), variant
+    )  # fmt: skip
