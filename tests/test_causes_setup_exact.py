@@ -243,3 +243,22 @@ def test_a_python_some_release_has_a_wheel_for_is_no_wheel_cause() -> None:
         ["I cannot install torch 2.0.0", PYTHON.format("3.12.4"), "PyTorch version: 2.5.1"],  # a torch installed
     ):
         assert reader(lines).no_wheel_for_python() is None, lines
+
+
+def test_setup_causes_are_said_most_basic_first_whatever_their_place_in_the_paste() -> None:
+    lines = [
+        ">>> torch.backends.mps.is_built()",
+        "False",
+        "PyTorch version: 1.11.0",
+        *sw_vers("12.2"),
+        "kern.hv_vmm_present: 1",
+        "platform.machine() / processor(): x86_64 / i386",
+    ]
+    diagnosis = explain_text("\n".join(lines))
+    assert [c.id for c in [diagnosis.cause, *diagnosis.others]] == [
+        "x86_64-python",
+        "virtual-machine",
+        "macos-too-old",
+        "torch-too-old",
+        "torch-not-built-with-mps",
+    ]
