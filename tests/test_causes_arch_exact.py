@@ -58,6 +58,11 @@ def shown(lines: list[str], *numbers: int) -> tuple[Evidence, ...]:
         ([FILE_X86], (1,), ()),
         ([FILE_UNIVERSAL], (), ()),  # it has an arm64 slice: not x86_64-only
         ([MACHINE_X86], (1,), ()),
+        ([">>> platform.processor()", "'i386'"], (1, 2), ()),
+        ([">>> platform.processor()", "'arm'"], (), ()),
+        ([">>> platform.machine()", "'x86_64'"], (1, 2), ()),
+        ([">>> platform.machine()", "'arm64'"], (), ()),
+        (["Rosetta (sysctl.proc_translated): 0"], (), ()),
         ([TRANSLATED], (1,), (1,)),
         ([ARM64], (), (1,)),
         (["hw.optional.arm64: 0"], (), ()),
