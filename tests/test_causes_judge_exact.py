@@ -336,3 +336,13 @@ def test_each_failing_row_of_a_pasted_report_stands_for_its_cause(check: str, ca
     assert (cause.id, cause.summary, cause.evidence, cause.variant) == (
         cause_id, "mpscheck doctor says: the check's own words", (Evidence(2, row),), variant
     )  # fmt: skip
+
+
+def test_a_tensor_on_mps_is_positive_evidence_said_as_such() -> None:
+    line = "tensor([1, 2, 3, 4], device='mps:0')"
+    diagnosis = explain_text(line)
+    how = "a tensor was created on mps"
+    assert diagnosis.cause == Cause(
+        "healthy", filled(CAUSES["healthy"].summary, how=how), None, (Evidence(1, line),), ""
+    )
+    assert (diagnosis.status, diagnosis.exit_code) == (Status.PASS, ExitCode.READY)
