@@ -328,6 +328,11 @@ def test_a_low_ratio_over_the_high_one_names_where_the_high_one_is_set() -> None
         (Evidence(1, line),),
         row.source,
     )
+    raised = ["export PYTORCH_MPS_HIGH_WATERMARK_RATIO=1.0", "RuntimeError: invalid low watermark ratio 1.5."]
+    assert explain_text("\n".join(raised)).cause.summary == (
+        f"torch refuses the first MPS allocation: {high}=1.0 is set, and the low watermark ratio (1.5) may not "
+        "exceed it"
+    )  # the ratio torch printed, its full stop dropped
     cut = explain_text("RuntimeError: invalid low watermark ratio ").cause  # cut before the value: the default
     assert cut.summary == explain_text(line).cause.summary
     lines = [f"export {high}=0.5", line]
