@@ -233,8 +233,18 @@ def test_a_paravirtual_device_name_is_not_positive_evidence_but_a_chip_is() -> N
         CAUSES["healthy"].summary, {"how": "torch.backends.mps.get_name() names the GPU"}
     )
     assert healthy.cause.evidence == (Evidence(1, named[0]), Evidence(2, named[1]))
-    paravirtual = explain_text("\n".join([named[0], "'Apple Paravirtual device'"]))
-    assert paravirtual.cause.id != "healthy"
+    lines = [named[0], "'Apple Paravirtual device'"]
+    assert _Judge(read("\n".join(named)), [], None).positive() == read("\n".join(named)).all("torch.mps_device_name")
+    assert _Judge(read("\n".join(lines)), [], None).positive() == []
+    entry = CAUSES["virtual-machine"]
+    values = {"python": "python3"}
+    assert explain_text("\n".join(lines)).cause == Cause(
+        "virtual-machine",
+        table.fill(entry.summary, values),
+        Remediation(table.fill(entry.fix, values), tuple(table.fill(c, values) for c in entry.commands)),
+        (Evidence(1, lines[0]), Evidence(2, lines[1])),  # the device's name says it: its line is the evidence
+        entry.source,
+    )
 
 
 def test_since_says_a_later_release_or_marks_the_oldest_release_of_the_table() -> None:
