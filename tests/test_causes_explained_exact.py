@@ -113,3 +113,33 @@ def test_errors_are_ranked_by_the_table_not_by_their_place_in_the_paste() -> Non
     order = [c.id for c in [first.cause, *first.others]]
     assert order == [c.id for c in [second.cause, *second.others]]
     assert sorted(order) == ["torch-not-built-with-mps", "watermark-invalid"]
+
+
+def test_a_known_error_leaves_an_unknown_one_unsaid_and_a_warning_is_said_once() -> None:
+    watermark = "RuntimeError: invalid high watermark ratio 2.5"
+    odd = "RuntimeError: something went wrong in the kernel"
+    diagnosis = explain_text("\n".join([odd, watermark]))
+    assert [c.id for c in [diagnosis.cause, *diagnosis.others]] == ["watermark-invalid"]
+    warning = (
+        "UserWarning: The operator '{}' is not currently supported on the MPS backend and will fall back to run on "
+        "the CPU."
+    )
+    lines = [warning.format("aten::upsample_bicubic2d.out"), warning.format("aten::_linalg_solve_ex.result")]
+    twice = explain_text("\n".join(lines))
+    assert [c.id for c in [twice.cause, *twice.others]] == ["op-fallback-warning"]
+    assert twice.cause.evidence == (Evidence(1, lines[0]),)  # the first op's
+
+
+def test_off_macos_an_x86_64_python_or_an_nvidia_gpu_adds_nothing() -> None:
+    linux = "OS: Ubuntu 22.04.4 LTS (x86_64)"
+    both = explain_text("\n".join([linux, "platform.machine() / processor(): x86_64 / i386"]))
+    assert [c.id for c in [both.cause, *both.others]] == ["not-macos"]
+    mac = explain_text("\n".join(["ProductName:\t\tmacOS", "ProductVersion:\t\t14.5", "eGPU: NVIDIA RTX 3090"]))
+    assert "not-macos" not in [c.id for c in [mac.cause, *mac.others]]
+
+
+def test_a_failure_shown_with_torch_or_interpreter_facts_needs_no_doctor_run() -> None:
+    built = explain_text("\n".join([">>> torch.backends.mps.is_built()", "False"]))
+    assert (built.cause.id, built.next_step) == ("torch-not-built-with-mps", None)
+    env = explain_text("export PYTORCH_ENABLE_MPS_FALLBACK=yes please")
+    assert (env.cause.id, env.next_step) == ("doctor-check-failed", None)
