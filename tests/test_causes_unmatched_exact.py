@@ -409,3 +409,23 @@ def test_an_error_inside_torch_load_with_map_location_mps_is_the_checkpoint_row(
     )
     without_load = text.replace("/torch/serialization.py", "/torch/other.py")
     assert explain_text(without_load).cause.id != "mps-checkpoint-load"
+
+
+def test_torchs_own_log_lines_and_fallback_messages_are_not_errors(monkeypatch) -> None:
+    for message_id in ("m8c7628d9be", "m19bc9cb3ae"):  # mps-diagnostic-output, op-fallback-warning
+        given(monkeypatch, message(message_id, 1, HISTC))
+        assert explain_text(HISTC).cause.variant == "unrecognised", message_id
+
+
+def test_a_message_on_a_line_a_row_already_judged_is_not_said_again(monkeypatch) -> None:
+    warning = (
+        "UserWarning: The operator 'aten::upsample_bicubic2d.out' is not currently supported on the MPS backend "
+        "and will fall back to run on the CPU."
+    )
+    given(monkeypatch, message("md7d97d6796", 1, warning))  # stand-in: a real message placed on the warning's line
+    diagnosis = explain_text(warning)
+    assert [c.id for c in [diagnosis.cause, *diagnosis.others]] == ["op-fallback-warning"]
+    given(monkeypatch, message("md7d97d6796", 2, HISTC))
+    diagnosis = explain_text("\n".join([warning, HISTC]))
+    assert [c.id for c in [diagnosis.cause, *diagnosis.others]] == [BUG, "op-fallback-warning"]
+    assert diagnosis.cause.variant == "torch-message"
