@@ -314,3 +314,13 @@ def test_each_bug_names_the_first_of_its_ops_by_name_and_the_line_that_shows_it(
         ("mps-bmm-over-2pow32", "aten::bmm", 3),
         ("mps-isfinite-noncontiguous-slice", "aten::isfinite", 2),
     ]
+
+
+def test_without_the_op_table_the_judgement_has_no_op_coverage(monkeypatch) -> None:
+    from mpscheck.checks.causes import ops as coverage
+
+    def missing(name: str) -> object:
+        raise ImportError(name)
+
+    monkeypatch.setattr(coverage.importlib, "import_module", missing)
+    assert knowledge_ops() is None
