@@ -12,7 +12,7 @@ its stages (each numerics and timing stage's own seconds, and the time between t
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import importlib
 import json
 import subprocess
 import sys
@@ -28,11 +28,10 @@ SUSTAINED_SECONDS = 0.5
 
 
 def load_bench_workload():
-    path = ROOT / "mpscheck" / "probes" / "agent" / "bench.py"
-    spec = importlib.util.spec_from_file_location("bench_workload", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
+    """The agent's bench module (it imports its siblings, bench_models and bench_numerics, relatively)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    return importlib.import_module("mpscheck.probes.agent.bench")
 
 
 def sync(torch, device: str) -> None:

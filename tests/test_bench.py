@@ -364,18 +364,24 @@ def test_the_recorded_h100_run_in_figures() -> None:
 
 
 def test_the_bench_workload_is_python_38_and_stdlib_plus_torch() -> None:
-    """It runs inside the target interpreter, which may be Python 3.8 and has no mpscheck."""
+    """It runs inside the target interpreter, which may be Python 3.8 and has no mpscheck: its modules
+    import the standard library, torch and the agent's own modules (relatively), nothing else."""
     import ast
     import sys
 
-    tree = ast.parse((ROOT / "mpscheck" / "probes" / "agent" / "bench.py").read_text(), feature_version=(3, 8))
-    imported = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            imported |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            imported.add((node.module or "").split(".")[0])
-    assert imported - {"__future__"} <= set(sys.stdlib_module_names) | {"torch"}, imported
+    agent = ROOT / "mpscheck" / "probes" / "agent"
+    for path in sorted(agent.glob("bench*.py")):
+        tree = ast.parse(path.read_text(), feature_version=(3, 8))
+        imported, siblings = set(), set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                imported |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level:
+                siblings |= {node.module} if node.module else {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                imported.add((node.module or "").split(".")[0])
+        assert imported - {"__future__"} <= set(sys.stdlib_module_names) | {"torch"}, (path.name, imported)
+        assert all((agent / f"{name}.py").is_file() for name in siblings), (path.name, siblings)
 
 
 def test_the_docs_peak_table_is_the_json_table() -> None:
@@ -393,7 +399,7 @@ def test_the_docs_peak_table_is_the_json_table() -> None:
 
 def test_device_results_reach_float64_only_on_the_cpu() -> None:
     """MPS has no float64 (torch's text: tests/recorded.py FLOAT64_ERROR): move results to the CPU first."""
-    source = (ROOT / "mpscheck" / "probes" / "agent" / "bench.py").read_text()
+    source = (ROOT / "mpscheck" / "probes" / "agent" / "bench_numerics.py").read_text()
     assert ".double().cpu()" not in source and ".cpu().double()" in source
 
 

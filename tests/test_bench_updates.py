@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import importlib.util
 import subprocess
 import sys
@@ -15,11 +16,17 @@ AGENT = ROOT / "mpscheck" / "probes" / "agent"
 
 
 def load(name: str):
-    spec = importlib.util.spec_from_file_location(f"updates_test_{name}", AGENT / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """An agent module as the agent loads it: its folder as the private package, found by path."""
+    package = "_mpscheck_agent"
+    if package not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            package, AGENT / "__init__.py", submodule_search_locations=[str(AGENT)]
+        )
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[package] = module
+        spec.loader.exec_module(module)
+    return importlib.import_module(f"{package}.{name}")
 
 
 def small_model(torch):
@@ -73,11 +80,9 @@ def test_a_bench_training_step_never_imports_torch_dynamo(real_torch) -> None:
     """The tiny bench's model stages, answer check and timing, in a fresh interpreter."""
     script = f"""
 import json, sys
-sys.path.insert(0, {str(AGENT.parent)!r})
-import importlib.util
-spec = importlib.util.spec_from_file_location("bench_alone", {str(AGENT / "bench.py")!r})
-bench = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(bench)
+sys.path.insert(0, {str(AGENT.parent.parent.parent)!r})
+from tests.test_bench_updates import load
+bench = load("bench")
 import torch
 plan = bench.PLANS["tiny"]
 checked = bench.numerics(torch, "cpu", "bert-base", plan)

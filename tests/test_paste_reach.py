@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
-from mpscheck.checks import DOCTOR, INPUT, ORDER
-from mpscheck.checks.causes.findings import CHECK_INPUTS, relevant_findings
+from mpscheck.checks import DOCTOR, INPUT, ORDER, REGISTRY
+from mpscheck.checks.causes.findings import check_cause, check_inputs, relevant_findings
+from mpscheck.knowledge.causes import CAUSES
+from mpscheck.knowledge.errors import TABLE
 from mpscheck.model import Status
 from mpscheck.probes.paste.model import Observation, Paste
 
@@ -58,12 +60,44 @@ def paste_of(facts: dict[str, Any]) -> Paste:
 
 
 def test_every_doctor_check_is_judged_from_text_or_says_why_not() -> None:
+    inputs = check_inputs()
     for check_id in ORDER[DOCTOR] + ORDER[INPUT]:
-        assert (check_id in CHECK_INPUTS) != (check_id in NOT_FROM_TEXT), check_id
-    assert set(FAILING) == set(CHECK_INPUTS)
+        assert (check_id in inputs) != (check_id in NOT_FROM_TEXT), check_id
+    assert set(FAILING) == set(inputs)
 
 
-@pytest.mark.parametrize("check_id", sorted(CHECK_INPUTS))
+def test_what_a_check_reads_and_the_cause_it_stands_for_are_declared_on_the_check() -> None:
+    """One home: the facts explain needs and the cause id, on @check; explain derives its maps."""
+    assert check_inputs() == {
+        "platform": ("host.system",),
+        "chip": ("host.cpu_brand",),
+        "virtual-machine": ("host.hypervisor",),
+        "python-arch": ("interpreter.machine",),
+        "python-macos-compat": ("interpreter.mac_ver", "host.macos_version"),
+        "macos-version": ("host.macos_version",),
+        "mps-built": ("torch.mps_built",),
+        "mps-available": ("torch.mps_available",),
+        "mps-fallback-env": ("interpreter.env.PYTORCH_ENABLE_MPS_FALLBACK",),
+        "mps-watermark-env": ("interpreter.env.PYTORCH_MPS_HIGH_WATERMARK_RATIO",),
+        "error-text": ("error",),
+    }
+    causes = {check_id: check_cause(check_id) for check_id in REGISTRY}
+    assert {k: v for k, v in causes.items() if v} == {
+        "platform": "not-macos",
+        "chip": "intel-mac",
+        "virtual-machine": "virtual-machine",
+        "python-arch": "rosetta-python",
+        "macos-version": "macos-too-old",
+        "mps-built": "torch-not-built-with-mps",
+        "mps-available": "no-metal-device",
+        "mps-watermark-env": "watermark-invalid",
+    }
+    vocabulary = set(CAUSES) | {row.cause for row in TABLE}  # the one cause vocabulary (corpus README)
+    assert all(cause in vocabulary for cause in causes.values() if cause), "a check's cause is a documented id"
+    assert check_cause("no-such-check") is None
+
+
+@pytest.mark.parametrize("check_id", sorted(check_inputs()))
 def test_a_paste_makes_each_text_judged_check_fail(check_id: str) -> None:
     found = {f.id: f for f in relevant_findings(paste_of(FAILING[check_id]))}
     assert check_id in found, f"{check_id}: the paste's facts do not reach it"

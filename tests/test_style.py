@@ -76,8 +76,8 @@ def test_ci_runs_the_readmes_test_command() -> None:
     assert "<!-- ci: the test command" in ci and "torch==2.13.0" in ci
 
 
-# Modules still over the limit, owned by another branch's work; this list may only shrink.
-OVER_THE_LIMIT = {"probes/agent/bench.py"}
+# Modules still over the limit; this list may only shrink (it is empty).
+OVER_THE_LIMIT: set[str] = set()
 
 
 def test_no_module_is_over_400_lines() -> None:
@@ -91,11 +91,16 @@ def test_no_module_is_over_400_lines() -> None:
 
 
 def test_checks_stay_small_functions() -> None:
-    """A registered check is a small function (decorator included): its rule, guard clauses first; helpers
-    carry the wording. 45 lines is today's longest (mps-watermark-env); the limit may only go down."""
+    """A registered check is a small function: its rule, guard clauses first; helpers carry the wording.
+    Counted from its ``def`` (the decorator only declares: ids, prerequisites, what explain reads).
+    44 lines is today's longest (mps-watermark-env); the limit may only go down."""
     import inspect
 
     from mpscheck.checks import REGISTRY
 
-    long = {i: n for i, c in REGISTRY.items() if (n := len(inspect.getsource(c.run).splitlines())) > 45}
+    def rule_lines(function) -> int:
+        source = inspect.getsource(function).splitlines()
+        return len(source) - next(i for i, line in enumerate(source) if line.lstrip().startswith("def "))
+
+    long = {i: n for i, c in REGISTRY.items() if (n := rule_lines(c.run)) > 44}
     assert not long, long

@@ -71,7 +71,9 @@ def export_fix(ctx: Context, summary: str, name: str, value: str) -> Remediation
     return Remediation(summary, tuple(commands))
 
 
-@check("mps-fallback-env", "CPU fallback", where="macos", needs=("interpreter",))
+@check(
+    "mps-fallback-env", "CPU fallback", where="macos", needs=("interpreter",), reads=(f"interpreter.env.{FALLBACK}",)
+)
 def mps_fallback_env(ctx: Context) -> Outcome:
     if ctx.interpreter is None or ctx.interpreter.env is None:
         return skipped("not determined: the environment was not captured")
@@ -102,7 +104,14 @@ def mps_fallback_env(ctx: Context) -> Outcome:
     return passed(f"{FALLBACK}={value}: ops without an MPS kernel run on the CPU (slower; torch warns once)")
 
 
-@check("mps-watermark-env", "MPS memory limits", where="macos", needs=("interpreter",))
+@check(
+    "mps-watermark-env",
+    "MPS memory limits",
+    where="macos",
+    needs=("interpreter",),
+    reads=(f"interpreter.env.{HIGH}",),
+    cause="watermark-invalid",
+)
 def mps_watermark_env(ctx: Context) -> Outcome:
     if ctx.interpreter is None or ctx.interpreter.env is None:
         return skipped("not determined: the environment was not captured")

@@ -116,7 +116,7 @@ def judged(ctx: Context, entry: SmokeStep, device: str, rule: Rule) -> Outcome:
 # ---- the errors an input's text shows (a paste, kept in facts.errors) ------------------------------
 
 
-@check("error-text", "Errors the input shows", suite=INPUT)
+@check("error-text", "Errors the input shows", suite=INPUT, reads=("error",))
 def error_text(ctx: Context) -> Outcome:
     """The first known error among the texts the input showed, by the one table, with the row's fix."""
     known = [(seen, sig) for seen in ctx.facts.errors if (sig := recognise(seen.text)) is not None and sig.row]

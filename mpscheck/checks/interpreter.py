@@ -57,7 +57,14 @@ def is_rosetta(ctx: Context, info: InterpreterFacts) -> bool:
     return rosetta(ctx.host, info)  # checks/machine.py: the one reading, shared with the paste rules
 
 
-@check("python-arch", "Python architecture", where="macos", needs=("interpreter",))
+@check(
+    "python-arch",
+    "Python architecture",
+    where="macos",
+    needs=("interpreter",),
+    reads=("interpreter.machine",),
+    cause="rosetta-python",
+)
 def python_arch(ctx: Context) -> Outcome:
     info = ctx.interpreter
     if info is None:
@@ -170,7 +177,13 @@ def _conda_cause(ctx: Context, info: InterpreterFacts) -> tuple[str, Remediation
     )
 
 
-@check("python-macos-compat", "macOS seen by Python", where="macos", needs=("interpreter",))
+@check(
+    "python-macos-compat",
+    "macOS seen by Python",
+    where="macos",
+    needs=("interpreter",),
+    reads=("interpreter.mac_ver", "host.macos_version"),
+)
 def python_macos_compat(ctx: Context) -> Outcome:
     info = ctx.interpreter
     if info is None:

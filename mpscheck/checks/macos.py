@@ -24,7 +24,7 @@ from mpscheck.knowledge.versions import (
 from mpscheck.model import Remediation
 
 
-@check("macos-version", "macOS version", where="macos")
+@check("macos-version", "macOS version", where="macos", reads=("host.macos_version",), cause="macos-too-old")
 def macos_version(ctx: Context) -> Outcome:
     macos = parse_version(ctx.host.macos_version)
     if macos is None:

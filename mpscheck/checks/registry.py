@@ -130,13 +130,25 @@ class Check:
     run: CheckFunction
     where: str = "anywhere"  # "macos": skipped off macOS; "elsewhere": skipped on macOS
     needs: tuple[str, ...] = ()  # the runner skips this check, naming the root cause, when one of these failed
+    # What explain needs to judge it from text: the facts it reads (its finding on a paste is kept only
+    # when the paste shows them all; none: not judged from text), and the cause id its failure stands
+    # for (docs/causes.md; None: "doctor-check-failed", naming this check).
+    reads: tuple[str, ...] = ()
+    cause: str | None = None
 
 
 REGISTRY: dict[str, Check] = {}
 
 
 def check(
-    check_id: str, title: str, suite: str = DOCTOR, *, where: str = "anywhere", needs: tuple[str, ...] = ()
+    check_id: str,
+    title: str,
+    suite: str = DOCTOR,
+    *,
+    where: str = "anywhere",
+    needs: tuple[str, ...] = (),
+    reads: tuple[str, ...] = (),
+    cause: str | None = None,
 ) -> Callable[[CheckFunction], CheckFunction]:
     """Register a check; its place in the report comes from checks.ORDER, not from import order."""
 
@@ -145,7 +157,7 @@ def check(
             raise ValueError(f"duplicate check id {check_id}")
         if where not in ("anywhere", "macos", "elsewhere"):
             raise ValueError(f"{check_id}: where={where!r}")
-        REGISTRY[check_id] = Check(check_id, title, suite, function, where, needs)
+        REGISTRY[check_id] = Check(check_id, title, suite, function, where, needs, reads, cause)
         return function
 
     return register

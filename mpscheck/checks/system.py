@@ -43,7 +43,7 @@ def cuda_usable(ctx: Context) -> bool:
     return bool(torch and torch.cuda_available and torch.cuda_devices)
 
 
-@check("platform", "Platform")
+@check("platform", "Platform", reads=("host.system",), cause="not-macos")
 def platform_check(ctx: Context) -> Outcome:
     host = ctx.host
     if ctx.on_macos:
@@ -58,7 +58,7 @@ def platform_check(ctx: Context) -> Outcome:
     )
 
 
-@check("chip", "Chip", where="macos")
+@check("chip", "Chip", where="macos", reads=("host.cpu_brand",), cause="intel-mac")
 def chip(ctx: Context) -> Outcome:
     host = ctx.host
     brand = host.cpu_brand
@@ -145,7 +145,7 @@ def _intel_mac(ctx: Context, brand: str) -> Outcome:
     return failed(summary, remedy)
 
 
-@check("virtual-machine", "Virtualisation", where="macos")
+@check("virtual-machine", "Virtualisation", where="macos", reads=("host.hypervisor",), cause="virtual-machine")
 def virtual_machine(ctx: Context) -> Outcome:
     host = ctx.host
     vm = in_a_vm(ctx.facts)  # checks/machine.py: any of the four signs, as for a paste

@@ -115,7 +115,14 @@ def _import_failed(ctx: Context, error: str) -> Outcome:
     )
 
 
-@check("mps-built", "MPS built", where="macos", needs=("torch-import",))
+@check(
+    "mps-built",
+    "MPS built",
+    where="macos",
+    needs=("torch-import",),
+    reads=("torch.mps_built",),
+    cause="torch-not-built-with-mps",
+)
 def mps_built(ctx: Context) -> Outcome:
     torch = ctx.torch
     if torch is None or torch.mps_built is None:
@@ -136,7 +143,14 @@ def mps_built(ctx: Context) -> Outcome:
     )
 
 
-@check("mps-available", "MPS available", where="macos", needs=("mps-built",))
+@check(
+    "mps-available",
+    "MPS available",
+    where="macos",
+    needs=("mps-built",),
+    reads=("torch.mps_available",),
+    cause="no-metal-device",
+)
 def mps_available(ctx: Context) -> Outcome:
     torch = ctx.torch
     if torch is None or torch.mps_available is None:

@@ -15,7 +15,7 @@ from mpscheck.commands.options import (
 
 @click.command()
 @device_option("measure")
-@click.option("--quick", is_flag=True, help="Smaller batches and fewer samples (about 22 s on an H100).")
+@click.option("--quick", is_flag=True, help="Smaller batches and fewer samples (about 15 s on an H100).")
 @click.option("--size", "tiny", type=click.Choice(("tiny",)), default=None, hidden=True)  # tests: shrunken models
 @click.option(
     "--python",

@@ -9,35 +9,22 @@ from mpscheck.probes.paste.model import Paste
 
 # ---- the doctor's checks on the paste's facts ----------------------------------------------------------
 
-# A check's finding is kept only when the paste shows the facts it judges (others would judge unknowns).
-CHECK_INPUTS: dict[str, tuple[str, ...]] = {
-    "platform": ("host.system",),
-    "chip": ("host.cpu_brand",),
-    "virtual-machine": ("host.hypervisor",),
-    "python-arch": ("interpreter.machine",),
-    "python-macos-compat": ("interpreter.mac_ver", "host.macos_version"),
-    "macos-version": ("host.macos_version",),
-    "mps-built": ("torch.mps_built",),
-    "mps-available": ("torch.mps_available",),
-    "mps-fallback-env": ("interpreter.env.PYTORCH_ENABLE_MPS_FALLBACK",),
-    "mps-watermark-env": ("interpreter.env.PYTORCH_MPS_HIGH_WATERMARK_RATIO",),
-    "error-text": ("error",),
-}
+
+def check_inputs() -> dict[str, tuple[str, ...]]:
+    """Each check judged from text, and the facts a paste must show for its finding to be kept
+    (others would judge unknowns): declared on the check itself (``@check(..., reads=...)``)."""
+    from mpscheck.checks import REGISTRY
+
+    return {c.id: c.reads for c in REGISTRY.values() if c.reads}
 
 
-# A failing check whose cause has an id of its own; any other failing check is "doctor-check-failed".
-FINDING_CAUSES = {"mps-watermark-env": "watermark-invalid"}
-# A failing check row of a pasted mpscheck report, and the cause id it stands for.
-DOCTOR_CAUSES = {
-    "platform": "not-macos",
-    "chip": "intel-mac",
-    "virtual-machine": "virtual-machine",
-    "python-arch": "rosetta-python",
-    "macos-version": "macos-too-old",
-    "mps-built": "torch-not-built-with-mps",
-    "mps-available": "no-metal-device",
-    "mps-watermark-env": "watermark-invalid",
-}
+def check_cause(check_id: str) -> str | None:
+    """The cause id a failure of *check_id* stands for (``@check(..., cause=...)``); None: no id of
+    its own, so explain names it as "doctor-check-failed" with the check's id."""
+    from mpscheck.checks import REGISTRY
+
+    found = REGISTRY.get(check_id)
+    return found.cause if found else None
 
 
 def relevant_findings(paste: Paste) -> list[Finding]:
@@ -46,9 +33,10 @@ def relevant_findings(paste: Paste) -> list[Finding]:
 
     report = diagnose(paste.facts)
     shown = {o.fact for o in paste.observations}
+    inputs = check_inputs()
     keep = []
     for finding in report.findings:
-        needs = CHECK_INPUTS.get(finding.id)
+        needs = inputs.get(finding.id)
         if needs and all(n in shown for n in needs) and finding.status is not Status.SKIP:
             keep.append(finding)
     return keep

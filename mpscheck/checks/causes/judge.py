@@ -15,7 +15,7 @@ import shlex
 from dataclasses import replace
 
 from mpscheck.checks.causes.errors import ErrorRules
-from mpscheck.checks.causes.findings import CHECK_INPUTS, DOCTOR_CAUSES, FINDING_CAUSES, relevant_findings
+from mpscheck.checks.causes.findings import check_cause, check_inputs, relevant_findings
 from mpscheck.checks.causes.model import Cause, Diagnosis, Evidence, evidence_of
 from mpscheck.checks.causes.ops import OpCoverage, knowledge_ops
 from mpscheck.checks.causes.setup import SetupRules
@@ -165,7 +165,7 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
         for row in self.paste.all("paste.doctor_failed"):
             check_id = str(row.value)
             hit = next((h for h in self.hits if h.line == row.line), None)
-            cause_id = DOCTOR_CAUSES.get(check_id) or (hit.row.cause if hit else "doctor-check-failed")
+            cause_id = check_cause(check_id) or (hit.row.cause if hit else "doctor-check-failed")
             fix_summary = self.value(f"paste.doctor_fix.{check_id}")
             commands = tuple(str(o.value) for o in self.paste.all(f"paste.doctor_command.{check_id}"))
             general = CAUSES.get(cause_id)
@@ -190,12 +190,14 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
     def failed_checks(self) -> list[Cause]:
         """A doctor check that fails on what the paste shows (an invalid PYTORCH_* value, say)."""
         out = []
+        inputs = check_inputs()
         for finding in self.findings:
             if finding.status is not Status.FAIL:
                 continue
-            needs = CHECK_INPUTS.get(finding.id, ())
-            cause_id = FINDING_CAUSES.get(finding.id, "doctor-check-failed")
-            variant = None if finding.id in FINDING_CAUSES else finding.id
+            needs = inputs.get(finding.id, ())
+            own = check_cause(finding.id)
+            cause_id = own or "doctor-check-failed"
+            variant = None if own else finding.id
             out.append(Cause(cause_id, finding.summary, finding.fix, self.ev(*needs), "docs/checks.md", (), variant))
         return out
 
