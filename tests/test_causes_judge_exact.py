@@ -346,3 +346,25 @@ def test_a_tensor_on_mps_is_positive_evidence_said_as_such() -> None:
         "healthy", filled(CAUSES["healthy"].summary, how=how), None, (Evidence(1, line),), ""
     )
     assert (diagnosis.status, diagnosis.exit_code) == (Status.PASS, ExitCode.READY)
+
+
+def test_every_kind_of_positive_evidence_adds_to_the_others() -> None:
+    lines = [
+        ">>> torch.backends.mps.is_available()",
+        "True",
+        ">>> torch.backends.mps.get_name()",
+        "'Apple M2 Pro'",
+        "tensor([1, 2, 3, 4], device='mps:0')",
+        "GPU available: True (mps), used: True",
+    ]
+    how = (
+        "a tensor was created on mps; the run used the mps device; torch.backends.mps.get_name() names the GPU; "
+        "torch.backends.mps.is_available() is True"
+    )
+    assert explain_text("\n".join(lines)).cause == Cause(
+        "healthy",
+        filled(CAUSES["healthy"].summary, how=how),
+        None,
+        tuple(Evidence(n, line) for n, line in enumerate(lines, 1)),
+        "",
+    )
