@@ -78,8 +78,9 @@ class SetupRules(Reader):
             found["intel-mac"] = self.intel_mac()
         elif x86 and "not-macos" not in found:
             found["x86_64-python"] = self.general("x86_64-python", x86)
-        if virtual_machine(self.facts):
-            found["virtual-machine"] = self.virtual_machine(self.ev("host.hypervisor", "host.model", "host.cpu_brand"))
+        if virtual_machine(self.facts):  # the paravirtual Metal device alone says it too: its line is evidence
+            shown = ("host.hypervisor", "host.model", "host.cpu_brand", "torch.mps_device_name")
+            found["virtual-machine"] = self.virtual_machine(self.ev(*shown))
         if (old := self.macos_too_old(None)) is not None:
             found["macos-too-old"] = old
         version = parse_version(torch.version) if torch else None

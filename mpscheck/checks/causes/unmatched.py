@@ -188,8 +188,9 @@ class UnmatchedRules(Reader):
             _, remedy = self.fill(row, {})
             return remedy.summary, remedy.commands
         general = CAUSES.get(cause_id)
-        if general is not None:
-            return general.fix, tuple(table.fill(c, {"python": self.python}) for c in general.commands)
+        if general is not None:  # its templates filled as every rule fills them (Reader.known)
+            known = self.known()
+            return table.fill(general.fix, known), tuple(table.fill(c, known) for c in general.commands)
         return CLASS_FIX.get(cause_id, CLASS_FIX[BUG]), (table.fill(UPGRADE, {"python": self.python}),)
 
     def unrecognised(self, first: Any, crash: Any) -> Cause:

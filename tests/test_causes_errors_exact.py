@@ -1,0 +1,300 @@
+"""The error rules of the paste judge pinned exactly (checks/causes/errors.py and memory.py): an error a
+setup cause explains, no Metal device on a new enough macOS, the ops without a kernel (each branch of
+upgrade, known, unknown; the conv ops reached by a device mismatch or a large input), sparse ops,
+Lightning's processor check, pip's no-wheel errors (an Intel Python, no wheel at all, a pin with no wheel
+here), a library of the other architecture, and the watermark ratios (torch's own default refused).
+
+Ops are looked up in a stand-in of the op table with the same interface (checks/causes/ops.py), so the
+releases each branch reads are the test's own. Expected values are written out or built from the table
+rows with plain code; every field of a Cause is compared.
+"""
+
+from __future__ import annotations
+
+from mpscheck.checks.causes import Cause, Evidence, explain_text
+from mpscheck.checks.causes.judge import judge
+from mpscheck.knowledge import errors as table
+from mpscheck.knowledge.versions import torch_pin_for_macos
+from mpscheck.model import Remediation
+from mpscheck.probes.paste import read
+
+SW_VERS = ["ProductName:\t\tmacOS", "ProductVersion:\t\t14.5"]
+NOT_IMPLEMENTED = (
+    "NotImplementedError: The operator '{}' is not currently implemented for the MPS device. If you want this "
+    "op to be added in priority during the prototype phase of this feature, please comment on "
+    "https://github.com/pytorch/pytorch/issues/77764."
+)
+FALLBACK = (
+    "UserWarning: The operator '{}' is not currently supported on the MPS backend and will fall back to run on "
+    "the CPU. This may have performance implications."
+)
+PIP_SOURCE = table.BY_ID["no-matching-distribution"].source
+PR_86844 = "https://github.com/pytorch/pytorch/pull/86844; "
+
+
+class Ops:
+    """The op table's interface over a small dict: op -> first release with an MPS kernel (None: listed, none)."""
+
+    def __init__(self, mps: dict[str, str | None], sparse: dict[str, str] | None = None) -> None:
+        self.mps, self.sparse = mps, sparse or {}
+
+    def first_mps_release(self, op: str) -> str | None:
+        return self.mps.get(op)
+
+    def knows(self, op: str) -> bool:
+        return op in self.mps
+
+    def first_sparse_release(self, op: str) -> str | None:
+        return self.sparse.get(op)
+
+    def oldest(self) -> str | None:
+        return "2.0.0"
+
+
+def cause_of(lines: list[str], ops: Ops | None = None) -> Cause:
+    return judge(read("\n".join(lines)), ops or Ops({})).cause
+
+
+def row_fix(row_id: str, python: str = "python3", **values: str) -> Remediation:
+    row = table.BY_ID[row_id]
+    filled = {"python": python, **values}
+    return Remediation(table.fill(row.fix, filled), tuple(table.fill(c, filled) for c in row.commands))
+
+
+# ---- errors explained by the setup, and no Metal device ------------------------------------------------
+
+AVAILABILITY = (
+    "RuntimeError: The MPS backend is supported on MacOS 12.3+.Current OS version can be queried using `sw_vers`"
+)
+
+
+def test_no_metal_device_on_a_new_macos_names_every_fact_that_shows_it() -> None:
+    lines = [
+        *SW_VERS,
+        ">>> torch.backends.mps.is_built()",
+        "True",
+        ">>> torch.backends.mps.is_available()",
+        "False",
+        AVAILABILITY,
+    ]
+    cause = cause_of(lines)
+    assert cause.id == "no-metal-device"
+    assert cause.evidence == tuple(Evidence(n, lines[n - 1]) for n in (2, 3, 4, 5, 6, 7))
+
+
+def test_an_error_a_setup_cause_explains_is_that_cause_with_the_errors_line_first() -> None:
+    lines = ["Rosetta (sysctl.proc_translated): 1", AVAILABILITY]
+    setup = explain_text(lines[0]).cause
+    cause = cause_of(lines)
+    shown = (Evidence(1, lines[0]), Evidence(2, lines[1]))
+    assert cause == Cause(setup.id, setup.summary, setup.fix, shown, setup.source)
+
+
+# ---- ops without an MPS kernel ---------------------------------------------------------------------------
+
+
+def test_an_op_with_a_kernel_in_a_later_torch_is_an_upgrade_with_the_version_shown() -> None:
+    lines = ["PyTorch version: 2.1.0", NOT_IMPLEMENTED.format("aten::_linalg_solve_ex.result")]
+    ops = Ops({"aten::_linalg_solve_ex.result": "2.4.0"})
+    assert cause_of(lines, ops) == Cause(
+        "op-not-implemented",
+        "aten::_linalg_solve_ex.result has an MPS kernel since torch 2.4.0: upgrade (this is torch 2.1.0)",
+        Remediation(
+            "Upgrade torch to 2.4.0 or later; meanwhile PYTORCH_ENABLE_MPS_FALLBACK=1 (set before Python starts) "
+            "runs this op on the CPU.",
+            ("python3 -m pip install --upgrade 'torch>=2.4.0'", "export PYTORCH_ENABLE_MPS_FALLBACK=1"),
+        ),
+        (Evidence(1, lines[0]), Evidence(2, lines[1])),
+        table.BY_ID["op-not-implemented"].source,
+    )
+    assert cause_of(lines, Ops({})).summary == (
+        "aten::_linalg_solve_ex.result: no MPS kernel in this torch, and the CPU fallback is off"
+    )  # an op the table does not list
+    oldest = cause_of([lines[1]], Ops({"aten::_linalg_solve_ex.result": "2.0.0"}))
+    assert oldest.summary == (
+        "aten::_linalg_solve_ex.result has an MPS kernel since torch 2.0.0 (or earlier: the oldest release the op "
+        "table covers): upgrade"
+    )
+    assert oldest.evidence == (Evidence(1, lines[1]),)
+
+
+def test_an_op_without_a_kernel_anywhere_or_unknown_says_so_and_offers_the_fallback() -> None:
+    op = "aten::upsample_bicubic2d.out"
+    lines = [NOT_IMPLEMENTED.format(op), "export PYTORCH_ENABLE_MPS_FALLBACK=1"]
+    remedy = Remediation(
+        "Set PYTORCH_ENABLE_MPS_FALLBACK=1 before Python starts (os.environ after `import torch` is too late), or "
+        "keep this op on the CPU; a newer torch may have the kernel. The fallback copies the op's tensors to the "
+        "CPU and back at every call: slower, not wrong.",
+        ("export PYTORCH_ENABLE_MPS_FALLBACK=1", "python3 -m pip install --upgrade torch"),
+    )
+    note = (
+        "the paste sets PYTORCH_ENABLE_MPS_FALLBACK, yet the op raised: the variable did not reach this process "
+        "when torch loaded (set it in the shell that starts Python, or upgrade torch)"
+    )
+    source = table.BY_ID["op-not-implemented"].source
+    assert cause_of(lines, Ops({op: None})) == Cause(
+        "op-not-implemented",
+        f"{op}: no MPS kernel in any release yet, and the CPU fallback is off",
+        remedy,
+        (Evidence(1, lines[0]),),
+        source,
+        (note,),
+    )
+    assert cause_of(lines[:1]) == Cause(
+        "op-not-implemented", f"{op}: no MPS kernel in this torch, and the CPU fallback is off", remedy,
+        (Evidence(1, lines[0]),), source,
+    )  # fmt: skip
+
+
+def test_a_fallback_warning_says_whether_an_upgrade_removes_it() -> None:
+    op = "aten::upsample_bicubic2d.out"
+    line = FALLBACK.format(op)
+    row = table.BY_ID["op-fallback"]
+    summary = table.fill(row.summary, {"op": op})
+    tail = ". The fallback copies the op's tensors to the CPU and back at every call"
+    cases = (
+        (Ops({op: "2.6.0"}), f"{op} has an MPS kernel since torch 2.6.0: upgrading removes the fallback",
+         ("python3 -m pip install --upgrade 'torch>=2.6.0'",)),
+        (Ops({op: None}), "no MPS kernel in any release yet", ()),
+        (Ops({}), "whether a newer torch has an MPS kernel for it is not known here", ()),
+        (Ops({op: "9.0.0"}), f"{op} has an MPS kernel since torch 9.0.0: upgrading removes the fallback",
+         ("python3 -m pip install --upgrade 'torch>=9.0.0'",)),
+    )  # fmt: skip
+    for ops, note, commands in cases:
+        diagnosis = judge(read(line), ops)
+        assert diagnosis.cause == Cause(
+            "op-fallback-warning",
+            f"{summary}; {note}{tail}",
+            Remediation(row.fix, commands),
+            (Evidence(1, line),),
+            row.source,
+        ), note
+    shown = judge(read("\n".join(["PyTorch version: 2.5.1", line])), Ops({op: "2.6.0"})).cause
+    assert shown.summary == f"{summary}; {op} has an MPS kernel since torch 2.6.0: upgrading removes the fallback{tail}"
+    assert shown.evidence == (Evidence(2, line),)
+
+
+def test_conv_ops_reached_only_by_a_cpu_input_or_a_large_one() -> None:
+    row = table.BY_ID["device-mismatch"]
+    for op in ("aten::_slow_conv2d_forward", "aten::_slow_conv2d_backward"):
+        line = NOT_IMPLEMENTED.format(op)
+        assert cause_of([line]) == Cause(
+            "device-mismatch",
+            f"{op} is reached only when the input is on the CPU and the weights on MPS: " + row.summary,
+            Remediation(row.fix, ()),
+            (Evidence(1, line),),
+            PR_86844 + row.source,
+        )
+    op = "aten::slow_conv3d_forward"
+    line = NOT_IMPLEMENTED.format(op)
+    assert cause_of([line]) == Cause(
+        "device-mismatch",
+        f"{op} runs on MPS when the input is on the CPU and the weights on mps, or when the input is too large for "
+        "32-bit indexing (over 2**31 elements): the paste does not show which",
+        Remediation(
+            "Print the devices and the size where the conv is called: different devices -> move both to mps "
+            "(x.to(device)); more than 2**31 - 1 elements -> split the batch (a size limit of the MPS kernels).",
+            ("print(x.device, conv.weight.device, x.numel() > 2**31 - 1)",),
+        ),
+        (Evidence(1, line),),
+        PR_86844 + row.source,
+        ("also possible: mps-size-limit (an input too large for 32-bit indexing)",),
+    )
+
+
+def test_an_op_error_after_setting_the_fallback_in_the_script_is_fallback_env_too_late() -> None:
+    op = "aten::upsample_bicubic2d.out"
+    lines = ["import torch", "os.environ['PYTORCH_ENABLE_MPS_FALLBACK'] = '1'", NOT_IMPLEMENTED.format(op)]
+    cause = cause_of(lines)
+    assert cause.id == "fallback-env-too-late"
+    assert cause.evidence == (Evidence(2, lines[1]), Evidence(3, lines[2]))
+    assert op in cause.summary
+
+
+# ---- sparse ops, Lightning ---------------------------------------------------------------------------------
+
+SPARSE = (
+    "NotImplementedError: Could not run 'aten::_sparse_coo_tensor_with_dims_and_tensors' with arguments from the "
+    "'SparseMPS' backend."
+)
+
+
+def test_a_sparse_op_names_the_release_with_a_sparse_kernel_only_when_newer() -> None:
+    op = "aten::_sparse_coo_tensor_with_dims_and_tensors"
+    row = table.BY_ID["sparse"]
+    summary = table.fill(row.summary, {"op": op})
+    ops = Ops({}, {op: "2.8.0"})
+    assert cause_of([SPARSE], ops) == Cause(
+        "sparse-unsupported",
+        f"{summary}; torch 2.8.0 and later have a SparseMPS kernel for it",
+        Remediation(
+            row.fix + " Or upgrade torch to 2.8.0 or later.", ("python3 -m pip install --upgrade 'torch>=2.8.0'",)
+        ),
+        (Evidence(1, SPARSE),),
+        row.source,
+    )
+    plain = Cause("sparse-unsupported", summary, Remediation(row.fix, ()), (Evidence(1, SPARSE),), row.source)
+    assert cause_of([SPARSE]) == plain
+    new = Cause("sparse-unsupported", summary, Remediation(row.fix, ()), (Evidence(1, "PyTorch version: 2.8.0"),
+                Evidence(2, SPARSE)), row.source)  # fmt: skip
+    assert cause_of(["PyTorch version: 2.8.0", SPARSE], ops) == replace_evidence(new, (Evidence(2, SPARSE),))
+
+
+def replace_evidence(cause: Cause, evidence: tuple[Evidence, ...]) -> Cause:
+    return Cause(cause.id, cause.summary, cause.fix, evidence, cause.source, cause.notes, cause.variant)
+
+
+LIGHTNING = (
+    "MisconfigurationException: MPSAccelerator can not run on your system since the accelerator is not available."
+)
+
+
+def test_lightning_on_a_native_python_is_told_to_upgrade_lightning() -> None:
+    row = table.BY_ID["lightning-mps"]
+    for processor in ("arm", "arm64"):
+        lines = [f"platform.machine() / processor(): arm64 / {processor}", LIGHTNING]
+        assert cause_of(lines) == Cause(
+            "lightning-processor",
+            "Lightning says MPS is not available although this Python is native (platform.processor() is "
+            f"{processor!r}): older Lightning releases accepted only 'arm'; upgrade Lightning",
+            Remediation(
+                "Upgrade Lightning (the check accepts 'arm' and 'arm64' since 1.7.1).",
+                ("python3 -m pip install --upgrade lightning pytorch-lightning",),
+            ),
+            (Evidence(1, lines[0]), Evidence(2, LIGHTNING)),
+            row.source,
+        ), processor
+    assert cause_of([LIGHTNING]) == Cause(
+        "lightning-processor", row.summary, row_fix("lightning-mps"), (Evidence(1, LIGHTNING),), row.source
+    )
+
+
+def test_the_errors_own_macos_floor_makes_an_older_macos_the_cause() -> None:
+    lines = ["ProductName:\t\tmacOS", "ProductVersion:\t\t13.5", AVAILABILITY.replace("12.3+.", "14.0+. ")]
+    pin = torch_pin_for_macos((13, 5), None, "arm64")
+    assert pin
+    assert cause_of(lines) == Cause(
+        "macos-too-old",
+        "macOS 13.5 is older than macOS 14.0, which this torch needs for MPS",
+        Remediation(
+            f"Upgrade macOS, or install the newest torch whose MPS runs on it ({pin}); or run on the CPU.",
+            ("softwareupdate --list", f"python3 -m pip install '{pin}'"),
+        ),
+        (Evidence(2, lines[1]), Evidence(3, lines[2])),
+        "https://github.com/pytorch/pytorch/issues/139425; mpscheck/knowledge/versions.py (MAC_FLOOR_BY_TORCH)",
+    )
+
+
+def test_a_buffer_over_metals_largest_is_its_own_kind_of_out_of_memory() -> None:
+    line = "RuntimeError: Invalid buffer size: 10.00 GB"
+    row = table.BY_ID["buffer-too-large"]
+    values = {"python": "python3", "requested": "10.00 GB"}
+    assert cause_of([line]) == Cause(
+        "out-of-memory",
+        table.fill(row.summary, values),
+        Remediation(table.fill(row.fix, values), ()),
+        (Evidence(1, line),),
+        row.source,
+        variant="buffer-too-large",
+    )
+    assert row.commands == ()
