@@ -32,18 +32,23 @@ def cause(lines: list[str]) -> Cause:
     return explain_text("\n".join(lines)).cause
 
 
-def intel(evidence: tuple[Evidence, ...], listed: str | None) -> Cause:
+def intel(evidence: tuple[Evidence, ...], listed: str | None, *, shown_intel: bool = False) -> Cause:
+    """The answer for an x86_64 Python: which Mac decides the fix, so unless the paste shows an Intel
+    one, the command that tells which comes first."""
     last = last_intel_mac_torch()
     shown = f" (pip lists versions up to {listed})" if listed else ""
+    both = (
+        f"On an Intel Mac, install torch {last} (uv: constrain torch for Intel macOS); on Apple silicon, use a "
+        "native arm64 Python instead."
+    )
+    pin, tell = f"python3 -m pip install 'torch<={last}'", "sysctl -n machdep.cpu.brand_string"
     return Cause(
         "no-matching-distribution",
         f"no torch wheel for this x86_64 (Intel) Python: PyTorch stopped publishing macOS x86_64 wheels after {last}"
         + shown,
-        Remediation(
-            f"On an Intel Mac, install torch {last} (uv: constrain torch for Intel macOS); on Apple silicon, use a "
-            "native arm64 Python instead.",
-            (f"python3 -m pip install 'torch<={last}'", "sysctl -n machdep.cpu.brand_string"),
-        ),
+        Remediation(both, (pin, tell))
+        if shown_intel
+        else Remediation("The paste does not show which Mac this is: the first command tells. " + both, (tell, pin)),
         evidence,
         ROW.source,
     )
@@ -67,6 +72,10 @@ def test_an_x86_64_python_or_the_users_word_of_an_intel_mac_mean_an_intel_python
     said = explain_text("\n".join([prose, NO_MATCH.format("torch")]))
     assert said.cause.id == "no-matching-distribution"
     assert said.cause.summary == intel((), None).summary
+    assert said.cause.fix == intel((), None, shown_intel=True).fix  # the user said Intel: the pin first
+    brand = "machdep.cpu.brand_string: Intel(R) Core(TM) i7-9750H CPU @ 2.60GHz"
+    branded = explain_text("\n".join([brand, machine, NO_MATCH.format("torch")])).cause
+    assert (branded.id, branded.fix) == ("no-matching-distribution", intel((), None, shown_intel=True).fix)
 
 
 # ---- no wheel at all, and a list that settles nothing -------------------------------------------------------
@@ -129,10 +138,13 @@ def test_a_cuda_build_pinned_is_relaxed_to_its_release_where_pip_lists_it() -> N
     shown = (Evidence(1, listed[0]),)
     expected = pinned(f"torch==2.3.0+cu118 is {cuda}", "torch==2.3.0", shown)
     assert cause(listed) == replace_fix(expected, "python3 -m pip install torch==2.3.0")
-    unlisted = lines_of("torch==2.3.0+cu118", "2.2.0, 2.2.2")
+    unlisted = lines_of("torch==2.3.0+cu118", "2.1.2, 2.2.1")
     shown = (Evidence(1, unlisted[0]),)
     expected = pinned(f"torch==2.3.0+cu118 is {cuda}", "torch", shown)
     assert cause(unlisted) == replace_fix(expected, "python3 -m pip install torch")
+    # a list that stops at 2.2.2, the last macOS x86_64 release, says more than the pin: an x86_64 Python
+    intel = lines_of("torch==2.3.0+cu118", "2.2.0, 2.2.2")
+    assert cause(intel).summary.startswith("no torch wheel for this x86_64 (Intel) Python")
     alone = [NO_MATCH.format("torch==2.3.0+cu118")]
     expected = pinned(f"torch==2.3.0+cu118 is {cuda}", "torch==2.3.0", (Evidence(1, alone[0]),))
     assert cause(alone) == replace_fix(expected, "python3 -m pip install torch==2.3.0")

@@ -205,6 +205,11 @@ class ErrorRules(MemoryRules):
             "lightning-processor", summary, remedy, evidence + self.ev("interpreter.processor"), hit.row.source
         )
 
+    def shows_intel(self) -> bool:
+        """The paste says this Mac is an Intel one: its brand string, or the user's own words."""
+        brand = self.facts.host.cpu_brand
+        return bool(self.value("paste.intel_prose")) or bool(brand and "Intel" in brand)
+
     def no_distribution(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
         listed = self.value("paste.pip_versions")
         versions = listed if isinstance(listed, list) else []
@@ -225,13 +230,17 @@ class ErrorRules(MemoryRules):
                 f"no torch wheel for this x86_64 (Intel) Python: PyTorch stopped publishing macOS x86_64 wheels after "
                 f"{last_intel_mac_torch()}" + (f" (pip lists versions up to {versions[-1]})" if versions else "")
             )
-            remedy = Remediation(
+            pin = f"{self.python} -m pip install 'torch<={last_intel_mac_torch()}'"
+            tell = "sysctl -n machdep.cpu.brand_string"
+            both = (
                 f"On an Intel Mac, install torch {last_intel_mac_torch()} (uv: constrain torch for Intel macOS); on "
-                "Apple silicon, use a native arm64 Python instead.",
-                (
-                    f"{self.python} -m pip install 'torch<={last_intel_mac_torch()}'",
-                    "sysctl -n machdep.cpu.brand_string",
-                ),
+                "Apple silicon, use a native arm64 Python instead."
+            )
+            # which Mac decides the fix: unless the paste shows an Intel one, tell which before pinning
+            intel = self.shows_intel()
+            remedy = Remediation(
+                both if intel else "The paste does not show which Mac this is: the first command tells. " + both,
+                (pin, tell) if intel else (tell, pin),
             )
         elif not versions:
             summary = (
