@@ -53,6 +53,10 @@ WRONG_CAUSE = {
     "vllm-metal-379-uv-x86-python.txt": "uv's x86_64 platform tag with no word on the chip: says x86_64-python",
     "pytorch-93148-py311-no-wheel.txt": "pip's failure is only described in prose, its error is not in the paste",
     "ultralytics-3967-macos-12-6.txt": "prose only: macOS 12.6.8 with an unknown torch is not judged too old",
+    "transformers-33786-tts-mps-x86-platform.txt": "macOS-15.0-x86_64 and torch 2.2.2 with no word on the chip "
+    "(the Intel Mac is said in the reporter's other thread): says x86_64-python",
+    "rvc-767-training-slow-m1-fallback.txt": "'it took more than 6 hours' on an M1 with no warning line: nothing shows "
+    "the ops that fell back to the CPU (says not enough evidence)",
 }
 WRONG_FIX = {
     "diffusers-5894-invalid-buffer-size-env.txt": "one buffer larger than Metal allows: the fix says the watermark "
@@ -71,17 +75,7 @@ WRONG_FIX = {
 
 # Cases added on 2026-11-24 that the engine did not yet get right when they were added (cause or fix):
 # each leaves this set when a rule explains it (strict: an explained case fails until it is removed).
-NOT_YET_EXPLAINED: set[str] = {
-    "always-on-ai-assistant-2-uv-torch-251-brew.txt",
-    "comfyui-3346-wrong-sigma-torch-222-sonoma.txt",
-    "demucs-435-gpu-rather-than-cpu-question.txt",
-    "epub2tts-chatterbox-19-mps-cache-killed.txt",
-    "grounded-sam-96-custom-ops-no-gpu-title.txt",
-    "marker-960-slower-table-rec-on-cpu.txt",
-    "pytorch-132596-mps-leak-varying-sizes.txt",
-    "rvc-767-training-slow-m1-fallback.txt",
-    "transformers-33786-tts-mps-x86-platform.txt",
-}
+NOT_YET_EXPLAINED: set[str] = set()
 
 
 def _params() -> list[object]:

@@ -744,3 +744,32 @@ def test_the_cuda_refusal_retold_reads_as_cuda_asked_for() -> None:
         ("host.arm64_hardware", True, 2, None),
         ("host.system", "Darwin", 2, None),
     ]
+
+
+def test_seventh_round_prose_reads_exactly() -> None:
+    """The seventh round's readings (tests/corpus names each thread): the GPU asked for instead of the CPU, with the
+    Mac named on the line (and an Intel Mac kept Intel); memory that grows on mps; a run that broke when macOS was
+    updated, either way round, and not the update told alone."""
+    lines = [
+        "# user: Is there a way to use the GPU of an Apple Silcon Mac rather then using teh CPU ?",  # demucs#435
+        "# user: On macOS (MPS), memory grows continuously across sentences until the kernel kills the process.",
+        'device = torch.device("mps")  # no leak on "cpu" or "cuda"',  # pytorch#132596
+        "# user: Everything was fine before upgrading to the latest version of mac.",  # ComfyUI#3346
+        "# user: After upgrading my mac computer to the latest version.",  # nothing broke in these words
+        "# user: it stopped working after updating to Sonoma 14.4 on mps",
+        "use the gpu on my Intel Mac rather than the cpu",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.device_used", "cpu", 1, None),
+        ("host.system", "Darwin", 1, None),
+        ("paste.memory_growth", True, 2, None),
+        ("paste.memory_growth", True, 3, None),
+        ("paste.macos_regression", True, 4, None),
+        ("paste.macos_regression", True, 6, None),
+        ("host.macos_version", "14.4", 6, None),
+        ("host.system", "Darwin", 6, None),
+        ("paste.device_used", "cpu", 7, None),
+        ("host.arm64_hardware", False, 7, None),
+        ("paste.intel_prose", True, 7, None),
+        ("host.system", "Darwin", 7, None),
+    ]

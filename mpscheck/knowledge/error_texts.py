@@ -321,7 +321,9 @@ LATE: tuple[Row, ...] = (
     ),
     Row(
         "killed-9",
-        r"\bKilled: 9\b|zsh: killed\s",
+        # macOS's own kernel log of the same kill ("kernel: memorystatus: killing largest compressed process
+        # python3.11 [5844] 43350 MB"), which is all a run killed for memory leaves when no shell line is pasted
+        r"\bKilled: 9\b|zsh: killed\s|memorystatus: killing (?:largest|process)",
         "out-of-memory",
         "macOS killed the process (SIGKILL, Killed: 9), which it does when memory runs out",
         "Use less memory (smaller model, batch or resolution); if PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 is set, unset "

@@ -91,7 +91,9 @@ CPU_ONLY = re.compile(
     r"|(?:only|just) (?:uses?|using|runs? on|running on) (?:the )?cpu"
     r"|(?:does(?: not|n't)|do(?: not|n't)|is(?: not|n't)|not) us(?:e|ing) (?:the )?(?:mps|gpu|metal)"
     r"|(?:uses?|using|goes to use|runs? on|running on) (?:the )?cpu,? (?:instead of|not|rather than) (?:the )?"
-    r"(?:mps|gpu|metal))\b"
+    r"(?:mps|gpu|metal)"
+    # asked the other way round: "a way to use the GPU of an Apple Silicon Mac rather then using teh CPU"
+    r"|us(?:e|ing) (?:the )?(?:gpu|mps|metal)\b[^\n]{0,60}?\b(?:rather th[ae]n|instead of)(?: \w{1,10}){0,2} cpu)\b"
     # The same in Chinese ("只能CPU跑", "无法调用 mps"): no word boundaries between CJK and Latin letters.
     r"|只能\s*(?:用|使用|在)?\s*(?i:cpu)|(?:无法|不能)\s*(?:调用|使用|用)\s*(?i:mps|gpu)"
 )
@@ -102,6 +104,27 @@ CUDA_ASKED = re.compile(
     r"|(?:disable|turn off|switch off|get rid of) (?:the )?cuda"
     # the refusal retold: "it tells me that torch doesn't work with cuda"
     r"|(?:py)?torch (?:doesn't|does not|doesn’t|isn't|is not|won't) (?:work(?:ing)? with|compiled with|support) cuda)\b"
+)
+# The Mac itself named on the line of such words ("the GPU of an Apple Silicon Mac"): the machine is a Mac.
+MAC_NAMED = re.compile(r"(?i)\b(?:mac(?:book(?: pro| air)?| ?mini| studio| pro)?|imac|apple silicon)\b")
+# The user's words that memory grows on mps ("MPS backend leaks when input sizes vary", "memory grows continuously"):
+# a leak of the MPS backend (its caches) told, not an out-of-memory error shown.
+_GROWTH = (
+    r"(?:leak(?:s|ing|ed)?|memory (?:usage )?(?:keeps? |kept )?(?:grow(?:s|ing)?|increas(?:es|ing)|climb(?:s|ing)"
+    r"|ris(?:es|ing)))"
+)
+MEMORY_GROWTH = re.compile(rf"(?i)\b{_GROWTH}\b.{{0,60}}(?<![a-z])mps\b|(?<![a-z])mps\b.{{0,60}}\b{_GROWTH}\b")
+# The user's words that it worked until macOS was updated ("Everything was fine before upgrading to the latest version
+# of mac", "stopped working after updating to Sonoma"): a regression of this torch under the new macOS.
+_UPDATE = r"(?:upgrad|updat)(?:e|ed|es|ing)"
+_NEW_OS = r"(?:mac ?os|os ?x|sonoma|sequoia|ventura|monterey|tahoe|big sur|(?:my |the |of )mac\b|1[1-5]\.\d|26\.\d)"
+MACOS_REGRESSION = re.compile(
+    rf"(?i)\b(?:fine|worked|working|well|no problems?)\b[^\n]{{0,30}}?\b(?:before|until) (?:i |we )?{_UPDATE}\b"
+    rf"[^\n]{{0,40}}?{_NEW_OS}"
+    rf"|\b(?:since|after) (?:i |we )?{_UPDATE}\b[^\n]{{0,40}}?{_NEW_OS}[^\n]{{0,60}}?\b(?:broke|broken|stopped|fails?"
+    r"|failing|crash\w*|wrong|no longer|not working|doesn't work|error)"
+    rf"|\b(?:broke|stopped|crash\w*|fails?|no longer|not working)\b[^\n]{{0,40}}?\b(?:since|after) (?:i |we )?"
+    rf"{_UPDATE}\b[^\n]{{0,40}}?{_NEW_OS}"
 )
 PC_GPU = re.compile(r"(?i)\b(?:rtx|gtx|geforce) ?\d{3,4}\b")
 # The user says the install of torch failed (the error itself often a screenshot), maybe with the version wanted.
@@ -128,6 +151,12 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.pc_gpu", True))
     if CPU_ONLY.search(line):
         found.append(seen("paste.device_used", "cpu"))
+        if MAC_NAMED.search(line) and not INTEL_MAC.search(line):
+            found.append(seen("host.system", "Darwin"))
+    if MEMORY_GROWTH.search(line):
+        found.append(seen("paste.memory_growth", True))
+    if MACOS_REGRESSION.search(line):
+        found.append(seen("paste.macos_regression", True))
     if CUDA_ASKED.search(line):
         found.append(seen("paste.cuda_asked", True))
     if guest := GUEST.search(line):  # said before the Mac the guest runs on: the first observation wins
