@@ -55,6 +55,8 @@ WRONG_CAUSE = {
     "ultralytics-3967-macos-12-6.txt": "prose only: macOS 12.6.8 with an unknown torch is not judged too old",
     "transformers-33786-tts-mps-x86-platform.txt": "macOS-15.0-x86_64 and torch 2.2.2 with no word on the chip "
     "(the Intel Mac is said in the reporter's other thread): says x86_64-python",
+    "comfyui-4872-50-minutes-m1-8gb.txt": "'almost an hour to generate an image' with no memory size and no error: "
+    "the 8 GB that the maintainer's answer rests on is in the title and the screenshot, not the paste",
     "rvc-767-training-slow-m1-fallback.txt": "'it took more than 6 hours' on an M1 with no warning line: nothing shows "
     "the ops that fell back to the CPU (says not enough evidence)",
 }

@@ -65,3 +65,17 @@ def test_groundingdino_without_its_cuda_ops_is_cuda_asked_for_on_a_mac() -> None
         "to float64 dtype as the MPS framework doesn't support float64. Please use float32 instead."
     )
     assert explain_text(float64).cause.id == "float64-unsupported"
+
+
+def test_a_framework_that_found_no_cuda_and_took_the_cpu_on_a_named_mac_is_mps_not_requested() -> None:
+    text = (  # OpenBMB/VoxCPM#20
+        "macbook 2025 air.\n2025-09-19 17:04:27,200 - modelscope - INFO - cuda is not available, using cpu instead.\n"
+    )
+    assert explain_text(text).cause.id == "mps-not-requested"
+
+
+def test_results_called_messed_up_for_mac_users_are_wrong_results() -> None:
+    text = (  # SomeOddCodeGuy/OfflineWikipediaTextApi#22
+        "Torch 2.8.0 appears to have an issue for Mac users that are causing the results to be all kinds of messed up."
+    )
+    assert explain_text(text).cause.id == "metal-bug-fixed-later"

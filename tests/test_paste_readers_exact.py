@@ -749,7 +749,8 @@ def test_the_cuda_refusal_retold_reads_as_cuda_asked_for() -> None:
 def test_seventh_round_prose_reads_exactly() -> None:
     """The seventh round's readings (tests/corpus names each thread): the GPU asked for instead of the CPU, with the
     Mac named on the line (and an Intel Mac kept Intel); memory that grows on mps; a run that broke when macOS was
-    updated, either way round, and not the update told alone."""
+    updated, either way round, and not the update told alone; a Mac named with nothing else said of it; results
+    called wrong on a line about the Mac (not mps); a framework's log that it found no CUDA and took the CPU."""
     lines = [
         "# user: Is there a way to use the GPU of an Apple Silcon Mac rather then using teh CPU ?",  # demucs#435
         "# user: On macOS (MPS), memory grows continuously across sentences until the kernel kills the process.",
@@ -765,6 +766,8 @@ def test_seventh_round_prose_reads_exactly() -> None:
         ("paste.memory_growth", True, 2, None),
         ("paste.memory_growth", True, 3, None),
         ("paste.macos_regression", True, 4, None),
+        ("paste.mac_named", True, 4, None),
+        ("paste.mac_named", True, 5, None),
         ("paste.macos_regression", True, 6, None),
         ("host.macos_version", "14.4", 6, None),
         ("host.system", "Darwin", 6, None),
@@ -773,3 +776,14 @@ def test_seventh_round_prose_reads_exactly() -> None:
         ("paste.intel_prose", True, 7, None),
         ("host.system", "Darwin", 7, None),
     ]
+    wrong = [
+        "Torch 2.8.0 appears to have an issue for Mac users that are causing the results to be all kinds of messed up.",
+        "I tried a different Mac and the results were fine",  # "different" alone is no wrong result on a Mac line
+    ]
+    assert read_with("prose", wrong) == [
+        ("paste.wrong_results", True, 1, None),
+        ("paste.mac_named", True, 1, None),
+        ("paste.mac_named", True, 2, None),
+    ]
+    no_cuda = ["2025-09-19 17:04:27,200 - modelscope - INFO - cuda is not available, using cpu instead."]  # VoxCPM#20
+    assert read_with("banner", no_cuda) == [("paste.device_used", "cpu", 1, None)]

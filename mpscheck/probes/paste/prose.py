@@ -55,15 +55,20 @@ RUNNER_LABEL = re.compile(r"(?i)\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)
 # The user's words that the results on mps are wrong: the run "works", but nothing may call it healthy.
 # Also the shapes wrong results take in words: NaN, all zeros, "reports 0", black images, pure noise.
 _WRONG = (
-    r"(?:wrong|incorrect|different|broken|gibberish|garbage|not (?:the )?same|nan|(?:all )?zeros"
+    r"(?:wrong|incorrect|different|broken|gibberish|garbage|messed[- ]up|not (?:the )?same|nan|(?:all )?zeros"
     r"|(?:reports?|outputs?|returns?|gives?|shows?) (?:all )?0|black (?:images?|outputs?|pictures?|frames?)"
     r"|(?:pure|just|only) noise)"
 )
 # The user's words that the run crashes on mps ("made it start crashing on startup ... MPS"): a crash told, not shown.
 CRASH_SAID = re.compile(r"(?i)\bcrash(?:es|ed|ing)?\b|\bbus error\b|\bsegfault")
+# ... or results called wrong on a line about the Mac rather than mps ("Torch 2.8.0 appears to have an issue for Mac
+# users that are causing the results to be all kinds of messed up"): only words that say the results are wrong.
+_RESULTS = r"(?:results?|outputs?|images?|embeddings?|predictions?|transcriptions?)"
+_BAD = r"(?:wrong|incorrect|messed[- ]up|garbage|gibberish|broken|nonsense|garbled)"
 WRONG_RESULTS = re.compile(
     rf"(?i)\b{_WRONG}\b.{{0,60}}(?<![a-z])mps\b"
     rf"|(?<![a-z])mps\b.{{0,60}}\b{_WRONG}\b"
+    rf"|\b(?:mac|macs|macos|apple silicon)\b[^\n]{{0,80}}?\b(?:{_RESULTS}\b[^\n]{{0,30}}?\b{_BAD}|{_BAD} {_RESULTS})\b"
 )
 # An NVIDIA RTX/GeForce GPU: no Mac has one, so a line naming it (and no Mac) is about a PC.
 # Another system named with its version ("Ubuntu 20.04", "Windows 11") on a line with no Mac word: the user
@@ -106,7 +111,7 @@ CUDA_ASKED = re.compile(
     r"|(?:py)?torch (?:doesn't|does not|doesn’t|isn't|is not|won't) (?:work(?:ing)? with|compiled with|support) cuda)\b"
 )
 # The Mac itself named on the line of such words ("the GPU of an Apple Silicon Mac"): the machine is a Mac.
-MAC_NAMED = re.compile(r"(?i)\b(?:mac(?:book(?: pro| air)?| ?mini| studio| pro)?|imac|apple silicon)\b")
+MAC_NAMED = re.compile(r"(?i)\b(?:mac(?:book(?: pro| air)?| ?mini| studio| pro)?|imac)\b")
 # The user's words that memory grows on mps ("MPS backend leaks when input sizes vary", "memory grows continuously"):
 # a leak of the MPS backend (its caches) told, not an out-of-memory error shown.
 _GROWTH = (
@@ -140,7 +145,7 @@ def parse(lines: list[str]) -> list[Observation]:
 
 def _line(seen: Seen, line: str) -> list[Observation]:
     found: list[Observation] = []
-    if ("mps" in line or "MPS" in line) and WRONG_RESULTS.search(line):
+    if WRONG_RESULTS.search(line):
         found.append(seen("paste.wrong_results", True))
     if ("mps" in line or "MPS" in line) and CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
         found.append(seen("paste.crash_said", True))
@@ -149,9 +154,10 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     chip = CHIP.search(line)
     if PC_GPU.search(line) and not MAC_WORD.search(line) and not chip:
         found.append(seen("paste.pc_gpu", True))
+    named_mac = bool(MAC_NAMED.search(line)) and not INTEL_MAC.search(line)
     if CPU_ONLY.search(line):
         found.append(seen("paste.device_used", "cpu"))
-        if MAC_NAMED.search(line) and not INTEL_MAC.search(line):
+        if named_mac:
             found.append(seen("host.system", "Darwin"))
     if MEMORY_GROWTH.search(line):
         found.append(seen("paste.memory_growth", True))
@@ -181,6 +187,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("host.system", "Darwin"))
     if not chip and not MAC_WORD.search(line) and (match := OTHER_OS.search(line)):
         found.append(seen("host.system", "Linux" if match["linux"] else "Windows"))
+    if named_mac and not any(o.fact == "host.system" for o in found):  # a Mac named, nothing else said of it
+        found.append(seen("paste.mac_named", True))
     runner = "macos" in line.lower() and (HOSTED_RUNNER.search(line) or RUNNER_LABEL.search(line))
     if runner and "self-hosted" not in line.lower():
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
