@@ -787,3 +787,24 @@ def test_seventh_round_prose_reads_exactly() -> None:
     ]
     no_cuda = ["2025-09-19 17:04:27,200 - modelscope - INFO - cuda is not available, using cpu instead."]  # VoxCPM#20
     assert read_with("banner", no_cuda) == [("paste.device_used", "cpu", 1, None)]
+
+
+def test_a_warning_after_a_progress_bar_and_a_floor_in_torchs_words_read_exactly() -> None:
+    """apple-aiml-research/ml-depth-pro#17: the warning's path after the tqdm bar it interrupted reads as it does
+    when the terminal wraps the bar away; "natively starting from macOS 13.0" is torch's floor, not this Mac's
+    version (a user's "I'm on macOS 14.5" still is)."""
+    bar = (
+        "  0%|                                                     | 0/1 [00:00<?, ?it/s]/opt/anaconda3/envs/depth-pro/"
+        "lib/python3.9/site-packages/torch/nn/functional.py:4038: UserWarning: MPS: passing scale factor to upsample "
+        "ops is supported natively starting from macOS 13.0. Falling back on CPU."
+    )
+    assert read_with("traceback", [bar]) == [
+        ("paste.frame", "/opt/anaconda3/envs/depth-pro/lib/python3.9/site-packages/torch/nn/functional.py", 1, None),
+        ("interpreter.version", "3.9", 1, None),
+        ("torch.location", "/opt/anaconda3/envs/depth-pro/lib/python3.9/site-packages/torch", 1, None),
+        ("interpreter.conda_prefix", "/opt/anaconda3/envs/depth-pro", 1, None),
+    ]
+    assert read_with("prose", [bar.strip(), "I'm on macOS 14.5"]) == [
+        ("host.macos_version", "14.5", 2, None),
+        ("host.system", "Darwin", 2, None),
+    ]

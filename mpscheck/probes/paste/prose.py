@@ -27,8 +27,9 @@ MEMORY = re.compile(r"(?i)\b(?P<n>8|16|18|24|32|36|48|64|96|128|192|256|512)\s?G
 SAYS = r"(?:shows?|says?|returns?|gives?|prints?|reports?|is)"
 UNAME = re.compile(rf"\buname(?: -m)? {SAYS} [`'\"]?(?P<arch>arm64|x86_64)\b")
 PROCESSOR = re.compile(rf"\b(?:platform(?:\.processor\(\))?|processor) (?:{SAYS} )?[`'\"]?(?P<value>i386|arm64|arm)\b")
+# Not torch's own "natively starting from macOS 13.0" (a floor named in a warning), not this Mac's version.
 MACOS = re.compile(
-    r"\b(?i:macOS|Mac OS|OS X|OSX)\s+(?:is\s+)?(?:(?:Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\s+)?"
+    r"(?<!from )\b(?i:macOS|Mac OS|OS X|OSX)\s+(?:is\s+)?(?:(?:Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\s+)?"
     r"(?P<version>(?:1[0-5]|26)(?:\.\d+){0,2})\b(?!\.\d)"
 )
 HOSTED_RUNNER = re.compile(
