@@ -57,6 +57,8 @@ WRONG_CAUSE = {
     "(the Intel Mac is said in the reporter's other thread): says x86_64-python",
     "comfyui-4872-50-minutes-m1-8gb.txt": "'almost an hour to generate an image' with no memory size and no error: "
     "the 8 GB that the maintainer's answer rests on is in the title and the screenshot, not the paste",
+    "whisper-diarization-309-slow-m1-faster-whisper.txt": "'slow on my Mac M1' naming only whisper-diarization: "
+    "that it transcribes with faster-whisper (CTranslate2, no Metal backend) is not in the paste",
     "rvc-767-training-slow-m1-fallback.txt": "'it took more than 6 hours' on an M1 with no warning line: nothing shows "
     "the ops that fell back to the CPU (says not enough evidence)",
 }

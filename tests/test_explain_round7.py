@@ -79,3 +79,19 @@ def test_results_called_messed_up_for_mac_users_are_wrong_results() -> None:
         "Torch 2.8.0 appears to have an issue for Mac users that are causing the results to be all kinds of messed up."
     )
     assert explain_text(text).cause.id == "metal-bug-fixed-later"
+
+
+def test_ctranslate2s_float16_refusal_is_a_backend_without_mps() -> None:
+    line = (  # serg-markovich/local-whisper-obsidian#5
+        "ERROR Transcription failed: Requested float16 compute type, but the target device or backend do not support "
+        "efficient float16 computation."
+    )
+    assert explain_text(line).cause.id == "backend-has-no-mps"
+
+
+def test_a_docker_run_command_in_backticks_puts_the_run_in_a_linux_container() -> None:
+    text = (  # ahmetoner/whisper-asr-webservice#121
+        "FP16 is not supported on CPU; using FP32 instead\nHello, iam use MacOs M1, and run command by your "
+        "instructions\n`docker run -d -p 9000:9000 -e ASR_MODEL=base onerahmet/openai-whisper-asr-webservice:latest`\n"
+    )
+    assert explain_text(text).cause.id == "not-macos"

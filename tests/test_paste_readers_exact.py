@@ -808,3 +808,5 @@ def test_a_warning_after_a_progress_bar_and_a_floor_in_torchs_words_read_exactly
         ("host.macos_version", "14.5", 2, None),
         ("host.system", "Darwin", 2, None),
     ]
+    ticked = ["`docker run -d -p 9000:9000 onerahmet/openai-whisper-asr-webservice:latest`", "I use docker run often"]
+    assert read_with("container", ticked) == [("paste.container", True, 1, None), ("host.system", "Linux", 1, None)]
