@@ -55,6 +55,14 @@ WRONG_CAUSE = {
     "for the same facts), x86_64-python second",
     "pytorch-93148-py311-no-wheel.txt": "pip's failure is only described in prose, its error is not in the paste",
     "ultralytics-3967-macos-12-6.txt": "prose only: macOS 12.6.8 with an unknown torch is not judged too old",
+    "transformers-33786-tts-mps-x86-platform.txt": "macOS-15.0-x86_64 and torch 2.2.2 with no word on the chip "
+    "(the Intel Mac is said in the reporter's other thread): says x86_64-python",
+    "comfyui-4872-50-minutes-m1-8gb.txt": "'almost an hour to generate an image' with no memory size and no error: "
+    "the 8 GB that the maintainer's answer rests on is in the title and the screenshot, not the paste",
+    "whisper-diarization-309-slow-m1-faster-whisper.txt": "'slow on my Mac M1' naming only whisper-diarization: "
+    "that it transcribes with faster-whisper (CTranslate2, no Metal backend) is not in the paste",
+    "rvc-767-training-slow-m1-fallback.txt": "'it took more than 6 hours' on an M1 with no warning line: nothing shows "
+    "the ops that fell back to the CPU (says not enough evidence)",
 }
 WRONG_FIX = {
     "diffusers-5894-invalid-buffer-size-env.txt": "one buffer larger than Metal allows: the fix says the watermark "

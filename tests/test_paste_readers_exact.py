@@ -885,3 +885,69 @@ def test_the_cuda_refusal_retold_reads_as_cuda_asked_for() -> None:
         ("host.arm64_hardware", True, 2, None),
         ("host.system", "Darwin", 2, None),
     ]
+
+
+def test_seventh_round_prose_reads_exactly() -> None:
+    """The seventh round's readings (tests/corpus names each thread): the GPU asked for instead of the CPU, with the
+    Mac named on the line (and an Intel Mac kept Intel); memory that grows on mps; a run that broke when macOS was
+    updated, either way round, and not the update told alone; a Mac named with nothing else said of it; results
+    called wrong on a line about the Mac (not mps); a framework's log that it found no CUDA and took the CPU."""
+    lines = [
+        "# user: Is there a way to use the GPU of an Apple Silcon Mac rather then using teh CPU ?",  # demucs#435
+        "# user: On macOS (MPS), memory grows continuously across sentences until the kernel kills the process.",
+        'device = torch.device("mps")  # no leak on "cpu" or "cuda"',  # pytorch#132596
+        "# user: Everything was fine before upgrading to the latest version of mac.",  # ComfyUI#3346
+        "# user: After upgrading my mac computer to the latest version.",  # nothing broke in these words
+        "# user: it stopped working after updating to Sonoma 14.4 on mps",
+        "use the gpu on my Intel Mac rather than the cpu",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.device_used", "cpu", 1, None),
+        ("host.system", "Darwin", 1, None),
+        ("paste.memory_growth", True, 2, None),
+        ("paste.memory_growth", True, 3, None),
+        ("paste.macos_regression", True, 4, None),
+        ("paste.mac_named", True, 4, None),
+        ("paste.mac_named", True, 5, None),
+        ("paste.macos_regression", True, 6, None),
+        ("host.macos_version", "14.4", 6, None),
+        ("host.system", "Darwin", 6, None),
+        ("paste.device_used", "cpu", 7, None),
+        ("host.arm64_hardware", False, 7, None),
+        ("paste.intel_prose", True, 7, None),
+        ("host.system", "Darwin", 7, None),
+    ]
+    wrong = [
+        "Torch 2.8.0 appears to have an issue for Mac users that are causing the results to be all kinds of messed up.",
+        "I tried a different Mac and the results were fine",  # "different" alone is no wrong result on a Mac line
+    ]
+    assert read_with("prose", wrong) == [
+        ("paste.wrong_results", True, 1, None),
+        ("paste.mac_named", True, 1, None),
+        ("paste.mac_named", True, 2, None),
+    ]
+    no_cuda = ["2025-09-19 17:04:27,200 - modelscope - INFO - cuda is not available, using cpu instead."]  # VoxCPM#20
+    assert read_with("banner", no_cuda) == [("paste.device_used", "cpu", 1, None)]
+
+
+def test_a_warning_after_a_progress_bar_and_a_floor_in_torchs_words_read_exactly() -> None:
+    """apple-aiml-research/ml-depth-pro#17: the warning's path after the tqdm bar it interrupted reads as it does
+    when the terminal wraps the bar away; "natively starting from macOS 13.0" is torch's floor, not this Mac's
+    version (a user's "I'm on macOS 14.5" still is)."""
+    bar = (
+        "  0%|                                                     | 0/1 [00:00<?, ?it/s]/opt/anaconda3/envs/depth-pro/"
+        "lib/python3.9/site-packages/torch/nn/functional.py:4038: UserWarning: MPS: passing scale factor to upsample "
+        "ops is supported natively starting from macOS 13.0. Falling back on CPU."
+    )
+    assert read_with("traceback", [bar]) == [
+        ("paste.frame", "/opt/anaconda3/envs/depth-pro/lib/python3.9/site-packages/torch/nn/functional.py", 1, None),
+        ("interpreter.version", "3.9", 1, None),
+        ("torch.location", "/opt/anaconda3/envs/depth-pro/lib/python3.9/site-packages/torch", 1, None),
+        ("interpreter.conda_prefix", "/opt/anaconda3/envs/depth-pro", 1, None),
+    ]
+    assert read_with("prose", [bar.strip(), "I'm on macOS 14.5"]) == [
+        ("host.macos_version", "14.5", 2, None),
+        ("host.system", "Darwin", 2, None),
+    ]
+    ticked = ["`docker run -d -p 9000:9000 onerahmet/openai-whisper-asr-webservice:latest`", "I use docker run often"]
+    assert read_with("container", ticked) == [("paste.container", True, 1, None), ("host.system", "Linux", 1, None)]

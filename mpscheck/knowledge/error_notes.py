@@ -1,7 +1,7 @@
 """Rows of the known-errors table (``mpscheck/knowledge/errors.py`` joins them into ``TABLE``) for issue 17's
-fifth out-of-sample round: what torch or a framework prints on mps and then goes on (a note, never a failure
-on its own), torch's generic "natively starting from macOS N" refusal of one op, and Docker's refusal of an
-NVIDIA GPU reservation.
+fifth and seventh out-of-sample rounds: what torch or a framework prints on mps and then goes on (a note, never a
+failure on its own, including a library that puts one model on the CPU), torch's generic "natively starting from
+macOS N" refusal of one op, Docker's refusal of an NVIDIA GPU reservation, and GroundingDINO's missing CUDA ops.
 
 Kept apart from error_texts.py, which holds the earlier rounds' rows. Every pattern is literals and
 bounded classes: linear on any line (tests/test_pattern_linearity.py).
@@ -36,6 +36,35 @@ NOTES: tuple[Row, ...] = (
         "Nothing is broken; the rest of the run stays on mps (a newer torch or framework may keep this step on mps).",
         (),
         "https://github.com/lllyasviel/Fooocus/issues/690 (Fooocus/ComfyUI FreeU: torch.fft on mps)",
+        severity=WARNING,
+    ),
+    Row(
+        "framework-cpu-model",
+        # A library's notice that it keeps one model off mps ("surya: `TableRecEncoderDecoderModel` is not
+        # compatible with mps backend. Defaulting to cpu instead"): that model runs on the CPU, the run goes on.
+        r"\bnot (?:compatible with|supported (?:on|by)) (?:the )?(?:mps|MPS)\b[^\n]{0,40}?"
+        r"\b(?:[Dd]efaulting|[Ss]witching|[Ff]alling back|[Uu]sing) (?:to )?(?:the )?(?:CPU|cpu)\b",
+        "op-fallback-warning",
+        "the library runs one of its models on the CPU instead of mps (it says so), and the run goes on: much slower, "
+        "not a failure",
+        "Nothing is broken; that model stays on the CPU by the library's choice (often because mps gave it wrong "
+        "results): a library release that keeps it on mps, or an earlier one that did, is the only way to speed it.",
+        (),
+        "https://github.com/datalab-to/marker/issues/960 (surya's table_rec loader: 'not compatible with mps backend')",
+        severity=WARNING,
+    ),
+    Row(
+        "groundingdino-no-c-ops",
+        # GroundingDINO's warning when its compiled extension (CUDA's multi-scale deformable attention) is absent,
+        # as it is on every Mac: the CUDA ops are not there, so the demo's default device (cuda) cannot run.
+        r"Failed to load custom C\+\+ ops",
+        "cuda-requested-on-mac",
+        "GroundingDINO's compiled CUDA ops are not there (no Mac has CUDA), so only its CPU path can run",
+        "Run it with the device set to cpu (--device cpu; its demos default to CUDA); its custom ops have no mps "
+        "version.",
+        (),
+        "https://github.com/IDEA-Research/Grounded-Segment-Anything/issues/96 (GroundingDINO's ms_deform_attn.py "
+        "warning)",
         severity=WARNING,
     ),
     Row(

@@ -203,13 +203,16 @@ EARLY: tuple[Row, ...] = (
         r"|[Cc][Tt]ranslate2[^\n]{0,40}?(?:不支持|(?:does not|doesn't|doesn’t|has no) support(?: for)?)"
         r"\s*(?:the )?(?:mps|MPS|[Mm]etal)\b"
         r"|[Ff]aster[-_][Ww]hisper[^\n]{0,40}?(?:不支持|(?:does not|doesn't|doesn’t|has no) support(?: for)?)"
-        r"\s*(?:the )?(?:mps|MPS|[Mm]etal)\b",
+        r"\s*(?:the )?(?:mps|MPS|[Mm]etal)\b"
+        # CTranslate2's refusal of float16 where it runs, the CPU on a Mac (its compute-type check)
+        r"|Requested float16 compute type, but the target device or backend do not support efficient float16",
         "backend-has-no-mps",
         "the engine that raised this is not torch and has no Metal/MPS backend (CTranslate2, used by faster-whisper)",
         "Use its CPU device (device='cpu', compute_type='int8' or 'float32'); for the Apple GPU use a torch-based "
         "or MLX-based tool instead.",
         (),
-        "https://github.com/SYSTRAN/faster-whisper/issues/911 (CTranslate2 devices)",
+        "https://github.com/SYSTRAN/faster-whisper/issues/911 (CTranslate2 devices); "
+        "https://github.com/serg-markovich/local-whisper-obsidian/issues/5 (its float16 compute-type refusal)",
     ),
 )
 
@@ -321,7 +324,9 @@ LATE: tuple[Row, ...] = (
     ),
     Row(
         "killed-9",
-        r"\bKilled: 9\b|zsh: killed\b",
+        # macOS's own kernel log of the same kill ("kernel: memorystatus: killing largest compressed process
+        # python3.11 [5844] 43350 MB"), which is all a run killed for memory leaves when no shell line is pasted
+        r"\bKilled: 9\b|zsh: killed\b|memorystatus: killing (?:largest|process)",
         "out-of-memory",
         "macOS killed the process (SIGKILL, Killed: 9), which it does when memory runs out",
         "Use less memory (smaller model, batch or resolution); if PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 is set, unset "

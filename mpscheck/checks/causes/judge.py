@@ -145,7 +145,11 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
         used = self.paste.get("paste.device_used")
         if used is None or used.value != "cpu":
             return None
-        mac = self.facts.host.system == "Darwin" or self.value("paste.framework_mps_available")
+        mac = (
+            self.facts.host.system == "Darwin"
+            or self.value("paste.framework_mps_available")
+            or self.value("paste.mac_named")  # "macbook 2025 air": the user's machine is a Mac
+        )
         if not mac and not self.paste.all("interpreter.home"):
             return None
         if self.value("paste.framework_mps_available") is False:  # Lightning itself sees no MPS

@@ -220,7 +220,9 @@ class UnmatchedRules(Reader):
         if said is not None and (nan is None or on_mps is None):
             return [self.wrong_results(said)]
         if nan is None or on_mps is None:
-            return [self.crash_said(crashed)] if (crashed := self.paste.get("paste.crash_said")) else []
+            if crashed := self.paste.get("paste.crash_said"):
+                return [self.crash_said(crashed)]
+            return self.told_in_words()
         remedy = Remediation(
             "Compare with the same run on the CPU (device='cpu') to find the op, and upgrade torch (and macOS): "
             "wrong or NaN results on mps are mostly backend bugs fixed in later releases; float32 instead of "
@@ -230,6 +232,32 @@ class UnmatchedRules(Reader):
         summary = "the results on mps are NaN (the run finished, so no error names the op)"
         evidence = (Evidence(nan.line, nan.text), Evidence(on_mps.line, on_mps.text))
         return [self.named_bug(Cause(BUG, summary, remedy, evidence, ISSUES, variant="nan"))]
+
+    def told_in_words(self) -> list[Cause]:
+        """Memory that grows on mps, or a run that broke when macOS was updated, told with no error shown: the
+        backend's own bugs (a cache never freed, a regression under the new macOS) until shown otherwise."""
+        if grows := self.paste.get("paste.memory_growth"):
+            summary = "the paste says memory keeps growing on mps, and shows no error that would explain it"
+            advice = (
+                "Upgrade torch: MPS leaks of its caches (a graph per input shape, freed blocks kept) were fixed in "
+                "later releases; meanwhile call torch.mps.empty_cache() between steps and keep input shapes fixed."
+            )
+            return [self.told(grows, summary, advice, "memory-growth")]
+        if updated := self.paste.get("paste.macos_regression"):
+            if self.facts.host.system != "Darwin" and "mps" not in self.paste.text.lower():
+                return []
+            summary = "the paste says it worked until macOS was updated, and shows no error: a regression of this torch"
+            advice = (
+                "Upgrade torch (and to the newest macOS point release): MPS regressions under a new macOS are fixed in "
+                "later torch releases; compare the step on the CPU meanwhile."
+            )
+            return [self.told(updated, summary, advice, "macos-regression")]
+        return []
+
+    def told(self, said: Any, summary: str, advice: str, variant: str) -> Cause:
+        remedy = Remediation(advice, (table.fill(UPGRADE, {"python": self.python}),))
+        evidence = (Evidence(said.line, said.text),)
+        return self.named_bug(Cause(BUG, summary, remedy, evidence, ISSUES, variant=variant))
 
     def crash_said(self, said: Any) -> Cause:
         """The paste says the run crashes on mps and shows no error: a backend bug until shown otherwise."""

@@ -37,6 +37,12 @@ GENERIC_DEVICE = re.compile(
 # Stable-Baselines3's system info (its bug template asks for it): "GPU Enabled" is torch.cuda.is_available(), and
 # with it False SB3's device="auto" is the CPU (it never picks mps itself).
 SB3_GPU = re.compile(r"^\s*GPU Enabled:\s*False\s*$")
+# A framework's log that it found no CUDA and took the CPU ("modelscope - INFO - cuda is not available, using cpu
+# instead."): it picks CUDA or the CPU, never mps, so the run is on the CPU.
+NO_CUDA_CPU = re.compile(
+    r"(?i)\bcuda (?:is )?not available\b[,.;:]? ?(?:-+ ?)?(?:using|falling back to|switching to|defaulting to|"
+    r"will use|use) (?:the )?cpu\b"
+)
 YOLO = re.compile(r"^\s*(?:[$%>]\s*|!)?(?P<command>yolo\s+\S(?:.*\S)?)\s*$")
 PACKAGE = re.compile(
     r"^\s*-\s*`?(?P<name>transformers|accelerate|diffusers|lightning|pytorch-lightning)`? version:\s*(?P<v>\d[\w.]*)"
@@ -83,7 +89,7 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         named = match.groupdict()
         device = named.get("device") or named.get("device2") or named.get("device3") or ""
         return [seen("paste.device_used", device.split(":")[0].lower())]
-    if SB3_GPU.match(line):
+    if SB3_GPU.match(line) or NO_CUDA_CPU.search(line):
         return [seen("paste.device_used", "cpu")]
     if match := YOLO.match(line):
         return [seen("paste.yolo_command", match["command"])]

@@ -3,7 +3,8 @@ rest ran in a Linux container, even on a Mac, and a container has no Metal devic
 
 Read from what Docker itself prints, never from prose that mentions it: Compose's ``Attaching to NAME``
 and ``Container NAME  Created``, BuildKit's ``#7 [stage 3/7] RUN ...`` and ``Dockerfile:80`` excerpt,
-the legacy builder's ``Step 3/7 : RUN ...``, and a shell line running ``docker build|run|compose``.
+the legacy builder's ``Step 3/7 : RUN ...``, and a shell line running ``docker build|run|compose`` (also set in
+backticks on a line of its own, as a command the user ran).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ DOCKER = re.compile(
     r"|#\d+ \[[\w .\/-]*\d+/\d+\] (?:RUN|FROM|COPY)\b"
     r"|Dockerfile:\d+\s*$"
     r"|Step \d+/\d+ : (?:RUN|FROM|COPY)\b"
-    r"|(?:\$ |% |# )?(?:sudo )?docker(?: |-)(?:build|run|compose|exec)\b)"
+    r"|(?:\$ |% |# |`{1,3})?(?:sudo )?docker(?: |-)(?:build|run|compose|exec)\b)"
 )
 
 

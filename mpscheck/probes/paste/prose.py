@@ -27,8 +27,9 @@ MEMORY = re.compile(r"(?i)\b(?P<n>8|16|18|24|32|36|48|64|96|128|192|256|512)\s?G
 SAYS = r"(?:shows?|says?|returns?|gives?|prints?|reports?|is)"
 UNAME = re.compile(rf"\buname(?: -m)? {SAYS} [`'\"]?(?P<arch>arm64|x86_64)\b")
 PROCESSOR = re.compile(rf"\b(?:platform(?:\.processor\(\))?|processor) (?:{SAYS} )?[`'\"]?(?P<value>i386|arm64|arm)\b")
+# Not torch's own "natively starting from macOS 13.0" (a floor named in a warning), not this Mac's version.
 MACOS = re.compile(
-    r"\b(?i:macOS|Mac OS|OS X|OSX)\s+(?:is\s+)?(?:(?:Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\s+)?"
+    r"(?<!from )\b(?i:macOS|Mac OS|OS X|OSX)\s+(?:is\s+)?(?:(?:Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\s+)?"
     r"(?P<version>(?:1[0-5]|26)(?:\.\d+){0,2})\b(?!\.\d)"
 )
 HOSTED_RUNNER = re.compile(
@@ -55,15 +56,20 @@ RUNNER_LABEL = re.compile(r"(?i)\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)
 # The user's words that the results on mps are wrong: the run "works", but nothing may call it healthy.
 # Also the shapes wrong results take in words: NaN, all zeros, "reports 0", black images, pure noise.
 _WRONG = (
-    r"(?:wrong|incorrect|different|broken|gibberish|garbage|not (?:the )?same|nan|(?:all )?zeros"
+    r"(?:wrong|incorrect|different|broken|gibberish|garbage|messed[- ]up|not (?:the )?same|nan|(?:all )?zeros"
     r"|(?:reports?|outputs?|returns?|gives?|shows?) (?:all )?0|black (?:images?|outputs?|pictures?|frames?)"
     r"|(?:pure|just|only) noise)"
 )
 # The user's words that the run crashes on mps ("made it start crashing on startup ... MPS"): a crash told, not shown.
 CRASH_SAID = re.compile(r"(?i)\bcrash(?:es|ed|ing)?\b|\bbus error\b|\bsegfault")
+# ... or results called wrong on a line about the Mac rather than mps ("Torch 2.8.0 appears to have an issue for Mac
+# users that are causing the results to be all kinds of messed up"): only words that say the results are wrong.
+_RESULTS = r"(?:results?|outputs?|images?|embeddings?|predictions?|transcriptions?)"
+_BAD = r"(?:wrong|incorrect|messed[- ]up|garbage|gibberish|broken|nonsense|garbled)"
 WRONG_RESULTS = re.compile(
     rf"(?i)\b{_WRONG}\b.{{0,60}}(?<![a-z])mps\b"
     rf"|(?<![a-z])mps\b.{{0,60}}\b{_WRONG}\b"
+    rf"|\b(?:mac|macs|macos|apple silicon)\b[^\n]{{0,80}}?\b(?:{_RESULTS}\b[^\n]{{0,30}}?\b{_BAD}|{_BAD} {_RESULTS})\b"
 )
 # An NVIDIA RTX/GeForce GPU: no Mac has one, so a line naming it (and no Mac) is about a PC.
 # Another system named with its version ("Ubuntu 20.04", "Windows 11") on a line with no Mac word: the user
@@ -91,7 +97,9 @@ CPU_ONLY = re.compile(
     r"|(?:only|just) (?:uses?|using|runs? on|running on) (?:the )?cpu"
     r"|(?:does(?: not|n't)|do(?: not|n't)|is(?: not|n't)|not) us(?:e|ing) (?:the )?(?:mps|gpu|metal)"
     r"|(?:uses?|using|goes to use|runs? on|running on) (?:the )?cpu,? (?:instead of|not|rather than) (?:the )?"
-    r"(?:mps|gpu|metal))\b"
+    r"(?:mps|gpu|metal)"
+    # asked the other way round: "a way to use the GPU of an Apple Silicon Mac rather then using teh CPU"
+    r"|us(?:e|ing) (?:the )?(?:gpu|mps|metal)\b[^\n]{0,60}?\b(?:rather th[ae]n|instead of)(?: \w{1,10}){0,2} cpu)\b"
     # The same in Chinese ("只能CPU跑", "无法调用 mps"): no word boundaries between CJK and Latin letters.
     r"|只能\s*(?:用|使用|在)?\s*(?i:cpu)|(?:无法|不能)\s*(?:调用|使用|用)\s*(?i:mps|gpu)"
 )
@@ -102,6 +110,27 @@ CUDA_ASKED = re.compile(
     r"|(?:disable|turn off|switch off|get rid of) (?:the )?cuda"
     # the refusal retold: "it tells me that torch doesn't work with cuda"
     r"|(?:py)?torch (?:doesn't|does not|doesn’t|isn't|is not|won't) (?:work(?:ing)? with|compiled with|support) cuda)\b"
+)
+# The Mac itself named on the line of such words ("the GPU of an Apple Silicon Mac"): the machine is a Mac.
+MAC_NAMED = re.compile(r"(?i)\b(?:mac(?:book(?: pro| air)?| ?mini| studio| pro)?|imac)\b")
+# The user's words that memory grows on mps ("MPS backend leaks when input sizes vary", "memory grows continuously"):
+# a leak of the MPS backend (its caches) told, not an out-of-memory error shown.
+_GROWTH = (
+    r"(?:leak(?:s|ing|ed)?|memory (?:usage )?(?:keeps? |kept )?(?:grow(?:s|ing)?|increas(?:es|ing)|climb(?:s|ing)"
+    r"|ris(?:es|ing)))"
+)
+MEMORY_GROWTH = re.compile(rf"(?i)\b{_GROWTH}\b.{{0,60}}(?<![a-z])mps\b|(?<![a-z])mps\b.{{0,60}}\b{_GROWTH}\b")
+# The user's words that it worked until macOS was updated ("Everything was fine before upgrading to the latest version
+# of mac", "stopped working after updating to Sonoma"): a regression of this torch under the new macOS.
+_UPDATE = r"(?:upgrad|updat)(?:e|ed|es|ing)"
+_NEW_OS = r"(?:mac ?os|os ?x|sonoma|sequoia|ventura|monterey|tahoe|big sur|(?:my |the |of )mac\b|1[1-5]\.\d|26\.\d)"
+MACOS_REGRESSION = re.compile(
+    rf"(?i)\b(?:fine|worked|working|well|no problems?)\b[^\n]{{0,30}}?\b(?:before|until) (?:i |we )?{_UPDATE}\b"
+    rf"[^\n]{{0,40}}?{_NEW_OS}"
+    rf"|\b(?:since|after) (?:i |we )?{_UPDATE}\b[^\n]{{0,40}}?{_NEW_OS}[^\n]{{0,60}}?\b(?:broke|broken|stopped|fails?"
+    r"|failing|crash\w*|wrong|no longer|not working|doesn't work|error)"
+    rf"|\b(?:broke|stopped|crash\w*|fails?|no longer|not working)\b[^\n]{{0,40}}?\b(?:since|after) (?:i |we )?"
+    rf"{_UPDATE}\b[^\n]{{0,40}}?{_NEW_OS}"
 )
 PC_GPU = re.compile(r"(?i)\b(?:rtx|gtx|geforce) ?\d{3,4}\b")
 # The user says the install of torch failed (the error itself often a screenshot), maybe with the version wanted.
@@ -117,7 +146,7 @@ def parse(lines: list[str]) -> list[Observation]:
 
 def _line(seen: Seen, line: str) -> list[Observation]:
     found: list[Observation] = []
-    if ("mps" in line or "MPS" in line) and WRONG_RESULTS.search(line):
+    if WRONG_RESULTS.search(line):
         found.append(seen("paste.wrong_results", True))
     if ("mps" in line or "MPS" in line) and CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
         found.append(seen("paste.crash_said", True))
@@ -126,8 +155,15 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     chip = CHIP.search(line)
     if PC_GPU.search(line) and not MAC_WORD.search(line) and not chip:
         found.append(seen("paste.pc_gpu", True))
+    named_mac = bool(MAC_NAMED.search(line)) and not INTEL_MAC.search(line)
     if CPU_ONLY.search(line):
         found.append(seen("paste.device_used", "cpu"))
+        if named_mac:
+            found.append(seen("host.system", "Darwin"))
+    if MEMORY_GROWTH.search(line):
+        found.append(seen("paste.memory_growth", True))
+    if MACOS_REGRESSION.search(line):
+        found.append(seen("paste.macos_regression", True))
     if CUDA_ASKED.search(line):
         found.append(seen("paste.cuda_asked", True))
     if guest := GUEST.search(line):  # said before the Mac the guest runs on: the first observation wins
@@ -152,6 +188,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("host.system", "Darwin"))
     if not chip and not MAC_WORD.search(line) and (match := OTHER_OS.search(line)):
         found.append(seen("host.system", "Linux" if match["linux"] else "Windows"))
+    if named_mac and not any(o.fact == "host.system" for o in found):  # a Mac named, nothing else said of it
+        found.append(seen("paste.mac_named", True))
     runner = "macos" in line.lower() and (HOSTED_RUNNER.search(line) or RUNNER_LABEL.search(line))
     if runner and "self-hosted" not in line.lower():
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs

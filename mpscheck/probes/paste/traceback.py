@@ -12,7 +12,12 @@ import re
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 
 KIND = "traceback"
-FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line \d+|^(?P<wpath>/\S+\.py):\d+: \w*Warning')
+# A warning's path also after a tqdm progress bar that the warning interrupted ("  0%|     | 0/1 [00:00<?, ?it/s]/opt/
+# .../functional.py:4038: UserWarning: ..."), as the same path reads when the terminal wraps the bar away.
+FRAME = re.compile(
+    r'^\s*File "(?P<path>[^"]+)", line \d+|^(?:\s*\d{1,3}%\|[^|\n]{0,300}\|[^\]\n]{0,120}\])?'
+    r"(?P<wpath>/\S+\.py):\d+: \w*Warning"
+)
 EXECUTABLE = re.compile(r"^\s*(?P<path>/\S+/bin/python[\d.]*)\s*$")
 EXCEPTION = re.compile(
     r"^\s*(?:[\w.]+\.)?(?P<type>[A-Z]\w*(?:Error|Exception|Warning|Interrupt))(?::\s*(?P<message>.*))?$"
