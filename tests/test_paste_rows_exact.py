@@ -359,6 +359,7 @@ def test_prose_claims_read_exactly() -> None:
         ("host.arm64_hardware", True, 11, None),
         ("host.system", "Darwin", 11, None),
         ("interpreter.processor", "i386", 11, None),
+        ("paste.mac_named", True, 12, None),  # a Mac named with nothing else of it: the Mac context (round 7)
         ("host.macos_version", "13", 12, None),
         ("host.system", "Darwin", 12, None),
         ("host.arm64_hardware", False, 13, None),
@@ -380,13 +381,16 @@ def test_prose_edges_read_exactly() -> None:
         "Ventura 13.4.1 on my Mac",  # built: the name with its own version
     ]
     assert read_with("prose", lines) == [
+        ("paste.mac_named", True, 2, None),  # the Mac context (round 7): a Mac named in the user's words
         ("host.macos_version", "12", 2, None),
         ("host.system", "Darwin", 2, None),
+        ("paste.mac_named", True, 3, None),
         ("host.system", "Windows", 4, None),
         ("host.system", "Linux", 5, None),
         ("host.system", "Windows", 6, None),
         ("paste.wrong_results", True, 7, None),
         ("host.hypervisor", True, 8, None),
+        ("paste.mac_named", True, 9, None),
         ("host.macos_version", "13.4.1", 9, None),
         ("host.system", "Darwin", 9, None),
     ]

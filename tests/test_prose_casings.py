@@ -45,3 +45,22 @@ def test_a_chip_like_word_without_a_mac_word_or_inside_a_name_is_not_a_chip() ->
 def test_macos_word_in_any_casing() -> None:
     assert read("# user: upgraded to MacOS 14.2 yesterday").facts.host.macos_version == "14.2"
     assert read("# user: MACOS 15.1 on an M3").facts.host.macos_version == "15.1"
+
+
+@pytest.mark.parametrize(
+    ("line", "version"),
+    [
+        # torch's own floors and a text's requirement: a version the text asks for, not this Mac's
+        ("The MPS backend is supported on MacOS 12.3+.Current OS version can be queried using `sw_vers`", None),
+        ("MPS is only available on macOS 14 or later, I think", None),
+        ("you need macOS 13.3 and above for int64 cumsum on mps", None),
+        ("The operator is natively supported starting from macOS 13.0 on my Mac", None),
+        # the user's own Mac
+        ("I'm on macOS 14.5 with an M1 Mac", "14.5"),
+        ("MacBook Air M2, macOS Sonoma 14.2.1", "14.2.1"),
+        ("my Mac runs macOS 12.3", "12.3"),
+    ],
+)
+def test_a_macos_floor_in_a_text_is_not_this_mac_s_version(line: str, version: str | None) -> None:
+    said = [o.value for o in read(line).observations if o.fact == "host.macos_version"]
+    assert said == ([version] if version else []), said

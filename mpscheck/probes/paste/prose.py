@@ -27,10 +27,11 @@ MEMORY = re.compile(r"(?i)\b(?P<n>8|16|18|24|32|36|48|64|96|128|192|256|512)\s?G
 SAYS = r"(?:shows?|says?|returns?|gives?|prints?|reports?|is)"
 UNAME = re.compile(rf"\buname(?: -m)? {SAYS} [`'\"]?(?P<arch>arm64|x86_64)\b")
 PROCESSOR = re.compile(rf"\b(?:platform(?:\.processor\(\))?|processor) (?:{SAYS} )?[`'\"]?(?P<value>i386|arm64|arm)\b")
-# Not torch's own "natively starting from macOS 13.0" (a floor named in a warning), not this Mac's version.
+# Not a floor: torch's own "natively starting from macOS 13.0" and "supported on MacOS 12.3+", or "macOS 14 or
+# later" (a version a text requires, not this Mac's).
 MACOS = re.compile(
     r"(?<!from )\b(?i:macOS|Mac OS|OS X|OSX)\s+(?:is\s+)?(?:(?:Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\s+)?"
-    r"(?P<version>(?:1[0-5]|26)(?:\.\d+){0,2})\b(?!\.\d)"
+    r"(?P<version>(?:1[0-5]|26)(?:\.\d+){0,2})\b(?!\.\d)(?!\+)(?!\s(?i:or|and) (?i:later|newer|above|higher))"
 )
 HOSTED_RUNNER = re.compile(
     r"(?i)(?<!self-)(?<!self )\b(?:github(?:-hosted)?|hosted|default|gha)\b[\w ]{0,60}\bmacos\b[\w -]{0,60}\brunners?\b"
