@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from mpscheck.probes.paste.normalise import _open, join_wrapped
+from mpscheck.probes.paste.normalise import _next_word_too_long, _open, join_wrapped, string_literal
 from tests.test_paste_readers_exact import read_with
 
 FALLBACK = "PYTORCH_ENABLE_MPS_FALLBACK=1"
@@ -123,3 +123,29 @@ def test_every_wrapped_machine_of_a_paste_is_joined_onto_its_own_line() -> None:
 )
 def test_a_line_is_open_when_it_ends_before_its_tag_or_its_machine(line: str, open_: bool) -> None:
     assert _open(line) is open_
+
+
+# ---- a line that ends short because the next word did not fit ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "following", "widest", "too_long"),
+    [
+        ("ab cd", "efg hij", 9, False),  # built: 5 + 1 + 3 is exactly the widest line: it would have fit
+        ("ab cd", "efg hij", 8, True),  # one past it: the wrap moved it down
+        ("ab cd  ", "  efg hij", 9, False),  # blanks around both lines are not counted
+        ("ab cd  ", "  efg hij", 8, True),
+        ("abcd", "efg", 1, False),  # one word alone on its line: no word wrap cut it
+        ("  abcd  ", "efg", 1, False),  # and with blanks around it
+        ("ab cd", "PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable", 40, True),
+    ],
+)
+def test_the_next_lines_first_word_decides_whether_a_line_ended_short(
+    line: str, following: str, widest: int, too_long: bool
+) -> None:
+    assert _next_word_too_long(line, following, widest) is too_long
+
+
+def test_a_bytes_literal_is_read_as_utf_8_with_bad_bytes_replaced() -> None:
+    assert string_literal(r"b'caf\xc3\xa9\n'") == "café\n"  # two bytes, one letter: UTF-8
+    assert string_literal(r"b'\xff ok\n'") == "\ufffd ok\n"  # not UTF-8: replaced, never an error
