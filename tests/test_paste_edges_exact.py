@@ -149,3 +149,71 @@ def test_the_next_lines_first_word_decides_whether_a_line_ended_short(
 def test_a_bytes_literal_is_read_as_utf_8_with_bad_bytes_replaced() -> None:
     assert string_literal(r"b'caf\xc3\xa9\n'") == "café\n"  # two bytes, one letter: UTF-8
     assert string_literal(r"b'\xff ok\n'") == "\ufffd ok\n"  # not UTF-8: replaced, never an error
+
+
+# ---- mpscheck's own report: every row mark, fixes and their commands ----------------------------------------
+
+
+def test_a_markdown_report_reads_failed_rows_their_fix_and_only_the_fixs_commands() -> None:
+    lines = [
+        "## mpscheck doctor · probed ~/venv/bin/python",
+        "| ❌ | `python-arch` | x86_64 Python under Rosetta |",
+        "| ✅ | `macos` | macOS 14.5 |",
+        "**python-arch**: Install an arm64 Python",
+        "```sh",
+        "brew install python@3.12",
+        "",  # a blank line in the block: no command
+        "```",
+        "outside",  # after the block: no command
+        "| 💥 | `smoke` | the check crashed |",
+        "| ⚠️ | `fallback` | slow |",  # a warning is no failed check: the block below belongs to no fix
+        "```sh",
+        "not a command: no fix named",
+        "```",
+    ]
+    assert read_with("doctor_report", lines) == [
+        ("interpreter.executable", "~/venv/bin/python", 1, None),
+        ("paste.doctor_failed", "python-arch", 2, None),
+        ("paste.doctor_summary.python-arch", "x86_64 Python under Rosetta", 2, None),
+        ("paste.doctor_fix.python-arch", "Install an arm64 Python", 4, None),
+        ("paste.doctor_command.python-arch", "brew install python@3.12", 6, None),
+        ("paste.doctor_failed", "smoke", 10, None),
+        ("paste.doctor_summary.smoke", "the check crashed", 10, None),
+    ]
+
+
+def test_a_text_reports_wrapped_summary_is_joined_and_a_passed_rows_lines_are_no_command() -> None:
+    lines = [
+        "[✗] python-arch         x86_64 Python under Rosetta on an Apple M1",
+        "                        with a long summary that wraps",  # under the summary's column: its next line
+        "      → Install an arm64 Python",
+        "          brew install python@3.12",
+        "[-] smoke               skipped",
+        "          not a command",  # under a row that did not fail
+        "[!] fallback            slow",
+    ]
+    assert read_with("doctor_report", lines) == [
+        ("paste.doctor_failed", "python-arch", 1, None),
+        (
+            "paste.doctor_summary.python-arch",
+            "x86_64 Python under Rosetta on an Apple M1 with a long summary that wraps",
+            1,
+            None,
+        ),
+        ("paste.doctor_fix.python-arch", "Install an arm64 Python", 3, None),
+        ("paste.doctor_command.python-arch", "brew install python@3.12", 4, None),
+    ]
+
+
+def test_a_line_indented_past_the_summarys_column_is_not_its_next_line() -> None:
+    row = "[✗] chip                Intel Mac"
+    assert row.index("Intel") == 24
+    lines = [row, " " * 25 + "one column further in", " " * 24 + "under the column"]
+    assert read_with("doctor_report", lines[:2]) == [
+        ("paste.doctor_failed", "chip", 1, None),
+        ("paste.doctor_summary.chip", "Intel Mac", 1, None),
+    ]
+    assert read_with("doctor_report", [row, lines[2]]) == [
+        ("paste.doctor_failed", "chip", 1, None),
+        ("paste.doctor_summary.chip", "Intel Mac under the column", 1, None),
+    ]
