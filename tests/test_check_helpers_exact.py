@@ -2,7 +2,7 @@
 bench figure is written (no value, below 100 with three significant digits, 100 and over grouped by
 thousands) and a whole row's line; what a signature without a row of the table says; the detail each row
 quotes, with and without what the error named; and the verdict on a paste for every status, requirement
-and --strict.
+and --strict; the newest torch here, the frameworks' answers and a step check, each without what they need.
 
 Expected values are written out; the verdict table is the rule of decide_text's docstring, written
 again here with plain code.
@@ -12,10 +12,18 @@ from __future__ import annotations
 
 import pytest
 
+from mpscheck.checks import Context
 from mpscheck.checks.bench import BenchRow, BenchSummary, _number, figure
+from mpscheck.checks.frameworks import verdicts
 from mpscheck.checks.policy import decide_text
+from mpscheck.checks.registry import Outcome
 from mpscheck.checks.signatures import Signature, _detail
+from mpscheck.checks.silent import _newest_here
+from mpscheck.checks.smoke import judge_step
+from mpscheck.knowledge import releases
 from mpscheck.model import ExitCode, Requirement, Status
+from tests import recorded as rec
+from tests.scenarios import PHYSICAL, facts, interpreter, mac_host, quick_smoke, torch_facts
 
 
 @pytest.mark.parametrize(
@@ -123,3 +131,34 @@ def test_the_verdict_on_a_paste_for_every_status_requirement_and_strictness(
     status: Status | None, require: Requirement, strict: bool
 ) -> None:
     assert decide_text(status, require=require, strict=strict) == expected_exit(status, require, strict)
+
+
+# ---- what is not known stays not known ---------------------------------------------------------------------
+
+
+def test_the_newest_torch_here_needs_both_the_python_and_the_macos() -> None:
+    host = mac_host({**rec.SYSCTL_M1, **PHYSICAL}, rec.SW_VERS_14_5)
+    known = facts(host, interpreter(), torch_facts())
+    assert _newest_here(Context(facts=known)) == releases.newest_with_mps("3.11.9", "14.5")
+    assert _newest_here(Context(facts=known)) is not None
+    assert _newest_here(Context(facts=facts(host, None, torch_facts()))) is None
+    assert _newest_here(Context(facts=facts(host, interpreter(version=""), torch_facts()))) is None
+    no_macos = mac_host({**rec.SYSCTL_M1, **PHYSICAL}, None)
+    assert _newest_here(Context(facts=facts(no_macos, interpreter(), torch_facts()))) is None
+
+
+def test_no_interpreter_or_no_torch_gives_no_frameworks_answer() -> None:
+    host = mac_host({**rec.SYSCTL_M1, **PHYSICAL}, rec.SW_VERS_14_5)
+    lightning = {"lightning": "2.4.0"}
+    assert verdicts(Context(facts=facts(host, None, torch_facts()))) == {}
+    assert verdicts(Context(facts=facts(host, interpreter(packages=lightning), None))) == {}
+    assert verdicts(Context(facts=facts(host, interpreter(packages=lightning), torch_facts()))) == {"lightning": True}
+
+
+def test_a_step_check_without_a_device_that_ran_is_skipped() -> None:
+    host = mac_host({**rec.SYSCTL_M1, **PHYSICAL}, rec.SW_VERS_14_5)
+    for smoke in (None, quick_smoke(None)):
+        ctx = Context(facts=facts(host, interpreter(), torch_facts(), smoke))
+        assert judge_step(ctx, "allocate", lambda entry, device: Outcome(Status.PASS, "ran")) == Outcome(
+            Status.SKIP, "no device ran the workload"
+        )
