@@ -118,6 +118,30 @@ def test_an_op_with_a_kernel_in_a_later_torch_is_an_upgrade_with_the_version_sho
     assert oldest.evidence == (Evidence(1, lines[1]),)
 
 
+def test_an_op_this_torch_has_a_kernel_for_is_a_call_the_kernel_does_not_cover_not_a_missing_kernel() -> None:
+    """torch 2.5.1 raising for an op the table lists since 2.4.0: never 'no MPS kernel in any release yet'."""
+    op = "aten::_linalg_solve_ex.result"
+    ops = Ops({op: "2.4.0"})
+    covered = (
+        "the op table lists an MPS kernel since torch 2.4.0, but not for this call (a dtype or an argument it does "
+        "not cover)"
+    )
+    for shown in ("2.4.0", "2.5.1"):  # at the release the table names, and past it
+        lines = [f"PyTorch version: {shown}", NOT_IMPLEMENTED.format(op)]
+        cause = cause_of(lines, ops)
+        assert (cause.id, cause.summary) == ("op-not-implemented", f"{op}: {covered}, and the CPU fallback is off")
+        assert cause.fix is not None and cause.fix.commands[0] == "export PYTORCH_ENABLE_MPS_FALLBACK=1"
+        assert cause.evidence == (Evidence(2, lines[1]),)
+    line = FALLBACK.format(op)
+    warned = judge(read("\n".join(["PyTorch version: 2.5.1", line])), ops).cause
+    row = table.BY_ID["op-fallback"]
+    assert warned.id == "op-fallback-warning" and warned.summary == (
+        f"{table.fill(row.summary, {'op': op})}; {covered}. The fallback copies the op's tensors to the CPU and back "
+        "at every call"
+    )
+    assert warned.fix == Remediation(row.fix, ())
+
+
 def test_an_op_without_a_kernel_anywhere_or_unknown_says_so_and_offers_the_fallback() -> None:
     op = "aten::upsample_bicubic2d.out"
     lines = [NOT_IMPLEMENTED.format(op), "export PYTORCH_ENABLE_MPS_FALLBACK=1"]

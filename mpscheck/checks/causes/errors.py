@@ -109,9 +109,9 @@ class ErrorRules(MemoryRules):
             note = (
                 f"{op} has an MPS kernel since torch {self.since(since)}: upgrading removes the fallback"
                 if upgrade
-                else "no MPS kernel in any release yet"
-                if known_table
-                else "whether a newer torch has an MPS kernel for it is not known here"
+                else self.kernel_state(
+                    since, known_table, "whether a newer torch has an MPS kernel for it is not known here"
+                )
             )
             summary, remedy = self.fill(hit.row, dict(hit.groups))
             commands = (f"{self.python} -m pip install --upgrade 'torch>={since}'",) if upgrade else remedy.commands
@@ -132,7 +132,7 @@ class ErrorRules(MemoryRules):
                 (f"{self.python} -m pip install --upgrade 'torch>={since}'", fallback),
             )
         else:
-            state = "no MPS kernel in any release yet" if known_table else "no MPS kernel in this torch"
+            state = self.kernel_state(since, known_table, "no MPS kernel in this torch")
             summary = f"{op}: {state}, and the CPU fallback is off"
             remedy = Remediation(
                 "Set PYTORCH_ENABLE_MPS_FALLBACK=1 before Python starts (os.environ after `import torch` is too late), "
@@ -165,6 +165,15 @@ class ErrorRules(MemoryRules):
             "https://github.com/pytorch/pytorch/pull/86844; " + row.source,
             ("also possible: mps-size-limit (an input too large for 32-bit indexing)",),
         )
+
+    def kernel_state(self, since: str | None, known_table: bool, unknown: str) -> str:
+        """What the op table says of an op this torch (not older than *since*) still sent to the CPU."""
+        if since:  # the table lists a kernel from that release on: this call is one it does not cover
+            return (
+                f"the op table lists an MPS kernel since torch {self.since(since)}, but not for this call (a dtype "
+                "or an argument it does not cover)"
+            )
+        return "no MPS kernel in any release yet" if known_table else unknown
 
     def since(self, release: str | None) -> str:
         """'2.6.0', or '2.0.0 (or earlier: the oldest release the table covers)'."""
