@@ -256,9 +256,9 @@ def test_since_says_a_later_release_or_marks_the_oldest_release_of_the_table() -
     assert _Judge(Paste(""), [], None).since("2.0.0") == "2.0.0"
 
 
-def test_strong_health_is_positive_evidence_alone() -> None:
-    assert _Judge(read("GPU available: True (mps), used: True"), [], None).strong_health() is True
-    assert _Judge(read("\n".join(SW_VERS)), [], None).strong_health() is False
+def test_positive_evidence_is_what_shows_the_gpu_working_alone() -> None:
+    assert _Judge(read("GPU available: True (mps), used: True"), [], None).positive() != []
+    assert _Judge(read("\n".join(SW_VERS)), [], None).positive() == []
 
 
 def test_a_row_is_filled_with_the_interpreter_and_the_int64_macos_unless_its_match_names_one() -> None:

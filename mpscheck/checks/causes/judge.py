@@ -225,9 +225,6 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
         ev += [o for o in self.paste.all("paste.device_used") if o.value == "mps"]
         return ev
 
-    def strong_health(self) -> bool:
-        return bool(self.positive())
-
     def health(self) -> Cause:
         positive = self.positive()
         if positive:
