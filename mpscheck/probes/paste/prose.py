@@ -61,6 +61,13 @@ _WRONG = (
     r"|(?:reports?|outputs?|returns?|gives?|shows?) (?:all )?0|black (?:images?|outputs?|pictures?|frames?)"
     r"|(?:pure|just|only) noise)"
 )
+
+
+def _near_mps(words: str) -> str:
+    """*words* within 60 characters of "mps", before it or after it, on one line."""
+    return rf"\b{words}\b.{{0,60}}(?<![a-z])mps\b|(?<![a-z])mps\b.{{0,60}}\b{words}\b"
+
+
 # The user's words that the run crashes on mps ("made it start crashing on startup ... MPS"): a crash told, not shown.
 CRASH_SAID = re.compile(r"(?i)\bcrash(?:es|ed|ing)?\b|\bbus error\b|\bsegfault")
 # ... or results called wrong on a line about the Mac rather than mps ("Torch 2.8.0 appears to have an issue for Mac
@@ -68,8 +75,7 @@ CRASH_SAID = re.compile(r"(?i)\bcrash(?:es|ed|ing)?\b|\bbus error\b|\bsegfault")
 _RESULTS = r"(?:results?|outputs?|images?|embeddings?|predictions?|transcriptions?)"
 _BAD = r"(?:wrong|incorrect|messed[- ]up|garbage|gibberish|broken|nonsense|garbled)"
 WRONG_RESULTS = re.compile(
-    rf"(?i)\b{_WRONG}\b.{{0,60}}(?<![a-z])mps\b"
-    rf"|(?<![a-z])mps\b.{{0,60}}\b{_WRONG}\b"
+    rf"(?i){_near_mps(_WRONG)}"
     rf"|\b(?:mac|macs|macos|apple silicon)\b[^\n]{{0,80}}?\b(?:{_RESULTS}\b[^\n]{{0,30}}?\b{_BAD}|{_BAD} {_RESULTS})\b"
 )
 # An NVIDIA RTX/GeForce GPU: no Mac has one, so a line naming it (and no Mac) is about a PC.
@@ -120,7 +126,7 @@ _GROWTH = (
     r"(?:leak(?:s|ing|ed)?|memory (?:usage )?(?:keeps? |kept )?(?:grow(?:s|ing)?|increas(?:es|ing)|climb(?:s|ing)"
     r"|ris(?:es|ing)))"
 )
-MEMORY_GROWTH = re.compile(rf"(?i)\b{_GROWTH}\b.{{0,60}}(?<![a-z])mps\b|(?<![a-z])mps\b.{{0,60}}\b{_GROWTH}\b")
+MEMORY_GROWTH = re.compile(rf"(?i){_near_mps(_GROWTH)}")
 # The user's words that it worked until macOS was updated ("Everything was fine before upgrading to the latest version
 # of mac", "stopped working after updating to Sonoma"): a regression of this torch under the new macOS.
 _UPDATE = r"(?:upgrad|updat)(?:e|ed|es|ing)"
