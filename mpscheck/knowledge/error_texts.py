@@ -145,6 +145,18 @@ EARLY: tuple[Row, ...] = (
         TORCH_ISSUE + "77874; https://github.com/ultralytics/yolov5/issues/8102 (torch/serialization.py)",
     ),
     Row(
+        "mps-checkpoint-elsewhere",
+        r"Storage device not recognized: mps",
+        "mps-checkpoint-load",
+        "the checkpoint's (or pickle's) tensors were saved on mps, and this torch has no MPS to put them back on (a "
+        "Linux machine, or a torch built without MPS)",
+        "Load it with map_location='cpu' (torch.load(path, map_location='cpu'), or the tool's map_location option); or "
+        "move the model to the CPU before saving it on the Mac.",
+        (),
+        "torch/csrc/Storage.cpp (THPStorage_pynew: 'Storage device not recognized'); "
+        "https://github.com/huggingface/sentence-transformers/issues/3229",
+    ),
+    Row(
         "cuda-checkpoint-on-mac",
         r"Attempting to deserialize object on a CUDA device but torch\.cuda\.is_available\(\) is False"
         r"|Attempting to deserialize object on CUDA device \d+ but torch\.cuda\.device_count\(\) is",
@@ -351,6 +363,24 @@ LATE: tuple[Row, ...] = (
         "Install with plain pip from the Python you will run, which picks the right wheel, instead of a wheel file.",
         ("{python} -m pip install torch",),
         TORCH_ISSUE + "148528 (pip/_internal/req/constructors.py)",
+    ),
+    Row(
+        "arm64-wheel-skipped",
+        # Poetry's verbose log and pip's -v log skip the Apple-silicon wheel itself: the interpreter is not arm64
+        r"Skipping wheel (?P<wheel>torch-[\w.+]{1,40}-cp\d+-\w+-macosx_\d+_\d+_arm64\.whl) as this is not supported by "
+        r"the current environment"
+        r"|Skipping link: none of the wheel's tags match: (?P<wheel2>cp\d+-\w+-macosx_\d+_\d+_arm64)\b",
+        "no-matching-distribution",
+        "the installer skipped torch's Apple-silicon wheel ({wheel}) as unfit for this environment: its Python is not "
+        "an arm64 one (an x86_64 interpreter, run under Rosetta), or not the Python version that wheel is for",
+        "Check the environment's Python (the first command: it must say arm64, and a version torch has wheels for); "
+        "if it says x86_64, recreate the environment with an arm64 Python, then install torch again.",
+        (
+            "{python} -c 'import platform, sys; print(platform.machine(), sys.version)'",
+            "arch -arm64 /opt/homebrew/bin/python3 -m venv .venv && .venv/bin/python -m pip install torch",
+        ),
+        "https://github.com/python-poetry/poetry/issues/9442 (poetry/installation/chooser.py: 'Skipping wheel ... as "
+        "this is not supported by the current environment'); pip/_internal/index/package_finder.py",
     ),
     Row(
         "uv-only-wheels-for",

@@ -251,7 +251,7 @@ class ErrorRules(MemoryRules):
                 both if intel else "The paste does not show which Mac this is: the first command tells. " + both,
                 (pin, tell) if intel else (tell, pin),
             )
-        elif not versions:
+        elif not versions and hit.row.id != "arm64-wheel-skipped":  # that row names the arm64 wheel refused
             summary = (
                 "pip (or uv) found no torch wheel at all for this Python"
                 + (f" {python}" if python else "")
