@@ -87,13 +87,7 @@ NOT_YET_EXPLAINED: set[str] = {
     "accelerate-3453-use-cpu-true-config.txt",
     "poetry-10125-m3-max-plus-cpu-source.txt",
     "pytorch-109943-pt-trained-on-mps-linux-prose.txt",
-    "pytorch-126862-lama-worse-on-mps-m3-max.txt",
-    "pytorch-187280-sdxl-corrupt-macos27-beta.txt",
     "pytorch-85230-load-map-location-mps-zeros.txt",
-    "pytorch-92615-lstm-bad-training-results.txt",
-    "ultralytics-16827-segment-mps-masks-wrong.txt",
-    "yolov5-8459-detect-wrong-on-mps-torch-1-12.txt",
-    "yolov5-9596-no-detections-mps-macos-12-6.txt",
 }
 
 

@@ -1,6 +1,8 @@
-"""The classes of input the eighth out-of-sample round (2026-11-24, GitHub issue threads) found explain missing, each
-read generally: torch's fallback warning cut after its first clause; a pickle saved on mps loaded where torch has no
-MPS ("Storage device not recognized: mps"); an installer's verbose log skipping torch's own arm64 wheel.
+"""The classes of input the eighth out-of-sample round (2026-11-24, GitHub issue threads) found explain missing,
+each read generally: torch's fallback warning cut after its first clause; a pickle saved on mps loaded where torch
+has no MPS ("Storage device not recognized: mps"); an installer's verbose log skipping torch's own arm64 wheel;
+results on mps called worse, corrupted or inconsistent, a detector that finds nothing on mps, a wrong result named
+far from "mps" on its line; a run told to fail on mps where the CPU's works.
 
 The texts are lines of the round's threads (tests/corpus names each).
 """
@@ -42,3 +44,44 @@ def test_an_installer_skipping_torchs_arm64_wheel_asks_which_python_this_is() ->
     # skipping another platform's wheel is what every install logs: no cause of its own
     linux = "Skipping wheel torch-2.3.0-cp311-cp311-manylinux1_x86_64.whl" + skipped
     assert explain_text(linux).cause.id != "no-matching-distribution"
+
+
+def test_results_on_mps_called_worse_or_corrupted_are_wrong_results() -> None:
+    for said in (
+        "found that the result by the MPS backend is significantly worse.",  # pytorch#126862
+        "Using the MPS backend to train a model produces much worse results than using other backends",  # pytorch#92615
+        "MPS backend produces corrupted output in SDXL image generation on macOS 27 beta",  # pytorch#187280
+        "when I run: python detect.py --source 0 --device mps, there is no detections.",  # ultralytics/yolov5#9596
+    ):
+        diagnosis = explain_text(said)
+        assert diagnosis.cause.id == "metal-bug-fixed-later", said
+        assert diagnosis.cause.summary.startswith("the paste says the results on mps are wrong")
+    # worse said of the speed is no wrong result
+    assert explain_text("mps training is much slower, worse performance than cpu").cause.id != "metal-bug-fixed-later"
+
+
+def test_a_wrong_result_named_far_from_mps_on_its_line_is_read_but_not_a_claim_called_incorrect() -> None:
+    line = (  # ultralytics#16827
+        "However, when using device=mps, the segmentation  appears to remove the bounding boxes, showing only the "
+        "incorrect segmentation masks."
+    )
+    assert explain_text(line).cause.id == "metal-bug-fixed-later"
+    claim = (  # Lightning-AI/pytorch-lightning#17667: "incorrect" said of an assumption, not of a result
+        "As of, I believe, macOS 12.3, MPS is supported on Intel, not just ARM ... the assumption made in "
+        "lightning/src/../accelerators/mps.py, namely that the processor must be arm, otherwise we're in emulation "
+        "mode, is incorrect. On my Intel MacBook Pro"
+    )
+    diagnosis = explain_text(claim)
+    assert all(c.variant != "wrong-results" for c in (diagnosis.cause, *diagnosis.others))
+
+
+def test_a_run_that_fails_on_mps_where_the_cpu_works_is_a_backend_bug_told_in_words() -> None:
+    said = "`detect.py` works well when running on CPU but failed on Apple MPS on my computer."  # yolov5#8459
+    for text in (said, "it fails on mps but works on cpu", "It works on CPU but not on MPS"):
+        diagnosis = explain_text(text)
+        assert diagnosis.cause.id == "metal-bug-fixed-later", text
+        assert diagnosis.cause.summary.startswith("the paste says the run fails on mps where it works on the CPU")
+        assert diagnosis.cause.fix is not None and "--upgrade torch" in diagnosis.cause.fix.commands[0]
+    # the other way round, or both failing, says nothing against mps
+    for text in ("mps works but cpu fails", "it fails on mps and on cpu"):
+        assert explain_text(text).cause.id != "metal-bug-fixed-later", text

@@ -951,3 +951,34 @@ def test_a_warning_after_a_progress_bar_and_a_floor_in_torchs_words_read_exactly
     ]
     ticked = ["`docker run -d -p 9000:9000 onerahmet/openai-whisper-asr-webservice:latest`", "I use docker run often"]
     assert read_with("container", ticked) == [("paste.container", True, 1, None), ("host.system", "Linux", 1, None)]
+
+
+def test_eighth_round_prose_reads_exactly() -> None:
+    """The eighth round's readings (tests/corpus names each thread): results called worse or corrupted near mps, a
+    detector that finds nothing on mps, mps between a result and its judgement, a wrong result named far from mps
+    (and a claim called incorrect that is none); a run told to fail on mps where the CPU's works, and neither the
+    other way round nor both failing."""
+    lines = [
+        "# user: Using the MPS backend to train a model produces much worse results than using other backends",
+        "# user: MPS backend produces corrupted output in SDXL image generation",
+        "# user: python detect.py --source 0 --device mps, there is no detections.",
+        "# user: found that the result by the MPS backend is significantly worse.",
+        "# user: when using device=mps, the segmentation appears to remove the bounding boxes, showing only the "
+        "incorrect segmentation masks.",
+        "# user: mps training is much slower, worse performance than cpu",
+        "# user: I believe MPS is supported on x86 too, not just ARM, so the assumption in that check, namely that the "
+        "processor must be arm, is incorrect.",
+        "# user: `detect.py` works well when running on CPU but failed on Apple MPS on my computer.",
+        "# user: It works on CPU but not on MPS",
+        "# user: mps works but cpu fails",
+        "# user: it fails on mps and on cpu",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.wrong_results", True, 1, None),
+        ("paste.wrong_results", True, 2, None),
+        ("paste.wrong_results", True, 3, None),
+        ("paste.wrong_results", True, 4, None),
+        ("paste.wrong_results", True, 5, None),
+        ("paste.mps_fails_cpu_works", True, 8, None),
+        ("paste.mps_fails_cpu_works", True, 9, None),
+    ]

@@ -216,7 +216,7 @@ class UnmatchedRules(Reader):
     def nan_results(self) -> list[Cause]:
         """A tensor on mps printed full of NaN: the run went through, but its results are wrong; not healthy."""
         nan, on_mps = self.paste.get("paste.nan_values"), self.paste.get("paste.mps_tensor")
-        said = self.paste.get("paste.wrong_results")
+        said = self.paste.get("paste.wrong_results") or self.paste.get("paste.mps_fails_cpu_works")
         if said is not None and (nan is None or on_mps is None):
             return [self.wrong_results(said)]
         if nan is None or on_mps is None:
@@ -278,7 +278,11 @@ class UnmatchedRules(Reader):
             "float32, are the usual workarounds meanwhile).",
             (table.fill(UPGRADE, {"python": self.python}),),
         )
-        summary = "the paste says the results on mps are wrong, and shows no error that would explain it"
+        summary = (
+            "the paste says the results on mps are wrong, and shows no error that would explain it"
+            if said.fact == "paste.wrong_results"
+            else "the paste says the run fails on mps where it works on the CPU, and shows no error that would say why"
+        )
         evidence = (Evidence(said.line, said.text),)
         return self.named_bug(Cause(BUG, summary, remedy, evidence, ISSUES, variant="wrong-results"))
 

@@ -59,7 +59,11 @@ RUNNER_LABEL = re.compile(r"(?i)\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)
 _WRONG = (
     r"(?:wrong|incorrect|different|broken|gibberish|garbage|messed[- ]up|not (?:the )?same|nan|(?:all )?zeros"
     r"|(?:reports?|outputs?|returns?|gives?|shows?) (?:all )?0|black (?:images?|outputs?|pictures?|frames?)"
-    r"|(?:pure|just|only) noise)"
+    r"|(?:pure|just|only) noise|corrupt(?:ed|s|ion)?|inconsistent"
+    # what a detector's wrong results look like: nothing found ("there is no detections", "finds zero masks")
+    r"|(?:no|zero) (?:detections?|boxes|masks|objects|predictions)"
+    # results called worse, never a speed ("worse results", "the result ... is significantly worse")
+    r"|worse (?:results?|outputs?|quality|accuracy|predictions?|images?|loss)|results? [^\n]{0,40}?\bworse)"
 )
 
 
@@ -74,10 +78,39 @@ CRASH_SAID = re.compile(r"(?i)\bcrash(?:es|ed|ing)?\b|\bbus error\b|\bsegfault")
 # users that are causing the results to be all kinds of messed up"): only words that say the results are wrong.
 _RESULTS = r"(?:results?|outputs?|images?|embeddings?|predictions?|transcriptions?)"
 _BAD = r"(?:wrong|incorrect|messed[- ]up|garbage|gibberish|broken|nonsense|garbled)"
+# ... further from mps, only such a word said of a result ("when using device=mps, the segmentation appears to
+# remove the bounding boxes, showing only the incorrect segmentation masks"), not of a claim ("... is incorrect").
+_OUTPUTS = (
+    r"(?:results?|outputs?|images?|masks?|boxes|predictions?|detections?|embeddings?|values|numbers|weights|tokens"
+    r"|text|audio|segmentations?|transcriptions?)"
+)
+_STRONG = rf"(?:wrong|incorrect|corrupt(?:ed)?|garbage|gibberish|garbled|nonsense)(?: [\w-]{{1,20}}){{0,2}}? {_OUTPUTS}"
 WRONG_RESULTS = re.compile(
     rf"(?i){_near_mps(_WRONG)}"
+    rf"|\b{_STRONG}\b.{{0,120}}(?<![a-z])mps\b|(?<![a-z])mps\b.{{0,120}}\b{_STRONG}\b"
+    # "the result by the MPS backend is significantly worse": mps between the result and its judgement
+    r"|(?<![a-z])results?\b[^\n]{0,40}?(?<![a-z])mps\b[^\n]{0,40}?\bworse\b"
     rf"|\b(?:mac|macs|macos|apple silicon)\b[^\n]{{0,80}}?\b(?:{_RESULTS}\b[^\n]{{0,30}}?\b{_BAD}|{_BAD} {_RESULTS})\b"
 )
+# The user's words that the run fails on mps where the CPU's works ("works well when running on CPU but failed on
+# Apple MPS", "it fails on mps but works on cpu", "works on the CPU but not on MPS"): a backend bug told with no
+# error shown, neither a crash nor wrong numbers said. All three on one line: a failure word near mps, a working
+# word near cpu, and a word that sets them against each other.
+_FAILS = r"(?:fail(?:s|ed|ing)?|(?:does not|doesn't|did not|didn't|won't) work|not working|breaks|broke)"
+_WORKS = r"(?:works?|worked|working|runs? fine|is fine|fine|correct(?:ly)?)"
+_ON = r"(?: [\w-]{1,20}){0,3}? (?:on|with|using|in|for) (?:the |an? )?(?:apple )?"
+MPS_FAILS = re.compile(
+    rf"(?i)\b{_FAILS}{_ON}mps\b|(?<![a-z])mps(?: [\w-]{{1,20}}){{0,2}}? {_FAILS}\b"
+    r"|\bbut not (?:on |with |using |in )?(?:the )?(?:apple )?mps\b"
+)
+CPU_WORKS = re.compile(rf"(?i)\b{_WORKS}{_ON}cpu\b|\bcpu(?: [\w-]{{1,20}}){{0,2}}? {_WORKS}\b")
+CONTRAST = re.compile(r"(?i)\b(?:but|while|whereas|however)\b")
+
+
+def _mps_fails_cpu_works(line: str) -> bool:
+    return bool(CONTRAST.search(line) and MPS_FAILS.search(line) and CPU_WORKS.search(line))
+
+
 # An NVIDIA RTX/GeForce GPU: no Mac has one, so a line naming it (and no Mac) is about a PC.
 # Another system named with its version ("Ubuntu 20.04", "Windows 11") on a line with no Mac word: the user
 # says where the Python runs, as "macOS 14.5" would.
@@ -155,6 +188,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     found: list[Observation] = []
     if WRONG_RESULTS.search(line):
         found.append(seen("paste.wrong_results", True))
+    elif _mps_fails_cpu_works(line):
+        found.append(seen("paste.mps_fails_cpu_works", True))
     if ("mps" in line or "MPS" in line) and CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
         found.append(seen("paste.crash_said", True))
     if _looks_like_code_or_output(line):
