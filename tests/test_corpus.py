@@ -63,6 +63,9 @@ WRONG_CAUSE = {
     "the 8 GB that the maintainer's answer rests on is in the title and the screenshot, not the paste",
     "whisper-diarization-309-slow-m1-faster-whisper.txt": "'slow on my Mac M1' naming only whisper-diarization: "
     "that it transcribes with faster-whisper (CTranslate2, no Metal backend) is not in the paste",
+    "poetry-10125-m3-max-plus-cpu-source.txt": "the install failure is only in a screenshot; the paste is a "
+    "pyproject pinning torch '^2.5.1+cpu' from the CPU index on an M3 Max and the words that pip installs torch fine "
+    "(says not enough evidence)",
     "rvc-767-training-slow-m1-fallback.txt": "'it took more than 6 hours' on an M1 with no warning line: nothing shows "
     "the ops that fell back to the CPU (says not enough evidence)",
 }
@@ -83,12 +86,7 @@ WRONG_FIX = {
 
 # Cases added on 2026-11-24 that the engine did not yet get right when they were added (cause or fix):
 # each leaves this set when a rule explains it (strict: an explained case fails until it is removed).
-NOT_YET_EXPLAINED: set[str] = {
-    "accelerate-3453-use-cpu-true-config.txt",
-    "poetry-10125-m3-max-plus-cpu-source.txt",
-    "pytorch-109943-pt-trained-on-mps-linux-prose.txt",
-    "pytorch-85230-load-map-location-mps-zeros.txt",
-}
+NOT_YET_EXPLAINED: set[str] = set()
 
 
 def _params() -> list[object]:

@@ -2,7 +2,8 @@
 each read generally: torch's fallback warning cut after its first clause; a pickle saved on mps loaded where torch
 has no MPS ("Storage device not recognized: mps"); an installer's verbose log skipping torch's own arm64 wheel;
 results on mps called worse, corrupted or inconsistent, a detector that finds nothing on mps, a wrong result named
-far from "mps" on its line; a run told to fail on mps where the CPU's works.
+far from "mps" on its line; a run told to fail on mps where the CPU's works; ``accelerate env``'s "use_cpu: True"; a
+model saved on the Mac told not to load elsewhere; values called wrong after torch.load(..., map_location='mps').
 
 The texts are lines of the round's threads (tests/corpus names each).
 """
@@ -85,3 +86,51 @@ def test_a_run_that_fails_on_mps_where_the_cpu_works_is_a_backend_bug_told_in_wo
     # the other way round, or both failing, says nothing against mps
     for text in ("mps works but cpu fails", "it fails on mps and on cpu"):
         assert explain_text(text).cause.id != "metal-bug-fixed-later", text
+
+
+ACCELERATE_ENV = """- `Accelerate` version: 1.5.2
+- Platform: macOS-15.3.2-arm64-arm-64bit
+- Python version: 3.12.9
+- PyTorch version (GPU?): 2.6.0 (False)
+- `Accelerate` default config:
+        - compute_environment: LOCAL_MACHINE
+        - distributed_type: NO
+        - mixed_precision: no
+        - use_cpu: True
+"""  # huggingface/accelerate#3453
+
+
+def test_accelerates_default_config_on_the_cpu_is_mps_not_requested() -> None:
+    diagnosis = explain_text(ACCELERATE_ENV)
+    assert diagnosis.cause.id == "mps-not-requested"
+    assert any("use_cpu: True" in e.text for e in diagnosis.cause.evidence)
+    # use_cpu: False asks for nothing
+    assert explain_text(ACCELERATE_ENV.replace("use_cpu: True", "use_cpu: False")).cause.id != "mps-not-requested"
+
+
+def test_a_model_saved_on_the_mac_told_not_to_load_elsewhere_is_a_checkpoint_load() -> None:
+    for said in (
+        "We trained a Model under Apple-Silicon and are not able to reload the model under Linux.",  # pytorch#109943
+        "Loading model trained on MPS cannot be opened on non MPS system",  # pytorch#87504's title
+        "Can't run a model trained in MPS-system on CPU-only system.",  # pytorch#160846's title
+    ):
+        diagnosis = explain_text(said)
+        assert diagnosis.cause.id == "mps-checkpoint-load", said
+        assert diagnosis.cause.fix is not None and "map_location='cpu'" in diagnosis.cause.fix.summary
+    # saved on the Mac and used elsewhere, with nothing said to fail, is no problem
+    assert explain_text("I trained on MPS and deployed it to a server successfully").cause.id != "mps-checkpoint-load"
+
+
+def test_values_called_wrong_after_loading_straight_onto_mps_are_a_checkpoint_load() -> None:
+    text = (  # pytorch#85230
+        'model_state = torch.load(ckpt, map_location="mps")\n'
+        'print(model_state["model_state"]["inp_block.bn0.weight"])\n'
+        "# MPS load gives zeros:\n"
+    )
+    diagnosis = explain_text(text)
+    assert diagnosis.cause.id == "mps-checkpoint-load"
+    assert diagnosis.cause.fix is not None and "map_location='cpu'" in diagnosis.cause.fix.summary
+    assert [e.line for e in diagnosis.cause.evidence] == [1, 3]
+    # the same words with a load on the CPU are a backend bug as before
+    on_cpu = text.replace('map_location="mps"', 'map_location="cpu"')
+    assert explain_text(on_cpu).cause.id == "metal-bug-fixed-later"

@@ -982,3 +982,23 @@ def test_eighth_round_prose_reads_exactly() -> None:
         ("paste.mps_fails_cpu_works", True, 8, None),
         ("paste.mps_fails_cpu_works", True, 9, None),
     ]
+
+
+def test_eighth_round_saved_on_the_mac_and_accelerates_cpu_config_read_exactly() -> None:
+    """A model saved on the Mac, loaded elsewhere and said not to work, on one prose line (and not when nothing
+    failed, nor when only one half is said); ``accelerate env``'s "- use_cpu: True" (and not False)."""
+    lines = [
+        "# user: We trained a Model under Apple-Silicon and are not able to reload the model under Linux.",
+        "# user: I trained on MPS and deployed it to a server successfully",
+        "# user: we cannot load the model on linux",
+        "# user: the model trained on my M2 fails",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.checkpoint_elsewhere", True, 1, None),
+        ("host.cpu_brand", "Apple M2", 4, None),
+        ("host.arm64_hardware", True, 4, None),
+        ("host.system", "Darwin", 4, None),
+    ]
+    assert read_with("banner", ["        - use_cpu: True", "        - use_cpu: False"]) == [
+        ("paste.device_used", "cpu", 1, None)
+    ]

@@ -218,7 +218,7 @@ class UnmatchedRules(Reader):
         nan, on_mps = self.paste.get("paste.nan_values"), self.paste.get("paste.mps_tensor")
         said = self.paste.get("paste.wrong_results") or self.paste.get("paste.mps_fails_cpu_works")
         if said is not None and (nan is None or on_mps is None):
-            return [self.wrong_results(said)]
+            return [self.loaded_onto_mps(said) or self.wrong_results(said)]
         if nan is None or on_mps is None:
             if crashed := self.paste.get("paste.crash_said"):
                 return [self.crash_said(crashed)]
@@ -233,9 +233,41 @@ class UnmatchedRules(Reader):
         evidence = (Evidence(nan.line, nan.text), Evidence(on_mps.line, on_mps.text))
         return [self.named_bug(Cause(BUG, summary, remedy, evidence, ISSUES, variant="nan"))]
 
+    def loaded_onto_mps(self, said: Any) -> Cause | None:
+        """Values called wrong (all zeros) after torch.load(..., map_location='mps'): restored straight onto mps,
+        where loading on the CPU and then moving the model gives them right."""
+        where = MAP_LOCATION_MPS.search(self.paste.text)
+        if where is None or said.fact != "paste.wrong_results":
+            return None
+        number = self.paste.text.count("\n", 0, where.start()) + 1
+        summary = (
+            "the paste loads a checkpoint straight onto mps (map_location='mps') and says its values are wrong: "
+            "torch's restore onto mps is the step to avoid"
+        )
+        remedy = Remediation(
+            "Load on the CPU, then move: torch.load(path, map_location='cpu'), load_state_dict, then model.to('mps'); "
+            "upgrade torch as well.",
+            (table.fill(UPGRADE, {"python": self.python}),),
+        )
+        evidence = (Evidence(number, self.paste.text.split("\n")[number - 1]), Evidence(said.line, said.text))
+        return Cause("mps-checkpoint-load", summary, remedy, evidence, "torch/serialization.py (map_location)")
+
     def told_in_words(self) -> list[Cause]:
-        """Memory that grows on mps, or a run that broke when macOS was updated, told with no error shown: the
-        backend's own bugs (a cache never freed, a regression under the new macOS) until shown otherwise."""
+        """A model saved on the Mac that does not load elsewhere, memory that grows on mps, or a run that broke when
+        macOS was updated, told with no error shown: tensors tagged mps, or the backend's own bugs (a cache never
+        freed, a regression under the new macOS) until shown otherwise."""
+        if moved := self.paste.get("paste.checkpoint_elsewhere"):
+            summary = (
+                "the paste says a model saved on the Mac does not load on another machine, and shows no error: its "
+                "tensors are tagged mps, which a torch without MPS cannot restore"
+            )
+            remedy = Remediation(
+                "Load it with map_location='cpu' there (torch.load(path, map_location='cpu')), or move the model to "
+                "the CPU before saving it on the Mac.",
+                (),
+            )
+            evidence = (Evidence(moved.line, moved.text),)
+            return [Cause("mps-checkpoint-load", summary, remedy, evidence, "torch/serialization.py (map_location)")]
         if grows := self.paste.get("paste.memory_growth"):
             summary = "the paste says memory keeps growing on mps, and shows no error that would explain it"
             advice = (

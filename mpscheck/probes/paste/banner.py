@@ -5,7 +5,7 @@ Ultralytics: ``Ultralytics YOLOv8.0.196 🚀
 Python-3.11.5 torch-2.1.0 CPU (Apple M1 Pro)``. ComfyUI: ``Total VRAM 16384 MB, total RAM 16384 MB``,
 ``pytorch version: 2.1.0``, ``Device: mps``. ``transformers-cli env`` / ``accelerate env`` /
 ``diffusers-cli env``: ``- Platform: macOS-13.4.1-arm64-arm-64bit``, ``- PyTorch version (GPU?): 2.0.1``
-(the dashed lines are read by the collect_env parser's ``key: value`` rule).
+(the dashed lines are read by the collect_env parser's ``key: value`` rule); ``accelerate env``'s ``- use_cpu: True``.
 """
 
 from __future__ import annotations
@@ -43,6 +43,9 @@ NO_CUDA_CPU = re.compile(
     r"(?i)\bcuda (?:is )?not available\b[,.;:]? ?(?:-+ ?)?(?:using|falling back to|switching to|defaulting to|"
     r"will use|use) (?:the )?cpu\b"
 )
+# ``accelerate env``'s default config ("- use_cpu: True", its bug template asks for it): Accelerator() then
+# takes the CPU whatever the Mac has, so the run is on the CPU.
+ACCELERATE_CPU = re.compile(r"^\s*-\s*use_cpu:\s*True\s*$")
 YOLO = re.compile(r"^\s*(?:[$%>]\s*|!)?(?P<command>yolo\s+\S(?:.*\S)?)\s*$")
 PACKAGE = re.compile(
     r"^\s*-\s*`?(?P<name>transformers|accelerate|diffusers|lightning|pytorch-lightning)`? version:\s*(?P<v>\d[\w.]*)"
@@ -89,7 +92,7 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         named = match.groupdict()
         device = named.get("device") or named.get("device2") or named.get("device3") or ""
         return [seen("paste.device_used", device.split(":")[0].lower())]
-    if SB3_GPU.match(line) or NO_CUDA_CPU.search(line):
+    if SB3_GPU.match(line) or NO_CUDA_CPU.search(line) or ACCELERATE_CPU.match(line):
         return [seen("paste.device_used", "cpu")]
     if match := YOLO.match(line):
         return [seen("paste.yolo_command", match["command"])]

@@ -111,6 +111,21 @@ def _mps_fails_cpu_works(line: str) -> bool:
     return bool(CONTRAST.search(line) and MPS_FAILS.search(line) and CPU_WORKS.search(line))
 
 
+# The user's words that a model saved on the Mac does not load elsewhere ("We trained a Model under Apple-Silicon and
+# are not able to reload the model under Linux", "Loading model trained on MPS cannot be opened on non MPS system"):
+# its tensors are tagged mps, told with no error shown.
+SAVED_ON_MAC = re.compile(
+    r"(?i)\b(?:trained|saved|created|exported|fine-?tuned)\b[^\n]{0,40}?\b(?:on|under|with|using|in) "
+    r"(?:an? |my |the )?(?:mac(?:book)?s?\b|apple[- ]silicon|m[1-5]\b|mps)"
+)
+NOT_DONE = re.compile(r"(?i)\b(?:not|can't|cannot|unable|fail\w*|errors?|problems?|issues?|won't|doesn't)\b")
+LOADED_ELSEWHERE = re.compile(
+    r"(?i)\b(?:(?:re)?load\w*|open\w*|run\w*|us(?:e|ing)|deploy\w*)\b[^\n]{0,60}?\b(?:on|under|in|to) "
+    r"(?:an? |the |my )?(?:linux|ubuntu|windows|docker|colab|kaggle|cuda|cpu[- ]only|non[- ]mps"
+    r"|another (?:machine|computer)|(?:a |the )?server)\b"
+)
+
+
 # An NVIDIA RTX/GeForce GPU: no Mac has one, so a line naming it (and no Mac) is about a PC.
 # Another system named with its version ("Ubuntu 20.04", "Windows 11") on a line with no Mac word: the user
 # says where the Python runs, as "macOS 14.5" would.
@@ -190,6 +205,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.wrong_results", True))
     elif _mps_fails_cpu_works(line):
         found.append(seen("paste.mps_fails_cpu_works", True))
+    if _checkpoint_elsewhere(line):
+        found.append(seen("paste.checkpoint_elsewhere", True))
     if ("mps" in line or "MPS" in line) and CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
         found.append(seen("paste.crash_said", True))
     if _looks_like_code_or_output(line):
@@ -251,6 +268,12 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("host.macos_version", version or NAMES[match["name"]]))
         found.append(seen("host.system", "Darwin"))
     return found
+
+
+def _checkpoint_elsewhere(line: str) -> bool:
+    """Saved on the Mac, loaded elsewhere, and said not to work, all on one prose line."""
+    shown = SAVED_ON_MAC.search(line) and LOADED_ELSEWHERE.search(line) and NOT_DONE.search(line)
+    return bool(shown) and not _looks_like_code_or_output(line)
 
 
 def _looks_like_code_or_output(line: str) -> bool:
