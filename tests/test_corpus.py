@@ -66,6 +66,8 @@ WRONG_CAUSE = {
     "poetry-10125-m3-max-plus-cpu-source.txt": "the install failure is only in a screenshot; the paste is a "
     "pyproject pinning torch '^2.5.1+cpu' from the CPU index on an M3 Max and the words that pip installs torch fine "
     "(says not enough evidence)",
+    "pytorch-95448-gibberish-after-block-size.txt": "'starts creating gibberish' with torch 1.13.1 and no word of mps: "
+    "that the run was on mps is only in the thread's title (says not enough evidence)",
     "rvc-767-training-slow-m1-fallback.txt": "'it took more than 6 hours' on an M1 with no warning line: nothing shows "
     "the ops that fell back to the CPU (says not enough evidence)",
 }

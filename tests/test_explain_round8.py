@@ -52,6 +52,7 @@ def test_results_on_mps_called_worse_or_corrupted_are_wrong_results() -> None:
         "found that the result by the MPS backend is significantly worse.",  # pytorch#126862
         "Using the MPS backend to train a model produces much worse results than using other backends",  # pytorch#92615
         "MPS backend produces corrupted output in SDXL image generation on macOS 27 beta",  # pytorch#187280
+        "Using PyTorch with Transformers to run inference with 'MPS' backend causes poor results.",  # pytorch#128435
         "when I run: python detect.py --source 0 --device mps, there is no detections.",  # ultralytics/yolov5#9596
     ):
         diagnosis = explain_text(said)
@@ -59,6 +60,7 @@ def test_results_on_mps_called_worse_or_corrupted_are_wrong_results() -> None:
         assert diagnosis.cause.summary.startswith("the paste says the results on mps are wrong")
     # worse said of the speed is no wrong result
     assert explain_text("mps training is much slower, worse performance than cpu").cause.id != "metal-bug-fixed-later"
+    assert explain_text("mps gives poor performance").cause.id != "metal-bug-fixed-later"
 
 
 def test_a_wrong_result_named_far_from_mps_on_its_line_is_read_but_not_a_claim_called_incorrect() -> None:

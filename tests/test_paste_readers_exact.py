@@ -972,6 +972,8 @@ def test_eighth_round_prose_reads_exactly() -> None:
         "# user: It works on CPU but not on MPS",
         "# user: mps works but cpu fails",
         "# user: it fails on mps and on cpu",
+        "# user: Using PyTorch with Transformers to run inference with 'MPS' backend causes poor results.",
+        "# user: mps gives poor performance",
     ]
     assert read_with("prose", lines) == [
         ("paste.wrong_results", True, 1, None),
@@ -981,6 +983,7 @@ def test_eighth_round_prose_reads_exactly() -> None:
         ("paste.wrong_results", True, 5, None),
         ("paste.mps_fails_cpu_works", True, 8, None),
         ("paste.mps_fails_cpu_works", True, 9, None),
+        ("paste.wrong_results", True, 12, None),
     ]
 
 

@@ -62,8 +62,10 @@ _WRONG = (
     r"|(?:pure|just|only) noise|corrupt(?:ed|s|ion)?|inconsistent"
     # what a detector's wrong results look like: nothing found ("there is no detections", "finds zero masks")
     r"|(?:no|zero) (?:detections?|boxes|masks|objects|predictions)"
-    # results called worse, never a speed ("worse results", "the result ... is significantly worse")
-    r"|worse (?:results?|outputs?|quality|accuracy|predictions?|images?|loss)|results? [^\n]{0,40}?\bworse)"
+    # results called worse or poor, never a speed ("worse results", "the result ... is significantly worse",
+    # "causes poor results")
+    r"|(?:worse|poor|bad) (?:results?|outputs?|quality|accuracy|predictions?|images?|loss)"
+    r"|results? [^\n]{0,40}?\bworse)"
 )
 
 
