@@ -3,7 +3,9 @@ each read generally: torch's fallback warning cut after its first clause; a pick
 has no MPS ("Storage device not recognized: mps"); an installer's verbose log skipping torch's own arm64 wheel;
 results on mps called worse, corrupted or inconsistent, a detector that finds nothing on mps, a wrong result named
 far from "mps" on its line; a run told to fail on mps where the CPU's works; ``accelerate env``'s "use_cpu: True"; a
-model saved on the Mac told not to load elsewhere; values called wrong after torch.load(..., map_location='mps').
+model saved on the Mac told not to load elsewhere; values called wrong after torch.load(..., map_location='mps'); a
+build against a macOS SDK without the MPSGraph API it uses; GitHub's hosted runner named after "macOS 14", or shown by
+its tool cache in a path.
 
 The texts are lines of the round's threads (tests/corpus names each).
 """
@@ -136,3 +138,31 @@ def test_values_called_wrong_after_loading_straight_onto_mps_are_a_checkpoint_lo
     # the same words with a load on the CPU are a backend bug as before
     on_cpu = text.replace('map_location="mps"', 'map_location="cpu"')
     assert explain_text(on_cpu).cause.id == "metal-bug-fixed-later"
+
+
+def test_a_build_against_an_sdk_without_the_mpsgraph_api_is_macos_too_old() -> None:
+    line = (  # pytorch/executorch#1020
+        ": error: unknown type name 'MPSGraphExecutableSerializationDescriptor'; did you mean "
+        "'MPSGraphExecutableExecutionDescriptor'?"
+    )
+    diagnosis = explain_text(line)
+    assert diagnosis.cause.id == "macos-too-old"
+    assert "MPSGraphExecutableSerializationDescriptor" in diagnosis.cause.summary
+    assert diagnosis.cause.fix is not None and "softwareupdate --list" in diagnosis.cause.fix.commands
+    available = "'MPSGraphExecutable' is only available on macOS 12.0 or newer"
+    assert explain_text(available).cause.id == "macos-too-old"
+    # another type unknown to the compiler is no macOS matter
+    assert explain_text("error: unknown type name 'Foo'").cause.id != "macos-too-old"
+
+
+def test_githubs_hosted_runner_named_after_macos_or_shown_by_its_tool_cache_is_a_virtual_machine() -> None:
+    said = "# user: a crash which only happens on macOS 14 in the hosted runner of GitHub Actions."  # executorch#6746
+    path = "Process 4164 launched: '/Users/runner/hostedtoolcache/node/22.10.0/arm64/bin/node' (arm64)"
+    crash = "* thread #1, queue = 'com.apple.main-thread', stop reason = EXC_BAD_ACCESS (code=1, address=0x580)"
+    for text in (said, path):
+        assert explain_text(text + "\n" + crash).cause.id == "virtual-machine", text
+    # torch's own build path names the machine torch was built on, not where it runs
+    torch_path = (
+        "(Triggered internally at /Users/runner/work/pytorch/pytorch/pytorch/aten/src/ATen/mps/MPSFallback.mm:11.)"
+    )
+    assert explain_text(torch_path + "\n" + crash).cause.id != "virtual-machine"

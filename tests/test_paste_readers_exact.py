@@ -1005,3 +1005,23 @@ def test_eighth_round_saved_on_the_mac_and_accelerates_cpu_config_read_exactly()
     assert read_with("banner", ["        - use_cpu: True", "        - use_cpu: False"]) == [
         ("paste.device_used", "cpu", 1, None)
     ]
+
+
+def test_eighth_round_hosted_runner_read_exactly() -> None:
+    """GitHub's hosted runner named after "macOS 14", and its tool cache in a path (not torch's build path)."""
+    lines = [
+        "# user: a crash which only happens on macOS 14 in the hosted runner of GitHub Actions.",
+        "Process 4164 launched: '/Users/runner/hostedtoolcache/node/22.10.0/arm64/bin/node' (arm64)",
+        "/Users/runner/hostedtoolcache/Python/3.12.7/arm64/lib/python3.12/site-packages/torch/__init__.py",
+        "(Triggered internally at /Users/runner/work/pytorch/pytorch/pytorch/aten/src/ATen/mps/MPSFallback.mm:11.)",
+        "# user: the self-hosted runner on macOS 14",
+    ]
+    assert read_with("prose", lines) == [
+        ("host.hypervisor", True, 1, None),
+        ("host.macos_version", "14", 1, None),
+        ("host.system", "Darwin", 1, None),
+        ("host.hypervisor", True, 2, None),
+        ("host.hypervisor", True, 3, None),
+        ("host.macos_version", "14", 5, None),
+        ("host.system", "Darwin", 5, None),
+    ]

@@ -157,6 +157,20 @@ EARLY: tuple[Row, ...] = (
         "https://github.com/huggingface/sentence-transformers/issues/3229",
     ),
     Row(
+        "mpsgraph-api-missing-in-sdk",
+        # a build (torch, torchvision, executorch's MPS delegate) against an SDK older than the MPSGraph API it uses
+        r"error: (?:unknown type name|use of undeclared identifier) '(?P<api>MPSGraph\w{1,80})'"
+        r"|'(?P<api2>MPSGraph\w{1,80})' is (?:only available|unavailable) (?:on|in) macOS",
+        "macos-too-old",
+        "the build uses {api}, which this macOS SDK does not have: the code needs a newer macOS and Xcode than this "
+        "Mac's",
+        "Upgrade macOS and Xcode to the versions the project asks for (the MPSGraph API comes with the macOS SDK), "
+        "then build again.",
+        ("softwareupdate --list", "xcodebuild -version"),
+        "https://github.com/pytorch/executorch/issues/1020 (MPSGraphExecutableSerializationDescriptor is new in the "
+        "macOS 14 SDK: 'you will need macOS Sonoma and Xcode 15')",
+    ),
+    Row(
         "cuda-checkpoint-on-mac",
         r"Attempting to deserialize object on a CUDA device but torch\.cuda\.is_available\(\) is False"
         r"|Attempting to deserialize object on CUDA device \d+ but torch\.cuda\.device_count\(\) is",

@@ -36,7 +36,12 @@ MACOS = re.compile(
 HOSTED_RUNNER = re.compile(
     r"(?i)(?<!self-)(?<!self )\b(?:github(?:-hosted)?|hosted|default|gha)\b[\w ]{0,60}\bmacos\b[\w -]{0,60}\brunners?\b"
     r"|\bmacos-(?:latest|1[2-5]|26)(?:-(?:xlarge|large))?\b.{0,200}?\brunners?\b"
+    # "only happens on macOS 14 in the hosted runner of GitHub Actions"
+    r"|\bmacos\b[\w .-]{0,40}?\b(?:github(?:-hosted)?|hosted)\b[\w ]{0,20}?\brunners?\b"
 )
+# The tool cache of GitHub's hosted runners, in a path a log prints: the process ran on one of them (torch's own
+# build paths, /Users/runner/work/..., say where torch was built, not where it runs).
+HOSTED_TOOLCACHE = re.compile(r"/Users/runner/hostedtoolcache/")
 INTEL = re.compile(r"\bIntel\b")
 APPLE_TIER = re.compile(r"M[1-5] (?:Pro|Max|Ultra)$")
 # "on Mac Silicon" / "my Apple silicon" with no chip named: the user's own arm64 Mac all the same (not a mention of
@@ -207,6 +212,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.wrong_results", True))
     elif _mps_fails_cpu_works(line):
         found.append(seen("paste.mps_fails_cpu_works", True))
+    if HOSTED_TOOLCACHE.search(line):
+        found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
     if _checkpoint_elsewhere(line):
         found.append(seen("paste.checkpoint_elsewhere", True))
     if ("mps" in line or "MPS" in line) and CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
