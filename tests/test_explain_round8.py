@@ -5,7 +5,8 @@ results on mps called worse, corrupted or inconsistent, a detector that finds no
 far from "mps" on its line; a run told to fail on mps where the CPU's works; ``accelerate env``'s "use_cpu: True"; a
 model saved on the Mac told not to load elsewhere; values called wrong after torch.load(..., map_location='mps'); a
 build against a macOS SDK without the MPSGraph API it uses; GitHub's hosted runner named after "macOS 14", or shown by
-its tool cache in a path.
+its tool cache in a path; torch's op message cut to the quoted op and its tail (a title), and a library's own op
+(torchvision::) whose kernel comes with a newer release of that library.
 
 The texts are lines of the round's threads (tests/corpus names each).
 """
@@ -166,3 +167,19 @@ def test_githubs_hosted_runner_named_after_macos_or_shown_by_its_tool_cache_is_a
         "(Triggered internally at /Users/runner/work/pytorch/pytorch/pytorch/aten/src/ATen/mps/MPSFallback.mm:11.)"
     )
     assert explain_text(torch_path + "\n" + crash).cause.id != "virtual-machine"
+
+
+def test_the_op_message_cut_to_its_quoted_op_is_read_and_a_library_op_upgrades_the_library() -> None:
+    title = "'torchvision::deform_conv2d' is not currently implemented for the MPS device"  # pytorch/vision#9164
+    diagnosis = explain_text(title)
+    assert diagnosis.cause.id == "op-not-implemented"
+    assert diagnosis.cause.summary.startswith("torchvision::deform_conv2d: no MPS kernel in this torchvision")
+    assert diagnosis.cause.fix is not None
+    assert diagnosis.cause.fix.commands == (
+        "export PYTORCH_ENABLE_MPS_FALLBACK=1",
+        "python3 -m pip install --upgrade torchvision",
+    )
+    # an op word with no namespace, or no quote, is no op message
+    assert (
+        explain_text("deform_conv2d is not currently implemented for the MPS device").cause.id != "op-not-implemented"
+    )

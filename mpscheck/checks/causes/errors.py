@@ -132,13 +132,15 @@ class ErrorRules(MemoryRules):
                 (f"{self.python} -m pip install --upgrade 'torch>={since}'", fallback),
             )
         else:
-            state = self.kernel_state(since, known_table, "no MPS kernel in this torch")
+            # a library's own op (torchvision::nms) gets its MPS kernel from a newer release of that library
+            package = op.split("::")[0] if "::" in op and not op.startswith("aten::") else "torch"
+            state = self.kernel_state(since, known_table, f"no MPS kernel in this {package}")
             summary = f"{op}: {state}, and the CPU fallback is off"
             remedy = Remediation(
                 "Set PYTORCH_ENABLE_MPS_FALLBACK=1 before Python starts (os.environ after `import torch` is too late), "
-                "or keep this op on the CPU; a newer torch may have the kernel. The fallback copies the op's tensors "
-                "to the CPU and back at every call: slower, not wrong.",
-                (fallback, f"{self.python} -m pip install --upgrade torch"),
+                f"or keep this op on the CPU; a newer {package} may have the kernel. The fallback copies the op's "
+                "tensors to the CPU and back at every call: slower, not wrong.",
+                (fallback, f"{self.python} -m pip install --upgrade {package}"),
             )
         notes: tuple[str, ...] = ()
         if self.paste.all("interpreter.env.PYTORCH_ENABLE_MPS_FALLBACK"):
