@@ -63,9 +63,6 @@ WRONG_CAUSE = {
     "the 8 GB that the maintainer's answer rests on is in the title and the screenshot, not the paste",
     "whisper-diarization-309-slow-m1-faster-whisper.txt": "'slow on my Mac M1' naming only whisper-diarization: "
     "that it transcribes with faster-whisper (CTranslate2, no Metal backend) is not in the paste",
-    "poetry-10125-m3-max-plus-cpu-source.txt": "the install failure is only in a screenshot; the paste is a "
-    "pyproject pinning torch '^2.5.1+cpu' from the CPU index on an M3 Max and the words that pip installs torch fine "
-    "(says not enough evidence)",
     "pytorch-95448-gibberish-after-block-size.txt": "'starts creating gibberish' with torch 1.13.1 and no word of mps: "
     "that the run was on mps is only in the thread's title (says not enough evidence)",
     "rvc-767-training-slow-m1-fallback.txt": "'it took more than 6 hours' on an M1 with no warning line: nothing shows "

@@ -6,7 +6,8 @@ far from "mps" on its line; a run told to fail on mps where the CPU's works; ``a
 model saved on the Mac told not to load elsewhere; values called wrong after torch.load(..., map_location='mps'); a
 build against a macOS SDK without the MPSGraph API it uses; GitHub's hosted runner named after "macOS 14", or shown by
 its tool cache in a path; torch's op message cut to the quoted op and its tail (a title), and a library's own op
-(torchvision::) whose kernel comes with a newer release of that library.
+(torchvision::) whose kernel comes with a newer release of that library; torch pinned to a local version (+cpu,
++cu121) in a pyproject or a requirements file on a Mac.
 
 The texts are lines of the round's threads (tests/corpus names each).
 """
@@ -183,3 +184,18 @@ def test_the_op_message_cut_to_its_quoted_op_is_read_and_a_library_op_upgrades_t
     assert (
         explain_text("deform_conv2d is not currently implemented for the MPS device").cause.id != "op-not-implemented"
     )
+
+
+def test_torch_pinned_to_a_local_version_on_a_mac_has_no_wheel_to_install() -> None:
+    pyproject = (  # python-poetry/poetry#10125
+        "# user: Python 3.12.3 / pip latest / Poetry (version 2.0.1)/ I am on Apple M3 Max\n"
+        'torch = { version = "^2.5.1+cpu", source = "pytorch-cpu" }\n'
+    )
+    diagnosis = explain_text(pyproject)
+    assert diagnosis.cause.id == "no-matching-distribution"
+    assert diagnosis.cause.summary.startswith("torch is pinned to 2.5.1+cpu, a cpu build")
+    assert diagnosis.cause.fix is not None and "torch==2.5.1" in diagnosis.cause.fix.commands[0]
+    assert explain_text("torch==2.4.0+cu121\n# user: on my M2 Mac").cause.id == "no-matching-distribution"
+    # the same pin where no Mac is shown, or on Linux, says nothing of macOS wheels
+    assert explain_text("torch==2.4.0+cu121").cause.id != "no-matching-distribution"
+    assert explain_text("torch==2.4.0+cu121\n# user: on Ubuntu 22.04").cause.id == "not-macos"

@@ -1025,3 +1025,21 @@ def test_eighth_round_hosted_runner_read_exactly() -> None:
         ("host.macos_version", "14", 5, None),
         ("host.system", "Darwin", 5, None),
     ]
+
+
+def test_eighth_round_torch_local_pin_read_exactly() -> None:
+    """torch pinned to a local version in a pyproject table or a requirements line (and not torchvision's, nor a
+    plain pin, nor a local version in prose)."""
+    lines = [
+        'torch = { version = "^2.5.1+cpu", source = "pytorch-cpu" }',
+        "torch==2.4.0+cu121",
+        'torchvision = { version = "^0.20.1+cpu", source = "pytorch-cpu" }',
+        "torch==2.4.0",
+        "I tried torch==2.4.0+cu121 yesterday",
+        "torch==2.3.1+rocm6.0 ; sys_platform == 'linux'",
+    ]
+    assert read_with("pip", lines) == [
+        ("paste.torch_local_pin", "2.5.1+cpu", 1, None),
+        ("paste.torch_local_pin", "2.4.0+cu121", 2, None),
+        ("paste.torch_local_pin", "2.3.1+rocm6.0", 6, None),
+    ]

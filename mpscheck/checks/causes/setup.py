@@ -100,9 +100,28 @@ class SetupRules(Reader):
             found["no-metal-device"] = (
                 self.hidden_gpu(evidence) if host.macos_version else self.from_row("no-metal-device", evidence)
             )
-        if not found and (missing := self.no_wheel_for_python()) is not None:
+        if not found and (missing := self.no_wheel_for_python() or self.local_pin_on_mac()) is not None:
             found["no-matching-distribution"] = missing
         return [found[i] for i in SETUP_ORDER if i in found]
+
+    def local_pin_on_mac(self) -> Cause | None:
+        """torch pinned to a local version (+cpu, +cu121) on a Mac: PyTorch publishes those builds for Linux and
+        Windows only (its macOS wheels carry no local version), so the pin has nothing to install here."""
+        pin, host = self.paste.get("paste.torch_local_pin"), self.facts.host
+        if pin is None or not (host.system == "Darwin" or host.arm64_hardware):
+            return None
+        version, local = str(pin.value).split("+", 1)
+        summary = (
+            f"torch is pinned to {pin.value}, a {local} build that PyTorch publishes for Linux and Windows only: no "
+            "macOS wheel of it exists, so it cannot install on this Mac"
+        )
+        remedy = Remediation(
+            f"Pin plain torch {version} for macOS (no +{local}, from PyPI: in a pyproject, a darwin marker without "
+            "that index); its macOS arm64 wheel has MPS.",
+            (f"{self.python} -m pip install 'torch=={version}'",),
+        )
+        cause = self.from_row("no-matching-distribution", self.ev("paste.torch_local_pin", "host.cpu_brand"))
+        return replace(cause, summary=summary, fix=remedy)
 
     def no_wheel_for_python(self) -> Cause | None:
         """The user says torch (version X) will not install, no torch is installed, and the Python is known:

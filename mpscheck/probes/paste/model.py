@@ -103,7 +103,8 @@ PASTE_FACTS = frozenset(
         "framework_mps_available", "install_failed", "intel_prose", "lightning", "mac_named", "macos_regression",
         "memory_growth", "mps_fails_cpu_works", "mps_tensor", "nan_values", "pc_gpu",
         "pip_requirement", "pip_versions", "requires_python", "shell_machine", "shell_processor",
-        "shell_translated", "site_python", "uv_command", "warning_line", "wheel_tag", "wrong_results",
+        "shell_translated", "site_python", "torch_local_pin", "uv_command", "warning_line", "wheel_tag",
+        "wrong_results",
         "x86_cpu_features", "yolo_command",
     }
 )  # fmt: skip

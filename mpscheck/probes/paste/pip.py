@@ -1,6 +1,7 @@
 """pip and uv output: "No matching distribution found for torch" with its "(from versions: ...)" list,
 the wheels they download (whose platform tag is the interpreter's architecture), uv's "You're on
-macOS (`macosx_14_0_x86_64`)" hint, and site-packages paths that name the Python version.
+macOS (`macosx_14_0_x86_64`)" hint, site-packages paths that name the Python version, and torch pinned to a
+local version (``+cpu``, ``+cu121``) in a pyproject or a requirements file.
 """
 
 from __future__ import annotations
@@ -34,6 +35,13 @@ UV_USED = re.compile(
 )
 UV_ENVIRONMENT = re.compile(r"^\s*Using (?:CPython|Python) \d+\.\d+\S* environment at:? (?P<env>/\S+|~/\S+)")
 REQUIRES_PYTHON = re.compile(r"Requires-Python (?P<spec>[<>=!~][^;:\s]*)")
+# torch pinned to a local version in a pyproject or a requirements file (torch = { version = "^2.5.1+cpu", ... },
+# torch==2.4.0+cu121): builds published for Linux and Windows only, never for macOS.
+LOCAL_PIN = re.compile(
+    r"^\s*torch\s*=\s*(?:\{[^}\n]{0,200}?\bversion\s*=\s*)?[\"'][~^=<>!]{0,2}\s*(?P<pin>\d+(?:\.\d+){0,2}\+"
+    r"(?:cpu|cu\d{2,3}|rocm[\d.]{1,8}))[\"']"
+    r"|^\s*torch\s*==\s*(?P<pin2>\d+(?:\.\d+){0,2}\+(?:cpu|cu\d{2,3}|rocm[\d.]{1,8}))\s*(?:;|$)"
+)
 
 
 def parse(lines: list[str]) -> list[Observation]:
@@ -66,4 +74,6 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.uv_command", match["command"]))
     if match := REQUIRES_PYTHON.search(line):
         found.append(seen("paste.requires_python", match["spec"]))
+    if match := LOCAL_PIN.match(line):
+        found.append(seen("paste.torch_local_pin", match["pin"] or match["pin2"]))
     return found
