@@ -269,6 +269,7 @@ def _patterns() -> list[re.Pattern[str]]:
         repl.MPS_TENSOR,
         repl.SHORT_LABEL,
         prose.WRONG_RESULTS,
+        prose.STRONG_RESULT,
         prose.PC_GPU,
         prose.RUNNER_LABEL,
     ]

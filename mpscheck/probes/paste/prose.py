@@ -92,9 +92,10 @@ _OUTPUTS = (
     r"|text|audio|segmentations?|transcriptions?)"
 )
 _STRONG = rf"(?:wrong|incorrect|corrupt(?:ed)?|garbage|gibberish|garbled|nonsense)(?: [\w-]{{1,20}}){{0,2}}? {_OUTPUTS}"
+STRONG_RESULT = re.compile(rf"(?i)\b{_STRONG}\b")  # looked for with "mps" in the 120 characters around it
+MPS_WORD = re.compile(r"(?i)(?<![a-z])mps\b")
 WRONG_RESULTS = re.compile(
     rf"(?i){_near_mps(_WRONG)}"
-    rf"|\b{_STRONG}\b.{{0,120}}(?<![a-z])mps\b|(?<![a-z])mps\b.{{0,120}}\b{_STRONG}\b"
     # "the result by the MPS backend is significantly worse": mps between the result and its judgement
     r"|(?<![a-z])results?\b[^\n]{0,40}?(?<![a-z])mps\b[^\n]{0,40}?\bworse\b"
     rf"|\b(?:mac|macs|macos|apple silicon)\b[^\n]{{0,80}}?\b(?:{_RESULTS}\b[^\n]{{0,30}}?\b{_BAD}|{_BAD} {_RESULTS})\b"
@@ -208,7 +209,7 @@ def parse(lines: list[str]) -> list[Observation]:
 
 def _line(seen: Seen, line: str) -> list[Observation]:
     found: list[Observation] = []
-    if WRONG_RESULTS.search(line):
+    if WRONG_RESULTS.search(line) or _strong_near_mps(line):
         found.append(seen("paste.wrong_results", True))
     elif _mps_fails_cpu_works(line):
         found.append(seen("paste.mps_fails_cpu_works", True))
@@ -277,6 +278,15 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("host.macos_version", version or NAMES[match["name"]]))
         found.append(seen("host.system", "Darwin"))
     return found
+
+
+def _strong_near_mps(line: str) -> bool:
+    """A result called wrong ("the incorrect segmentation masks") with "mps" up to 120 characters away: each match
+    looks at its own bounded window, so the whole line costs linear time however many matches it has."""
+    for match in STRONG_RESULT.finditer(line):
+        if MPS_WORD.search(line, max(0, match.start() - 123), match.end() + 123):
+            return True
+    return False
 
 
 def _checkpoint_elsewhere(line: str) -> bool:
