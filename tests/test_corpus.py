@@ -65,6 +65,13 @@ WRONG_CAUSE = {
     "that it transcribes with faster-whisper (CTranslate2, no Metal backend) is not in the paste",
     "rvc-767-training-slow-m1-fallback.txt": "'it took more than 6 hours' on an M1 with no warning line: nothing shows "
     "the ops that fell back to the CPU (says not enough evidence)",
+    "a1111-1557-mps-needs-12-3-intel-mbp-2020.txt": "torch's 'supported on MacOS 12.3+' on a '2020 Intel MacBook Pro' "
+    "with no macOS version in the paste: the Intel Mac is read as the reason, over the floor the message names",
+    "f5-tts-360-intel-i7-amd-quoted-answer.txt": "the Intel Core i7 with an AMD GPU is a question asked beside an M1 "
+    "('... rather than a M1?'), which the prose reader leaves unsaid; only 'problem solved' confirms it (says "
+    "unreadable)",
+    "liveportraitkj-mps-3-not-linked-mps-nvidia.txt": "the paste is the message alone, which a torch on Linux or "
+    "Windows and a macOS build without MPS both print: the answer names both and the command that tells them apart",
 }
 WRONG_FIX = {
     "diffusers-5894-invalid-buffer-size-env.txt": "one buffer larger than Metal allows: the fix says the watermark "
@@ -78,6 +85,9 @@ WRONG_FIX = {
     "fastbook-671-macos-12-7.txt": "the thread's fix is fastai code (dataloaders(device='cpu'))",
     "llama-cpp-python-847-x86-dylib-arm-conda.txt": "the wrong-arch library is llama-cpp-python's, rebuilt with "
     "CMAKE_ARGS; the paste does not name the library, so the tool reinstalls torch",
+    "spark-tts-181-output-channels-65536-m1-max.txt": "the thread's fix is PYTORCH_ENABLE_MPS_FALLBACK=1, which torch "
+    "honours for conv output channels > 65536 only from PR pytorch/pytorch#134770 on; the answer keeps 'the fallback "
+    "does not help' (audiosr-70 saw it fail), an upgrade and the CPU",
 }
 
 

@@ -157,8 +157,10 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "cuda-on-mac",
-        r"Torch not compiled with CUDA enabled|`CUDAAccelerator` can not run on your system"
-        r"|Found no NVIDIA driver on your system",
+        # Not AUTOMATIC1111's start-up line "Warning: caught exception 'Torch not compiled with CUDA enabled', memory
+        # monitor disabled", which every Mac prints: the webui caught its own CUDA probe and went on.
+        r"Torch not compiled with CUDA enabled(?!', memory monitor disabled)"
+        r"|`CUDAAccelerator` can not run on your system|Found no NVIDIA driver on your system",
         "cuda-requested-on-mac",
         "the code (or its config, or a library default) asks for CUDA, which torch on a Mac does not have",
         "Ask for mps (or cpu) instead of cuda: device='mps' in the code, the config file or the tool's --device "

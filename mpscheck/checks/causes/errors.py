@@ -20,7 +20,7 @@ EXPLAINED_BY: dict[str, tuple[str, ...]] = {
     "no-metal-device": ("not-macos", "rosetta-python", "intel-mac", "virtual-machine", "macos-too-old"),
     "dtype-needs-macos14": ("rosetta-python", "intel-mac", "macos-too-old"),
     "bf16-needs-newer-torch": ("rosetta-python", "intel-mac"),
-    "lightning-processor": ("rosetta-python", "x86_64-python", "intel-mac"),
+    "lightning-processor": ("not-macos", "rosetta-python", "x86_64-python", "intel-mac"),
     "no-matching-distribution": ("rosetta-python",),
     "torch-not-built-with-mps": ("not-macos", "rosetta-python"),
     "torch-too-old": ("not-macos",),
@@ -55,6 +55,8 @@ class ErrorRules(MemoryRules):
             return self.out_of_memory(hit, evidence)
         if row.id in ("op-not-implemented", "op-fallback") and "op" in hit.groups:
             return self.op_cause(hit, evidence)
+        if row.id == "op-cut":
+            return self.op_cut(hit, evidence)
         if row.cause == "lightning-processor":
             return self.lightning(hit, evidence)
         if row.id == "sparse":
@@ -148,6 +150,21 @@ class ErrorRules(MemoryRules):
             )
         shown_version = self.ev("torch.version") if upgrade else ()
         return Cause("op-not-implemented", summary, remedy, evidence + shown_version, hit.row.source, notes)
+
+    def op_cut(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
+        """The op's line stops before torch says whether it fell back to the CPU or raised: judged as the op that
+        has no MPS kernel (what the fallback fixes), with the warning named as the other reading."""
+        cause = self.op_cause(replace(hit, row=table.BY_ID["op-not-implemented"]), evidence)
+        summary = cause.summary.replace(", and the CPU fallback is off", "")
+        return replace(
+            cause,
+            summary=summary + "; the line stops before torch says whether it then fell back to the CPU or raised",
+            notes=(
+                *cause.notes,
+                "if the line went on '... and will fall back to run on the CPU', it was only a warning "
+                "(op-fallback-warning): nothing is broken",
+            ),
+        )
 
     def mismatch_or_size(self, op: str, evidence: tuple[Evidence, ...]) -> Cause:
         """Two causes reach this op; name both, and the one line that tells them apart."""

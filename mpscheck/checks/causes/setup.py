@@ -70,6 +70,10 @@ class SetupRules(Reader):
             found["not-macos"] = self.general("not-macos", self.ev("host.system"), system=host.system)
         elif not host.system and self.value("paste.pc_gpu"):  # an NVIDIA RTX/GeForce: a PC, not a Mac
             found["not-macos"] = self.general("not-macos", self.ev("paste.pc_gpu"), system="a PC with an NVIDIA GPU")
+        elif not host.system and self.value("paste.not_a_mac"):  # "I'm not on a Mac": the user says so
+            found["not-macos"] = self.general(
+                "not-macos", self.ev("paste.not_a_mac"), system="a machine that is not a Mac"
+            )
         x86, arm = self.x86_python(), self.arm64_hardware()
         intel = intel_mac(host)
         if x86 and arm and not intel:

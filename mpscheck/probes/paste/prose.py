@@ -118,6 +118,12 @@ CUDA_ASKED = re.compile(
     # the refusal retold: "it tells me that torch doesn't work with cuda"
     r"|(?:py)?torch (?:doesn't|does not|doesn’t|isn't|is not|won't) (?:work(?:ing)? with|compiled with|support) cuda)\b"
 )
+# The user's words that the machine is not a Mac ("I'm not on a Mac", "an error obtained with Mac computer but I'm
+# not on it"): MPS asked for where macOS is not, told without the system's name.
+NOT_A_MAC = re.compile(
+    r"(?i)\b(?:i'?m|i am|we'?re|we are) not (?:on|using|running on|running) (?:a |an |the )?mac(?:os|book)?\b"
+    r"|\bmac(?:os)?\b[^\n]{0,60}?\bbut (?:i'?m|i am|we'?re|we are) not (?:on|using) (?:it|one)\b"
+)
 # The Mac itself named on the line of such words ("the GPU of an Apple Silicon Mac"): the machine is a Mac.
 MAC_NAMED = re.compile(r"(?i)\b(?:mac(?:book(?: pro| air)?| ?mini| studio| pro)?|imac)\b")
 # The user's words that memory grows on mps ("MPS backend leaks when input sizes vary", "memory grows continuously"):
@@ -162,7 +168,10 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     chip = CHIP.search(line)
     if PC_GPU.search(line) and not MAC_WORD.search(line) and not chip:
         found.append(seen("paste.pc_gpu", True))
-    named_mac = bool(MAC_NAMED.search(line)) and not INTEL_MAC.search(line)
+    not_a_mac = bool(NOT_A_MAC.search(line))
+    named_mac = bool(MAC_NAMED.search(line)) and not INTEL_MAC.search(line) and not not_a_mac
+    if not_a_mac:
+        found.append(seen("paste.not_a_mac", True))
     if CPU_ONLY.search(line):
         found.append(seen("paste.device_used", "cpu"))
         if named_mac:

@@ -1,0 +1,104 @@
+"""The classes of input the ninth out-of-sample round (2026-11-24, forums' and apps' pastes) found explain missing,
+each read generally: any torch MPS warning that says "This may have performance implications" (a note); torch's op
+line cut after "the MPS backend" (a title); transformers' refusal to build an attention mask on mps; Docker's GPU
+refusal with the empty driver name of `--gpus all`; AUTOMATIC1111's start-up line that catches its own CUDA probe
+(not a CUDA ask); conda's ResolvePackageNotFound naming a CUDA package; the user's words that the machine is not a
+Mac.
+
+The texts are lines of the round's threads (tests/corpus names each).
+"""
+
+from __future__ import annotations
+
+from mpscheck.checks.causes import explain_text
+from mpscheck.probes.paste import conda, prose
+
+PAD = (  # w-okada/voice-changer#1642
+    "torch/nn/functional.py:5209: UserWarning: MPS: The constant padding of more than 3 dimensions is not currently "
+    "supported natively. It uses View Ops default implementation to run. This may have performance implications. "
+    "(Triggered internally at /Users/runner/work/pytorch/pytorch/pytorch/aten/src/ATen/native/mps/operations/"
+    "Pad.mm:465.)"
+)
+
+
+def test_a_torch_mps_warning_of_performance_implications_is_a_note() -> None:
+    diagnosis = explain_text(PAD)
+    assert diagnosis.cause.id == "op-fallback-warning"
+    assert diagnosis.cause.fix is not None and "Nothing is broken" in diagnosis.cause.fix.summary
+    # a note never outranks a failure on the same paste
+    failing = PAD + "\nRuntimeError: Placeholder storage has not been allocated on MPS device!"
+    assert explain_text(failing).cause.id == "device-mismatch"
+    # and the words alone, without torch's "MPS: " prefix, are not torch's note
+    assert explain_text("This may have performance implications.").cause.id != "op-fallback-warning"
+
+
+def test_an_op_line_cut_after_the_mps_backend_names_the_op_and_both_readings() -> None:
+    title = "The operator 'aten::nonzero' is not currently supported on the MPS backend"  # ultralytics/yolov5#8508
+    diagnosis = explain_text(title)
+    assert diagnosis.cause.id == "op-not-implemented"
+    assert "aten::nonzero" in diagnosis.cause.summary
+    assert "fallback is off" not in diagnosis.cause.summary  # not shown: the line stops before it
+    assert diagnosis.cause.fix is not None and "export PYTORCH_ENABLE_MPS_FALLBACK=1" in diagnosis.cause.fix.commands
+    assert any("op-fallback-warning" in note for note in diagnosis.cause.notes)
+    # the whole warning stays a note
+    whole = title + " and will fall back to run on the CPU. This may have performance implications."
+    assert explain_text(whole).cause.id == "op-fallback-warning"
+
+
+def test_transformers_refusing_the_attention_mask_on_mps_asks_for_a_newer_torch() -> None:
+    line = (  # coqui-ai/TTS#3758
+        "ValueError: Can't infer missing attention mask on `mps` device. Please provide an `attention_mask` or use a "
+        "different device."
+    )
+    diagnosis = explain_text(line)
+    assert diagnosis.cause.id == "op-not-implemented"
+    assert diagnosis.cause.fix is not None
+    assert any("'torch>=2.4'" in command for command in diagnosis.cause.fix.commands)
+    assert "does not help" in diagnosis.cause.fix.summary  # the fallback variable is not the fix here
+
+
+def test_docker_refusing_a_gpu_with_the_empty_driver_name_is_cuda_asked_for() -> None:
+    line = 'Error response from daemon: could not select device driver "" with capabilities: [[gpu]].'  # Kokoro#135
+    assert explain_text(line).cause.id == "cuda-requested-on-mac"
+    named = 'Error response from daemon: could not select device driver "nvidia" with capabilities: [[gpu]]'
+    assert explain_text(named).cause.id == "cuda-requested-on-mac"
+
+
+def test_automatic1111s_caught_cuda_probe_is_not_a_cuda_ask() -> None:
+    startup = "Warning: caught exception 'Torch not compiled with CUDA enabled', memory monitor disabled"
+    error = "RuntimeError: The MPS backend is supported on MacOS 12.3+.Current OS version can be queried using `sw_vers"
+    error += "`"
+    # AUTOMATIC1111/stable-diffusion-webui#1557: the webui's own start-up line, then the real error
+    assert explain_text(startup + "\n" + error).cause.id != "cuda-requested-on-mac"
+    assert explain_text("AssertionError: Torch not compiled with CUDA enabled").cause.id == "cuda-requested-on-mac"
+
+
+def test_conda_not_finding_a_cuda_package_is_cuda_asked_for_on_a_mac() -> None:
+    text = (  # deforum-art/stable-diffusion#121
+        "Would love for this to be able to run on my M1 Ultra 64 cores GUP with 128 memory.\n\n"
+        "```\nResolvePackageNotFound: \n  - cudatoolkit=11.3\n```\n"
+    )
+    assert explain_text(text).cause.id == "cuda-requested-on-mac"
+    lines = text.splitlines()
+    [seen] = conda.parse(lines)
+    assert (seen.fact, seen.value, seen.line) == ("paste.cuda_asked", True, 5)
+    # a package conda lacks that is not CUDA's asks for nothing
+    assert conda.parse(["ResolvePackageNotFound:", "  - libgcc-ng=11.2.0", "  - _openmp_mutex=5.1"]) == []
+    # the list ends at the first line that is not a spec
+    assert conda.parse(["ResolvePackageNotFound:", "  - libgcc-ng=11.2.0", "done", "  - cudatoolkit=11.3"]) == []
+    assert conda.parse(["ResolvePackageNotFound:", "", "  - nvidia::pytorch-cuda=12.1"])[0].line == 3
+    assert conda.parse(["  - cudatoolkit=11.3"]) == []  # an environment file alone is no refusal
+
+
+def test_the_users_words_that_the_machine_is_not_a_mac_are_not_macos() -> None:
+    text = (  # BayraktarLab/cell2location#252
+        "`MPSAccelerator can not run on your system since the accelerator is not available. The following "
+        "accelerator(s) is available and can be passed into accelerator argument of Trainer: ['cpu']`.\n"
+        "I saw that is an error obtained with Mac computer but I'm not on it.\n"
+    )
+    assert explain_text(text).cause.id == "not-macos"
+    facts = {o.fact for o in prose.parse(["I'm not on a Mac, this is Ubuntu"])}
+    assert "paste.not_a_mac" in facts
+    assert "paste.not_a_mac" not in {o.fact for o in prose.parse(["I'm not on my Mac right now, but it failed"])}
+    # without those words the same error stays Lightning's own check
+    assert explain_text(text.splitlines()[0]).cause.id == "lightning-processor"
