@@ -102,3 +102,24 @@ def test_the_users_words_that_the_machine_is_not_a_mac_are_not_macos() -> None:
     assert "paste.not_a_mac" not in {o.fact for o in prose.parse(["I'm not on my Mac right now, but it failed"])}
     # without those words the same error stays Lightning's own check
     assert explain_text(text.splitlines()[0]).cause.id == "lightning-processor"
+
+
+def test_noise_got_from_mps_told_in_words_is_wrong_results() -> None:
+    line = (  # vinvino02/GLPDepth#45
+        "On my M1 MacBook Pro it works perfectly on the CPU, but I just get noise if I try and use the hardware "
+        "accelerated MPS device."
+    )
+    assert explain_text(line).cause.id == "metal-bug-fixed-later"
+    assert "paste.wrong_results" in {o.fact for o in prose.parse(["it gives me noise on mps"])}
+    assert "paste.wrong_results" not in {o.fact for o in prose.parse(["the mic gives noise on my mac"])}
+
+
+def test_a_tool_that_found_no_cuda_and_took_the_cpu_retold_on_a_mac_is_mps_not_requested() -> None:
+    line = (  # thygate/stable-diffusion-webui-depthmap-script#118
+        "When ran on a Mac, the extension says that it doesn't detect any CUDA and will switch to CPU. Still, nothing "
+        "happens."
+    )
+    assert explain_text(line).cause.id == "mps-not-requested"
+    said = {o.fact: o.value for o in prose.parse(["it found no cuda device so it falls back to the cpu"])}
+    assert said.get("paste.device_used") == "cpu"
+    assert "paste.device_used" not in {o.fact for o in prose.parse(["no cuda here, and mps works fine"])}

@@ -59,7 +59,9 @@ RUNNER_LABEL = re.compile(r"(?i)\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)
 _WRONG = (
     r"(?:wrong|incorrect|different|broken|gibberish|garbage|messed[- ]up|not (?:the )?same|nan|(?:all )?zeros"
     r"|(?:reports?|outputs?|returns?|gives?|shows?) (?:all )?0|black (?:images?|outputs?|pictures?|frames?)"
-    r"|(?:pure|just|only) noise)"
+    r"|(?:pure|just|only) noise"
+    # "I just get noise if I try and use the hardware accelerated MPS device" (vinvino02/GLPDepth#45)
+    r"|(?:gets?|getting|gives?|giving|outputs?|produces?) (?:me )?(?:just |only |pure )?noise)"
 )
 
 
@@ -105,6 +107,9 @@ CPU_ONLY = re.compile(
     r"|(?:does(?: not|n't)|do(?: not|n't)|is(?: not|n't)|not) us(?:e|ing) (?:the )?(?:mps|gpu|metal)"
     r"|(?:uses?|using|goes to use|runs? on|running on) (?:the )?cpu,? (?:instead of|not|rather than) (?:the )?"
     r"(?:mps|gpu|metal)"
+    # a tool's "no CUDA, so the CPU" retold: "it doesn't detect any CUDA and will switch to CPU"
+    r"|(?:no|not|doesn't|don't|didn't|isn't|can't|cannot|without)\b[^\n]{0,30}?\bcuda\b[^\n]{0,40}?"
+    r"\b(?:switch|fall|go|default|revert)\w* (?:back )?to (?:the )?cpu"
     # asked the other way round: "a way to use the GPU of an Apple Silicon Mac rather then using teh CPU"
     r"|us(?:e|ing) (?:the )?(?:gpu|mps|metal)\b[^\n]{0,60}?\b(?:rather th[ae]n|instead of)(?: \w{1,10}){0,2} cpu)\b"
     # The same in Chinese ("只能CPU跑", "无法调用 mps"): no word boundaries between CJK and Latin letters.
