@@ -123,3 +123,52 @@ def test_a_tool_that_found_no_cuda_and_took_the_cpu_retold_on_a_mac_is_mps_not_r
     said = {o.fact: o.value for o in prose.parse(["it found no cuda device so it falls back to the cpu"])}
     assert said.get("paste.device_used") == "cpu"
     assert "paste.device_used" not in {o.fact for o in prose.parse(["no cuda here, and mps works fine"])}
+
+
+def test_a_torch_build_without_mps_told_in_words_is_not_built_with_mps() -> None:
+    text = (  # dev-discuss.pytorch.org/t/a-small-mps-debugging-story/769
+        "Fortunately, I have an M1 Macbook. But my preexisting build of PyTorch on my laptop did not actually have MPS "
+        "support."
+    )
+    assert explain_text(text).cause.id == "torch-not-built-with-mps"
+    assert "paste.no_mps_build" in {o.fact for o in prose.parse(["but when I ran it MPS was not actually enabled."])}
+    # a machine that is not a Mac says more than the build does
+    assert explain_text(text + "\nOS: Ubuntu 22.04.4 LTS (x86_64)").cause.id == "not-macos"
+    # a torch shown built with MPS outweighs the words
+    assert explain_text(text + "\n>>> torch.backends.mps.is_built()\nTrue").cause.id != "torch-not-built-with-mps"
+
+
+def test_artefacts_on_mps_told_in_words_are_wrong_results() -> None:
+    title = "Visual artefacts present in upscaled images when device is set to 'mps'"  # ai-forever/Real-ESRGAN#13
+    assert explain_text(title).cause.id == "metal-bug-fixed-later"
+    assert "paste.wrong_results" not in {o.fact for o in prose.parse(["jpeg artifacts in the input image"])}
+
+
+def test_an_op_error_then_the_same_op_falling_back_leaves_the_crash_after_it() -> None:
+    error = (  # kijai/ComfyUI-DepthAnythingV2#12
+        "Error occurred when executing DepthAnything_V2:  The operator 'aten::upsample_bicubic2d.out' is not currently "
+        "implemented for the MPS device."
+    )
+    warning = (
+        "UserWarning: The operator 'aten::upsample_bicubic2d.out' is not currently supported on the MPS backend and "
+        "will fall back to run on the CPU. This may have performance implications."
+    )
+    crash = (
+        'loc("mps_add"("(mpsFileLoc): /AppleInternal/Library/BuildRoots/91a344b1/Library/Caches/com.apple.xbs/'
+        "Sources/MetalPerformanceShadersGraph/mpsgraph/MetalPerformanceShadersGraph/Core"
+    )
+    assert explain_text("\n".join([error, warning, crash])).cause.id == "metal-bug-fixed-later"
+    # the fallback shown first, for the same op, does not excuse a later failure of it
+    assert explain_text("\n".join([warning, error])).cause.id == "op-not-implemented"
+    # nor does another op's fallback
+    other = warning.replace("upsample_bicubic2d.out", "nonzero")
+    assert explain_text("\n".join([error, other])).cause.id == "op-not-implemented"
+    assert explain_text(crash).cause.id == "metal-bug-fixed-later"  # MPSGraph's location prefix, cut
+
+
+def test_xformers_kernels_named_on_a_mac_are_a_library_without_mps() -> None:
+    line = (  # LiheYoung/Depth-Anything#4
+        "Trying to run inference in MacOS yields xformer errors of not supported operations (e.g. smaller, cutlassF, "
+        "tritonflashattF, etc.)"
+    )
+    assert explain_text(line).cause.id == "backend-has-no-mps"

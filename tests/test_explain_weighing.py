@@ -269,6 +269,9 @@ def _patterns() -> list[re.Pattern[str]]:
         repl.MPS_TENSOR,
         repl.SHORT_LABEL,
         prose.WRONG_RESULTS,
+        prose.WRONG_PICTURE,
+        prose.NOT_A_MAC,
+        prose.NO_MPS_BUILD,
         prose.PC_GPU,
         prose.RUNNER_LABEL,
     ]

@@ -92,6 +92,8 @@ class SetupRules(Reader):
             found["torch-too-old"] = self.torch_too_old(self.ev("torch.version"))
         if torch and torch.mps_built is False and "not-macos" not in found:
             found["torch-not-built-with-mps"] = self.from_row("not-built", self.ev("torch.mps_built"))
+        elif not (torch and torch.mps_built) and self.value("paste.no_mps_build") and "not-macos" not in found:
+            found["torch-not-built-with-mps"] = self.from_row("not-built", self.ev("paste.no_mps_build"))
         if torch and torch.mps_available is False and not found and (other := self.another_torch_works()):
             cause = self.from_row("not-built", other)
             found["torch-not-built-with-mps"] = replace(

@@ -59,9 +59,7 @@ RUNNER_LABEL = re.compile(r"(?i)\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)
 _WRONG = (
     r"(?:wrong|incorrect|different|broken|gibberish|garbage|messed[- ]up|not (?:the )?same|nan|(?:all )?zeros"
     r"|(?:reports?|outputs?|returns?|gives?|shows?) (?:all )?0|black (?:images?|outputs?|pictures?|frames?)"
-    r"|(?:pure|just|only) noise"
-    # "I just get noise if I try and use the hardware accelerated MPS device" (vinvino02/GLPDepth#45)
-    r"|(?:gets?|getting|gives?|giving|outputs?|produces?) (?:me )?(?:just |only |pure )?noise)"
+    r"|(?:pure|just|only) noise)"
 )
 
 
@@ -80,6 +78,10 @@ WRONG_RESULTS = re.compile(
     rf"(?i){_near_mps(_WRONG)}"
     rf"|\b(?:mac|macs|macos|apple silicon)\b[^\n]{{0,80}}?\b(?:{_RESULTS}\b[^\n]{{0,30}}?\b{_BAD}|{_BAD} {_RESULTS})\b"
 )
+# ... and the image words said near mps ("I just get noise if I try and use the hardware accelerated MPS device",
+# GLPDepth#45; "Visual artefacts ... when device is set to 'mps'", ai-forever/Real-ESRGAN#13): a pattern of its own, so
+# that each stays fast on hostile lines (tests/test_explain_weighing.py).
+WRONG_PICTURE = re.compile(rf"(?i){_near_mps(r'(?:noise|arte?facts?|distorted|corrupted)')}")
 # An NVIDIA RTX/GeForce GPU: no Mac has one, so a line naming it (and no Mac) is about a PC.
 # Another system named with its version ("Ubuntu 20.04", "Windows 11") on a line with no Mac word: the user
 # says where the Python runs, as "macOS 14.5" would.
@@ -129,6 +131,13 @@ NOT_A_MAC = re.compile(
     r"(?i)\b(?:i'?m|i am|we'?re|we are) not (?:on|using|running on|running) (?:a |an |the )?mac(?:os|book)?\b"
     r"|\bmac(?:os)?\b[^\n]{0,60}?\bbut (?:i'?m|i am|we'?re|we are) not (?:on|using) (?:it|one)\b"
 )
+# The user's words that their torch was built without MPS ("my preexisting build of PyTorch ... did not actually have
+# MPS support", "when I ran it MPS was not actually enabled"): is_built() False, told.
+NO_MPS_BUILD = re.compile(
+    r"(?i)\b(?:build|built|install(?:ation)?|wheel|torch|pytorch)\b[^\n]{0,60}?\b(?:did not|didn't|does not|doesn't"
+    r"|has no|had no)(?: actually)? (?:have |include )?mps(?: support)?\b"
+    r"|\bmps (?:was|is) not (?:actually )?(?:enabled|built|compiled)\b"
+)
 # The Mac itself named on the line of such words ("the GPU of an Apple Silicon Mac"): the machine is a Mac.
 MAC_NAMED = re.compile(r"(?i)\b(?:mac(?:book(?: pro| air)?| ?mini| studio| pro)?|imac)\b")
 # The user's words that memory grows on mps ("MPS backend leaks when input sizes vary", "memory grows continuously"):
@@ -164,7 +173,7 @@ def parse(lines: list[str]) -> list[Observation]:
 
 def _line(seen: Seen, line: str) -> list[Observation]:
     found: list[Observation] = []
-    if WRONG_RESULTS.search(line):
+    if WRONG_RESULTS.search(line) or WRONG_PICTURE.search(line):
         found.append(seen("paste.wrong_results", True))
     if ("mps" in line or "MPS" in line) and CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
         found.append(seen("paste.crash_said", True))
@@ -177,6 +186,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     named_mac = bool(MAC_NAMED.search(line)) and not INTEL_MAC.search(line) and not not_a_mac
     if not_a_mac:
         found.append(seen("paste.not_a_mac", True))
+    if NO_MPS_BUILD.search(line):
+        found.append(seen("paste.no_mps_build", True))
     if CPU_ONLY.search(line):
         found.append(seen("paste.device_used", "cpu"))
         if named_mac:
