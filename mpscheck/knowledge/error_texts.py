@@ -245,7 +245,7 @@ MORE_EARLY: tuple[Row, ...] = (
         r"|Using `bitsandbytes` (?:8|4)-bit quantization requires Accelerate"
         r"|No operator found for `memory_efficient_attention_\w+`"
         # xformers' attention kernels, named in its dispatch error ("`cutlassF` is not supported because: device=mps")
-        r"|\b(?:cutlassF|tritonflashattF|flshattF|smallkF)\b"
+        r"|\bcutlassF\b|\btritonflashattF\b|\bflshattF\b|\bsmallkF\b"
         r"|FlashAttention only supports Ampere GPUs or newer",
         "backend-has-no-mps",
         "the library that failed (bitsandbytes, xformers or flash-attn) runs its GPU code on CUDA only: it has no "
