@@ -172,3 +172,26 @@ def test_xformers_kernels_named_on_a_mac_are_a_library_without_mps() -> None:
         "tritonflashattF, etc.)"
     )
     assert explain_text(line).cause.id == "backend-has-no-mps"
+
+
+def test_torchs_other_wordings_of_two_devices_are_a_device_mismatch() -> None:
+    mat2 = (  # storyicon/comfyui_segment_anything#68, quoted in a reply
+        "> !!! Exception during processing!!! Tensor for argument #2 'mat2' is on CPU, but expected it to be on GPU "
+        "(while checking arguments for mm)"
+    )
+    assert explain_text(mat2).cause.id == "device-mismatch"
+    storage = (  # facebookresearch/sam2#487
+        'Attempted to set the storage of a tensor on device "cpu" to a storage on different device "mps:0"'
+    )
+    assert explain_text(storage).cause.id == "device-mismatch"
+
+
+def test_a_model_whose_remote_code_imports_flash_attn_is_a_library_without_mps() -> None:
+    line = (  # microsoft/OmniParser#224 (Florence-2 on a Mac)
+        "ImportError: This modeling file requires the following packages that were not found in your environment: "
+        "flash_attn. Run `pip install flash_attn`"
+    )
+    assert explain_text(line).cause.id == "backend-has-no-mps"
+    assert explain_text("ModuleNotFoundError: No module named 'flash_attn_2_cuda'").cause.id == "backend-has-no-mps"
+    other = line.replace("flash_attn", "einops")  # another missing package is no CUDA-only library
+    assert explain_text(other).cause.id != "backend-has-no-mps"

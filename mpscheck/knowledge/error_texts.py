@@ -246,6 +246,9 @@ MORE_EARLY: tuple[Row, ...] = (
         r"|No operator found for `memory_efficient_attention_\w+`"
         # xformers' attention kernels, named in its dispatch error ("`cutlassF` is not supported because: device=mps")
         r"|\bcutlassF\b|\btritonflashattF\b|\bflshattF\b|\bsmallkF\b"
+        # transformers' check of a model's remote code that imports flash_attn (Florence-2: microsoft/OmniParser#224)
+        r"|packages that were not found in your environment: [\w, -]{0,120}?\bflash_attn\b"
+        r"|No module named '?flash_attn"
         r"|FlashAttention only supports Ampere GPUs or newer",
         "backend-has-no-mps",
         "the library that failed (bitsandbytes, xformers or flash-attn) runs its GPU code on CUDA only: it has no "
