@@ -77,6 +77,8 @@ WRONG_CAUSE = {
     "not enough evidence)",
     "chattts-742-mps-slower-than-cpu-chinese-title.txt": "a title alone asking why mps is slower than the CPU: the "
     "leak the maintainer names is shown nowhere (says not enough evidence)",
+    "surya-382-segfault-recognizing-text-oom.txt": "a segmentation fault in the middle of a progress bar with no "
+    "memory figure: read as a crash of the MPS backend; the reporter found it was memory (a smaller batch) afterwards",
 }
 WRONG_FIX = {
     "diffusers-5894-invalid-buffer-size-env.txt": "one buffer larger than Metal allows: the fix says the watermark "

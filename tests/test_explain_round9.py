@@ -195,3 +195,25 @@ def test_a_model_whose_remote_code_imports_flash_attn_is_a_library_without_mps()
     assert explain_text("ModuleNotFoundError: No module named 'flash_attn_2_cuda'").cause.id == "backend-has-no-mps"
     other = line.replace("flash_attn", "einops")  # another missing package is no CUDA-only library
     assert explain_text(other).cause.id != "backend-has-no-mps"
+
+
+def test_an_out_of_memory_named_without_its_numbers_is_out_of_memory_of_unknown_kind() -> None:
+    text = "MPS backend out of memory Issue\n# user: Same on a M3 16GB, regardless of number of pages attempted."
+    diagnosis = explain_text(text)  # datalab-to/marker#321
+    assert diagnosis.cause.id == "out-of-memory"
+    assert diagnosis.cause.variant is None  # which kind needs the allocator's numbers
+    assert diagnosis.cause.fix is not None
+    assert "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0" in diagnosis.cause.fix.commands
+    full = (
+        "RuntimeError: MPS backend out of memory (MPS allocated: 8.72 GB, other allocations: 110.16 MB, max allowed: "
+        "9.07 GB). Tried to allocate 405.00 MB on private pool."
+    )
+    assert explain_text(full).cause.variant is not None  # the numbers still read as before
+
+
+def test_white_noise_said_further_from_mps_is_still_wrong_results() -> None:
+    line = (  # kuprel/min-dalle#102
+        "With the default code, using the MPS backend does not work at all and only produces images that appear to "
+        "be white noise."
+    )
+    assert explain_text(line).cause.id == "metal-bug-fixed-later"

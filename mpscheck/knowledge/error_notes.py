@@ -3,7 +3,8 @@ fifth, seventh and ninth out-of-sample rounds: what torch or a framework prints 
 never a failure on its own, including a library that puts one model on the CPU and any torch MPS warning that says
 "This may have performance implications"), torch's generic "natively starting from macOS N" refusal of one op, an
 op named with its line cut before torch says whether it fell back, transformers' refusal to build an attention mask
-on mps, Docker's refusal of a GPU reservation, and GroundingDINO's missing CUDA ops.
+on mps, torch's out-of-memory named without its numbers, Docker's refusal of a GPU reservation, and GroundingDINO's
+missing CUDA ops.
 
 Kept apart from error_texts.py, which holds the earlier rounds' rows. Every pattern is literals and
 bounded classes: linear on any line (tests/test_pattern_linearity.py).
@@ -136,5 +137,18 @@ NOTES: tuple[Row, ...] = (
         ("{python} -m pip install --upgrade 'torch>=2.4' transformers",),
         "transformers generation/utils.py (_prepare_attention_mask_for_generation), pytorch_utils.py "
         "(isin_mps_friendly); https://github.com/coqui-ai/TTS/issues/3758",
+    ),
+    Row(
+        "oom-said",
+        # torch's out-of-memory named without its numbers (a title, a retelling: "MPS backend out of memory Issue"):
+        # what the numbers would tell apart (model too large, memory held elsewhere, a watermark) is unknown.
+        r"\bMPS backend out of memory\b(?! \(MPS allocated)",
+        "out-of-memory",
+        "MPS ran out of memory; the paste does not show the allocator's numbers, which tell a model too large for this "
+        "Mac from memory held by other processes",
+        "Use a smaller model, batch or resolution (or float16), and close what holds memory; lifting the cap with the "
+        "variable below lets macOS swap (slow; may freeze the system). The full message's numbers tell which.",
+        ("top -l 1 -o mem -n 10", "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0"),
+        "aten/src/ATen/mps/MPSAllocator.mm (the message); https://github.com/datalab-to/marker/issues/321",
     ),
 )

@@ -63,9 +63,9 @@ _WRONG = (
 )
 
 
-def _near_mps(words: str) -> str:
-    """*words* within 60 characters of "mps", before it or after it, on one line."""
-    return rf"\b{words}\b.{{0,60}}(?<![a-z])mps\b|(?<![a-z])mps\b.{{0,60}}\b{words}\b"
+def _near_mps(words: str, span: int = 60) -> str:
+    """*words* within *span* characters of "mps", before it or after it, on one line."""
+    return rf"\b{words}\b.{{0,{span}}}(?<![a-z])mps\b|(?<![a-z])mps\b.{{0,{span}}}\b{words}\b"
 
 
 # The user's words that the run crashes on mps ("made it start crashing on startup ... MPS"): a crash told, not shown.
@@ -81,7 +81,9 @@ WRONG_RESULTS = re.compile(
 # ... and the image words said near mps ("I just get noise if I try and use the hardware accelerated MPS device",
 # GLPDepth#45; "Visual artefacts ... when device is set to 'mps'", ai-forever/Real-ESRGAN#13): a pattern of its own, so
 # that each stays fast on hostile lines (tests/test_explain_weighing.py).
-WRONG_PICTURE = re.compile(rf"(?i){_near_mps(r'(?:noise|arte?facts?|distorted|corrupted)')}")
+# A longer reach than WRONG_RESULTS' (few words, so it stays fast): "using the MPS backend does not work at all and
+# only produces images that appear to be white noise" (kuprel/min-dalle#102), "random snow".
+WRONG_PICTURE = re.compile(rf"(?i){_near_mps(r'(?:noise|snow|arte?facts?|distorted|corrupted)', 100)}")
 # An NVIDIA RTX/GeForce GPU: no Mac has one, so a line naming it (and no Mac) is about a PC.
 # Another system named with its version ("Ubuntu 20.04", "Windows 11") on a line with no Mac word: the user
 # says where the Python runs, as "macOS 14.5" would.
