@@ -39,7 +39,8 @@ EXPLAINED = {
     "no-metal-device": {"not-macos", "rosetta-python", "intel-mac", "virtual-machine", "macos-too-old"},
     "dtype-needs-macos14": {"rosetta-python", "intel-mac", "macos-too-old"},
     "bf16-needs-newer-torch": {"rosetta-python", "intel-mac"},
-    "lightning-processor": {"rosetta-python", "x86_64-python", "intel-mac"},
+    # not-macos since issue 17's ninth round: Lightning's MPS refusal on a machine that is not a Mac (cell2location#252)
+    "lightning-processor": {"not-macos", "rosetta-python", "x86_64-python", "intel-mac"},
     "no-matching-distribution": {"rosetta-python"},
     "torch-not-built-with-mps": {"not-macos", "rosetta-python"},
     "torch-too-old": {"not-macos"},

@@ -270,6 +270,9 @@ def _patterns() -> list[re.Pattern[str]]:
         repl.SHORT_LABEL,
         prose.WRONG_RESULTS,
         prose.STRONG_RESULT,
+        prose.WRONG_PICTURE,
+        prose.NOT_A_MAC,
+        prose.NO_MPS_BUILD,
         prose.PC_GPU,
         prose.RUNNER_LABEL,
     ]

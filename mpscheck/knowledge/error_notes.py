@@ -1,7 +1,10 @@
 """Rows of the known-errors table (``mpscheck/knowledge/errors.py`` joins them into ``TABLE``) for issue 17's
-fifth and seventh out-of-sample rounds: what torch or a framework prints on mps and then goes on (a note, never a
-failure on its own, including a library that puts one model on the CPU), torch's generic "natively starting from
-macOS N" refusal of one op, Docker's refusal of an NVIDIA GPU reservation, and GroundingDINO's missing CUDA ops.
+fifth, seventh and ninth out-of-sample rounds: what torch or a framework prints on mps and then goes on (a note,
+never a failure on its own, including a library that puts one model on the CPU and any torch MPS warning that says
+"This may have performance implications"), torch's generic "natively starting from macOS N" refusal of one op, an
+op named with its line cut before torch says whether it fell back, transformers' refusal to build an attention mask
+on mps, torch's out-of-memory named without its numbers, Docker's refusal of a GPU reservation, and GroundingDINO's
+missing CUDA ops.
 
 Kept apart from error_texts.py, which holds the earlier rounds' rows. Every pattern is literals and
 bounded classes: linear on any line (tests/test_pattern_linearity.py).
@@ -71,14 +74,16 @@ NOTES: tuple[Row, ...] = (
         "docker-nvidia-gpu",
         # Docker's refusal of a GPU reservation (`--gpus all`, Compose's `driver: nvidia`) where no NVIDIA
         # driver exists, as on every Mac: the setup asks for CUDA.
-        r"could not select device driver \"?nvidia\"? with capabilities: \[\[gpu\]\]",
+        # Any driver name, the empty one too: `docker run --gpus all` names none ('device driver "" with ...').
+        r"could not select device driver \"?[\w.-]{0,20}\"? with capabilities: \[\[gpu\]\]",
         "cuda-requested-on-mac",
         "the container asks Docker for an NVIDIA (CUDA) GPU, which no Mac has; Docker on a Mac passes no GPU to a "
         "container, not even mps",
         "Drop the CUDA GPU reservation (--gpus, or Compose's driver: nvidia) so the container runs on the CPU, or "
         "run the program natively on macOS with device mps.",
         (),
-        "https://github.com/phkhanhtrinh23/translation_layoutrecovery/issues/7 (Docker daemon's message)",
+        "https://github.com/phkhanhtrinh23/translation_layoutrecovery/issues/7 (Docker daemon's message); "
+        "https://github.com/remsky/Kokoro-FastAPI/issues/135 (the empty driver name of --gpus all)",
     ),
     Row(
         "op-needs-newer-macos",
@@ -92,5 +97,47 @@ NOTES: tuple[Row, ...] = (
         ("softwareupdate --list", "{python} -m pip install --upgrade torch"),
         "aten/src/ATen/native/mps/operations (TORCH_CHECK 'natively starting from macOS'); "
         "https://github.com/continue-revolution/sd-webui-segment-anything/issues/105",
+    ),
+    Row(
+        "mps-performance-note",
+        # Any of torch's MPS warnings that end "This may have performance implications" ("MPS: The constant padding
+        # of more than 3 dimensions is not currently supported natively. It uses View Ops default implementation to
+        # run."): the op runs, by another path, and the script goes on. After op-native-from-macos, which names more.
+        r"\bMPS: [^\n]{1,240}?This may have performance implications",
+        "op-fallback-warning",
+        "torch runs one op on mps by a slower path (it says so: 'This may have performance implications') and goes "
+        "on: a note, not a failure",
+        "Nothing is broken by this warning; if the run fails, the failure is another line of the log.",
+        (),
+        "aten/src/ATen/native/mps/operations (TORCH_WARN_ONCE '... This may have performance implications.'); "
+        "https://github.com/w-okada/voice-changer/issues/1642",
+        severity=WARNING,
+    ),
+    Row(
+        "hf-attention-mask-mps",
+        # transformers' generate() refuses to infer the attention mask on mps: it needs torch.isin, which had no MPS
+        # kernel before torch 2.4 (transformers' isin_mps_friendly works around it from then on).
+        r"Can't infer missing attention mask on .mps. device",
+        "op-not-implemented",
+        "transformers will not build the attention mask on mps: that needs torch.isin, which has no MPS kernel before "
+        "torch 2.4",
+        "Upgrade torch (2.4 or later) and transformers, or pass an attention_mask to generate(); "
+        "PYTORCH_ENABLE_MPS_FALLBACK does not help, as transformers refuses before the op runs.",
+        ("{python} -m pip install --upgrade 'torch>=2.4' transformers",),
+        "transformers generation/utils.py (_prepare_attention_mask_for_generation), pytorch_utils.py "
+        "(isin_mps_friendly); https://github.com/coqui-ai/TTS/issues/3758",
+    ),
+    Row(
+        "oom-said",
+        # torch's out-of-memory named without its numbers (a title, a retelling: "MPS backend out of memory Issue"):
+        # what the numbers would tell apart (model too large, memory held elsewhere, a watermark) is unknown.
+        r"\bMPS backend out of memory\b(?! \(MPS allocated)",
+        "out-of-memory",
+        "MPS ran out of memory; the paste does not show the allocator's numbers, which tell a model too large for this "
+        "Mac from memory held by other processes",
+        "Use a smaller model, batch or resolution (or float16), and close what holds memory; lifting the cap with the "
+        "variable below lets macOS swap (slow; may freeze the system). The full message's numbers tell which.",
+        ("top -l 1 -o mem -n 10", "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0"),
+        "aten/src/ATen/mps/MPSAllocator.mm (the message); https://github.com/datalab-to/marker/issues/321",
     ),
 )

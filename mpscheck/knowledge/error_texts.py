@@ -184,8 +184,10 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "cuda-on-mac",
-        r"Torch not compiled with CUDA enabled|`CUDAAccelerator` can not run on your system"
-        r"|Found no NVIDIA driver on your system",
+        # Not AUTOMATIC1111's start-up line "Warning: caught exception 'Torch not compiled with CUDA enabled', memory
+        # monitor disabled", which every Mac prints: the webui caught its own CUDA probe and went on.
+        r"Torch not compiled with CUDA enabled(?!', memory monitor disabled)"
+        r"|`CUDAAccelerator` can not run on your system|Found no NVIDIA driver on your system",
         "cuda-requested-on-mac",
         "the code (or its config, or a library default) asks for CUDA, which torch on a Mac does not have",
         "Ask for mps (or cpu) instead of cuda: device='mps' in the code, the config file or the tool's --device "
@@ -269,6 +271,11 @@ MORE_EARLY: tuple[Row, ...] = (
         # transformers says this where bitsandbytes is unusable, and it counts bitsandbytes unusable without CUDA
         r"|Using `bitsandbytes` (?:8|4)-bit quantization requires Accelerate"
         r"|No operator found for `memory_efficient_attention_\w+`"
+        # xformers' attention kernels, named in its dispatch error ("`cutlassF` is not supported because: device=mps")
+        r"|\bcutlassF\b|\btritonflashattF\b|\bflshattF\b|\bsmallkF\b"
+        # transformers' check of a model's remote code that imports flash_attn (Florence-2: microsoft/OmniParser#224)
+        r"|packages that were not found in your environment: [\w, -]{0,120}?\bflash_attn\b"
+        r"|No module named '?flash_attn"
         r"|FlashAttention only supports Ampere GPUs or newer",
         "backend-has-no-mps",
         "the library that failed (bitsandbytes, xformers or flash-attn) runs its GPU code on CUDA only: it has no "

@@ -228,14 +228,19 @@ TABLE: tuple[Row, ...] = (
         r"|Input type \(\w*MPS\w*\) and weight type \([\w.]+\) should be the same"
         r"|Input type \([\w.]+\) and weight type \(\w*MPS\w*\) should be the same"
         # autograd's check of a backward's outputs: a gradient on mps for a tensor on the CPU (or the reverse)
-        r"|invalid gradient at index \d+ - expected device (?:cpu|mps(?::\d+)?) but got (?:cpu|mps(?::\d+)?)",
+        r"|invalid gradient at index \d+ - expected device (?:cpu|mps(?::\d+)?) but got (?:cpu|mps(?::\d+)?)"
+        # torch's checkSameGPU, whose "GPU" is mps on a Mac (comfyui_segment_anything#68), and set_() handed a storage
+        # of the other device (facebookresearch/sam2#487: pin_memory() then .to('mps'))
+        r"|Tensor for argument #\d+ '\w+' is on (?:CPU|GPU), but expected it to be on (?:GPU|CPU)"
+        r"|Attempted to set the storage of a tensor on device \"[\w:]{1,12}\" to a storage on different device",
         "device-mismatch",
         "a tensor and the model (or two tensors) are on different devices, one on mps and one on the CPU",
         "Move the model and every input to the same device: model.to(device) and x = x.to(device), with "
         "device = torch.device('mps').",
         (),
         "aten/src/ATen/native/mps/OperationUtils.mm (Placeholder); " + TORCH_ISSUE + "79279; "
-        "torch/csrc/autograd/engine.cpp (validate_outputs: 'invalid gradient at index')",
+        "torch/csrc/autograd/engine.cpp (validate_outputs: 'invalid gradient at index'); aten/src/ATen/TensorUtils.cpp "
+        "(checkSameGPU); https://github.com/facebookresearch/sam2/issues/487 (set_ with a storage of another device)",
     ),
     Row(
         "old-torch-device-string",
@@ -332,7 +337,9 @@ TABLE: tuple[Row, ...] = (
         "metal-assertion",
         r"INTERNAL ASSERT FAILED at \"[^\"]*/mps/[^\"]*\"|Placeholder buffer size \(\d+\) is not large enough"
         r"|failed assertion `|\[MPSNDArray\w*|MPSNDArrayDescriptor|LLVM ERROR: Failed to infer result type"
-        r"|error: '?mps\.\w+'? op |MPSGraph.{0,300}?(?:error|assert)|-\[MTL\w+ \w+",
+        r"|error: '?mps\.\w+'? op |MPSGraph.{0,300}?(?:error|assert)|-\[MTL\w+ \w+"
+        # MPSGraph's location prefix of a failed graph op, even where the line is cut before its "error:"
+        r"|loc\(\"mps_\w+\"\(\"\(mpsFileLoc\)",
         "metal-bug-fixed-later",
         "an assertion inside Metal/MPSGraph aborted the process: a bug in torch's MPS backend or in the OS, "
         "several of which later torch releases fixed",

@@ -20,7 +20,7 @@ EXPLAINED_BY: dict[str, tuple[str, ...]] = {
     "no-metal-device": ("not-macos", "rosetta-python", "intel-mac", "virtual-machine", "macos-too-old"),
     "dtype-needs-macos14": ("rosetta-python", "intel-mac", "macos-too-old"),
     "bf16-needs-newer-torch": ("rosetta-python", "intel-mac"),
-    "lightning-processor": ("rosetta-python", "x86_64-python", "intel-mac"),
+    "lightning-processor": ("not-macos", "rosetta-python", "x86_64-python", "intel-mac"),
     "no-matching-distribution": ("rosetta-python",),
     "torch-not-built-with-mps": ("not-macos", "rosetta-python"),
     "torch-too-old": ("not-macos",),

@@ -91,6 +91,20 @@ def seen_hits(facts: Facts) -> list[table.Hit]:
     return hits
 
 
+def _not_superseded(errors: list[table.Hit], warnings: list[table.Hit]) -> list[table.Hit]:
+    """The errors less an op's 'not implemented' that the paste later shows falling back to the CPU: the fallback
+    was set after it (ComfyUI-DepthAnythingV2#12), so what failed next is the cause, not the op it now runs."""
+    falls_back = {(h.groups.get("op"), h.line) for h in warnings if h.row.id == "op-fallback"}
+    return [
+        h
+        for h in errors
+        if not (
+            h.row.id == "op-not-implemented"
+            and any(op == h.groups.get("op") and line > h.line for op, line in falls_back)
+        )
+    ]
+
+
 # ---- the judge: setup rules and error rules, and what comes when there is no error ----------------
 
 
@@ -101,7 +115,7 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
         errors = [h for h in self.hits if h.row.severity == table.ERROR]
         warnings = [h for h in self.hits if h.row.severity == table.WARNING]
         rank = {row.id: i for i, row in enumerate(table.TABLE)}  # not TABLE.index: it compares whole rows
-        ordered = sorted(errors, key=lambda h: rank[h.row.id])
+        ordered = sorted(_not_superseded(errors, warnings), key=lambda h: rank[h.row.id])
         reported = self.doctor_causes()  # a pasted mpscheck report's own verdict comes first, if specific
         found = [c for c in reported if c.id != "doctor-check-failed"]
         judged: set[tuple[str, tuple[tuple[str, str], ...]]] = set()

@@ -70,6 +70,10 @@ class SetupRules(Reader):
             found["not-macos"] = self.general("not-macos", self.ev("host.system"), system=host.system)
         elif not host.system and self.value("paste.pc_gpu"):  # an NVIDIA RTX/GeForce: a PC, not a Mac
             found["not-macos"] = self.general("not-macos", self.ev("paste.pc_gpu"), system="a PC with an NVIDIA GPU")
+        elif not host.system and self.value("paste.not_a_mac"):  # "I'm not on a Mac": the user says so
+            found["not-macos"] = self.general(
+                "not-macos", self.ev("paste.not_a_mac"), system="a machine that is not a Mac"
+            )
         x86, arm = self.x86_python(), self.arm64_hardware()
         intel = intel_mac(host)
         if x86 and arm and not intel:
@@ -88,6 +92,8 @@ class SetupRules(Reader):
             found["torch-too-old"] = self.torch_too_old(self.ev("torch.version"))
         if torch and torch.mps_built is False and "not-macos" not in found:
             found["torch-not-built-with-mps"] = self.from_row("not-built", self.ev("torch.mps_built"))
+        elif not (torch and torch.mps_built) and self.value("paste.no_mps_build") and "not-macos" not in found:
+            found["torch-not-built-with-mps"] = self.from_row("not-built", self.ev("paste.no_mps_build"))
         if torch and torch.mps_available is False and not found and (other := self.another_torch_works()):
             cause = self.from_row("not-built", other)
             found["torch-not-built-with-mps"] = replace(

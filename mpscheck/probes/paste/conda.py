@@ -1,13 +1,14 @@
 """`conda info` and `conda config --show subdir`: the subdir conda installs from (osx-64 is Intel
 packages, run under Rosetta on Apple silicon), the active env, and the virtual packages conda read
-from the machine (__osx is the real macOS version, __archspec the CPU family conda sees).
+from the machine (__osx is the real macOS version, __archspec the CPU family conda sees); and conda's
+ResolvePackageNotFound list when it names a CUDA package (an environment file that asks for CUDA).
 """
 
 from __future__ import annotations
 
 import re
 
-from mpscheck.probes.paste.model import Observation, Seen, each_line
+from mpscheck.probes.paste.model import Observation, Seen, each_line, observe
 
 KIND = "conda"
 INFO = re.compile(r"^\s*(?P<key>platform|active env location|python version|subdir)\s*:\s*(?P<value>\S(?:.*\S)?)\s*$")
@@ -15,10 +16,31 @@ SUBDIR = re.compile(r"^(?:osx|linux|win)-(?:64|arm64|aarch64|32)$")
 OSX = re.compile(r"__osx=(?P<version>\d+(?:\.\d+)*)")
 ARCHSPEC = re.compile(r"__archspec=1=(?P<arch>\w+)")
 ENV_SUBDIR = re.compile(r"CONDA_SUBDIR=(?P<value>(?:osx|linux|win)-\w+)")
+# conda's refusal of an environment file's specs ("ResolvePackageNotFound:" then "  - cudatoolkit=11.3"): a CUDA
+# package among them means the file asks for CUDA, which no macOS channel has.
+NOT_FOUND = "ResolvePackageNotFound"
+SPEC = re.compile(r"^\s{0,12}-\s{0,4}(?:[\w-]{1,40}::)?(?P<name>[\w.-]{1,60})")
+CUDA_PACKAGE = re.compile(r"cudatoolkit|pytorch-cuda|cuda-\w+|cudnn|nccl|nvidia-\w+")
+LIST_LENGTH = 40  # the specs conda lists under the line, read at most
 
 
 def parse(lines: list[str]) -> list[Observation]:
-    return each_line(KIND, lines, _line)
+    return each_line(KIND, lines, _line) + _cuda_not_found(lines)
+
+
+def _cuda_not_found(lines: list[str]) -> list[Observation]:
+    """A CUDA package in the list under conda's ResolvePackageNotFound: the environment file asks for CUDA."""
+    for number, line in enumerate(lines, start=1):
+        if NOT_FOUND not in line:
+            continue
+        for offset, spec in enumerate(lines[number : number + LIST_LENGTH], start=number + 1):
+            if not spec.strip() or spec.strip() == "```":
+                continue
+            if not (match := SPEC.match(spec)):
+                break
+            if CUDA_PACKAGE.fullmatch(match["name"]):
+                return [observe(KIND, lines, offset, "paste.cuda_asked", True)]
+    return []
 
 
 def _line(seen: Seen, line: str) -> list[Observation]:

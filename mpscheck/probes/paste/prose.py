@@ -74,9 +74,9 @@ _WRONG = (
 )
 
 
-def _near_mps(words: str) -> str:
-    """*words* within 60 characters of "mps", before it or after it, on one line."""
-    return rf"\b{words}\b.{{0,60}}(?<![a-z])mps\b|(?<![a-z])mps\b.{{0,60}}\b{words}\b"
+def _near_mps(words: str, span: int = 60) -> str:
+    """*words* within *span* characters of "mps", before it or after it, on one line."""
+    return rf"\b{words}\b.{{0,{span}}}(?<![a-z])mps\b|(?<![a-z])mps\b.{{0,{span}}}\b{words}\b"
 
 
 # The user's words that the run crashes on mps ("made it start crashing on startup ... MPS"): a crash told, not shown.
@@ -100,6 +100,12 @@ WRONG_RESULTS = re.compile(
     r"|(?<![a-z])results?\b[^\n]{0,40}?(?<![a-z])mps\b[^\n]{0,40}?\bworse\b"
     rf"|\b(?:mac|macs|macos|apple silicon)\b[^\n]{{0,80}}?\b(?:{_RESULTS}\b[^\n]{{0,30}}?\b{_BAD}|{_BAD} {_RESULTS})\b"
 )
+# ... and the image words said near mps ("I just get noise if I try and use the hardware accelerated MPS device",
+# GLPDepth#45; "Visual artefacts ... when device is set to 'mps'", ai-forever/Real-ESRGAN#13): a pattern of its own, so
+# that each stays fast on hostile lines (tests/test_explain_weighing.py).
+# A longer reach than WRONG_RESULTS' (few words, so it stays fast): "using the MPS backend does not work at all and
+# only produces images that appear to be white noise" (kuprel/min-dalle#102), "random snow".
+WRONG_PICTURE = re.compile(rf"(?i){_near_mps(r'(?:noise|snow|arte?facts?|distorted|corrupted)', 100)}")
 # The user's words that the run fails on mps where the CPU's works ("works well when running on CPU but failed on
 # Apple MPS", "it fails on mps but works on cpu", "works on the CPU but not on MPS"): a backend bug told with no
 # error shown, neither a crash nor wrong numbers said. All three on one line: a failure word near mps, a working
@@ -161,6 +167,9 @@ CPU_ONLY = re.compile(
     r"|(?:does(?: not|n't)|do(?: not|n't)|is(?: not|n't)|not) us(?:e|ing) (?:the )?(?:mps|gpu|metal)"
     r"|(?:uses?|using|goes to use|runs? on|running on) (?:the )?cpu,? (?:instead of|not|rather than) (?:the )?"
     r"(?:mps|gpu|metal)"
+    # a tool's "no CUDA, so the CPU" retold: "it doesn't detect any CUDA and will switch to CPU"
+    r"|(?:no|not|doesn't|don't|didn't|isn't|can't|cannot|without)\b[^\n]{0,30}?\bcuda\b[^\n]{0,40}?"
+    r"\b(?:switch|fall|go|default|revert)\w* (?:back )?to (?:the )?cpu"
     # asked the other way round: "a way to use the GPU of an Apple Silicon Mac rather then using teh CPU"
     r"|us(?:e|ing) (?:the )?(?:gpu|mps|metal)\b[^\n]{0,60}?\b(?:rather th[ae]n|instead of)(?: \w{1,10}){0,2} cpu)\b"
     # The same in Chinese ("只能CPU跑", "无法调用 mps"): no word boundaries between CJK and Latin letters.
@@ -173,6 +182,19 @@ CUDA_ASKED = re.compile(
     r"|(?:disable|turn off|switch off|get rid of) (?:the )?cuda"
     # the refusal retold: "it tells me that torch doesn't work with cuda"
     r"|(?:py)?torch (?:doesn't|does not|doesn’t|isn't|is not|won't) (?:work(?:ing)? with|compiled with|support) cuda)\b"
+)
+# The user's words that the machine is not a Mac ("I'm not on a Mac", "an error obtained with Mac computer but I'm
+# not on it"): MPS asked for where macOS is not, told without the system's name.
+NOT_A_MAC = re.compile(
+    r"(?i)\b(?:i'?m|i am|we'?re|we are) not (?:on|using|running on|running) (?:a |an |the )?mac(?:os|book)?\b"
+    r"|\bmac(?:os)?\b[^\n]{0,60}?\bbut (?:i'?m|i am|we'?re|we are) not (?:on|using) (?:it|one)\b"
+)
+# The user's words that their torch was built without MPS ("my preexisting build of PyTorch ... did not actually have
+# MPS support", "when I ran it MPS was not actually enabled"): is_built() False, told.
+NO_MPS_BUILD = re.compile(
+    r"(?i)\b(?:build|built|install(?:ation)?|wheel|torch|pytorch)\b[^\n]{0,60}?\b(?:did not|didn't|does not|doesn't"
+    r"|has no|had no)(?: actually)? (?:have |include )?mps(?: support)?\b"
+    r"|\bmps (?:was|is) not (?:actually )?(?:enabled|built|compiled)\b"
 )
 # The Mac itself named on the line of such words ("the GPU of an Apple Silicon Mac"): the machine is a Mac.
 MAC_NAMED = re.compile(r"(?i)\b(?:mac(?:book(?: pro| air)?| ?mini| studio| pro)?|imac)\b")
@@ -209,7 +231,7 @@ def parse(lines: list[str]) -> list[Observation]:
 
 def _line(seen: Seen, line: str) -> list[Observation]:
     found: list[Observation] = []
-    if WRONG_RESULTS.search(line) or _strong_near_mps(line):
+    if WRONG_RESULTS.search(line) or WRONG_PICTURE.search(line) or _strong_near_mps(line):
         found.append(seen("paste.wrong_results", True))
     elif _mps_fails_cpu_works(line):
         found.append(seen("paste.mps_fails_cpu_works", True))
@@ -224,7 +246,12 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     chip = CHIP.search(line)
     if PC_GPU.search(line) and not MAC_WORD.search(line) and not chip:
         found.append(seen("paste.pc_gpu", True))
-    named_mac = bool(MAC_NAMED.search(line)) and not INTEL_MAC.search(line)
+    not_a_mac = bool(NOT_A_MAC.search(line))
+    named_mac = bool(MAC_NAMED.search(line)) and not INTEL_MAC.search(line) and not not_a_mac
+    if not_a_mac:
+        found.append(seen("paste.not_a_mac", True))
+    if NO_MPS_BUILD.search(line):
+        found.append(seen("paste.no_mps_build", True))
     if CPU_ONLY.search(line):
         found.append(seen("paste.device_used", "cpu"))
         if named_mac:
