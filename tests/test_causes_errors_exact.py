@@ -322,3 +322,67 @@ def test_a_buffer_over_metals_largest_is_its_own_kind_of_out_of_memory() -> None
         variant="buffer-too-large",
     )
     assert row.commands == ()
+
+
+# ---- a float64 tensor made inside a library ---------------------------------------------------------------
+
+FLOAT64 = "TypeError: Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64."
+SITE = "/Users/me/venv/lib/python3.11/site-packages"
+
+
+def test_a_float64_tensor_from_a_librarys_frame_is_an_upgrade_of_that_library() -> None:
+    row = table.BY_ID["float64"]
+    frames = [
+        "Traceback (most recent call last):",
+        '  File "/Users/me/run.py", line 3, in <module>',
+        f'  File "{SITE}/diffusers/models/embeddings.py", line 9, in get_1d_rotary_pos_embed',
+        f'  File "{SITE}/torch/nn/modules/module.py", line 1501, in _call_impl',
+        FLOAT64,
+    ]
+    summary = table.fill(row.summary, {"python": "python3"})
+    assert cause_of(frames) == Cause(
+        "float64-unsupported",
+        f"{summary}; the deepest frame outside torch is in diffusers: its code passed the float64 tensor to torch",
+        Remediation(
+            "Upgrade diffusers (later releases of several libraries pick float32 on mps); in your own code, use "
+            "float32 before .to('mps').",
+            ("python3 -m pip install --upgrade diffusers",),
+        ),
+        (Evidence(3, frames[2]), Evidence(5, FLOAT64)),
+        row.source + "; https://github.com/huggingface/diffusers/pull/9074",
+    )
+    # an import name pip knows by another name is installed by its distribution's name
+    renamed = [frames[0], f'  File "{SITE}/llama_cpp/llama.py", line 1, in f', FLOAT64]
+    assert cause_of(renamed).fix == Remediation(
+        "Upgrade llama-cpp-python (later releases of several libraries pick float32 on mps); in your own code, use "
+        "float32 before .to('mps').",
+        ("python3 -m pip install --upgrade llama-cpp-python",),
+    )
+
+
+def test_a_float64_tensor_from_the_users_own_frame_or_no_frame_is_the_users_cast() -> None:
+    row = table.BY_ID["float64"]
+    plain = Cause(
+        "float64-unsupported",
+        table.fill(row.summary, {"python": "python3"}),
+        row_fix("float64"),
+        (Evidence(4, FLOAT64),),
+        row.source,
+    )
+    own = [
+        f'  File "{SITE}/lightning/trainer.py", line 1, in fit',
+        '  File "/Users/me/model.py", line 3, in training_step',
+        f'  File "{SITE}/torch/_tensor.py", line 2, in to',
+        FLOAT64,
+    ]
+    assert cause_of(own) == plain  # the user's code, called back by Lightning, made the tensor
+    bare = ["# user: it fails", "", "", FLOAT64]
+    assert cause_of(bare) == plain
+    # a frame of an earlier error belongs to that error, not this one; a warning's path is no frame
+    earlier = [f'  File "{SITE}/diffusers/x.py", line 1, in f', "ValueError: bad", "", FLOAT64]
+    assert cause_of(earlier).fix == row_fix("float64")
+    warned = [f"{SITE}/diffusers/x.py:1: UserWarning: slow", "", "", FLOAT64]
+    assert cause_of(warned).fix == row_fix("float64")
+    # an egg-info or a file right in site-packages is no library folder
+    loose = [f'  File "{SITE}/six.py", line 1, in f', "", "", FLOAT64]
+    assert cause_of(loose).fix == row_fix("float64")

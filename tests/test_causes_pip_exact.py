@@ -180,9 +180,9 @@ DYLIB = (
 
 def test_a_library_of_the_other_architecture_names_its_package_or_no_command() -> None:
     row = table.BY_ID["wrong-arch-dylib"]
-    path = "/Users/me/venv/lib/python3.11/site-packages/llama_cpp/lib/libllama.dylib"
+    path = "/Users/me/venv/lib/python3.11/site-packages/tokenizers/tokenizers.cpython-311-darwin.so"
     line = DYLIB.format(path, path)
-    values = {"python": "python3", "have": "x86_64", "need": "arm64", "package": "llama-cpp-python"}
+    values = {"python": "python3", "have": "x86_64", "need": "arm64", "package": "tokenizers"}
     assert cause([line]) == Cause(
         "wrong-arch-wheel",
         table.fill(row.summary, values),
@@ -190,6 +190,25 @@ def test_a_library_of_the_other_architecture_names_its_package_or_no_command() -
         (Evidence(1, line),),
         row.source,
     )
+    # llama-cpp-python compiles on install: CMake is told the architecture the error needs (#724's answer)
+    path = "/Users/me/venv/lib/python3.11/site-packages/llama_cpp/lib/libllama.dylib"
+    line = DYLIB.format(path, path)
+    values["package"] = "llama-cpp-python"
+    assert cause([line]) == Cause(
+        "wrong-arch-wheel",
+        table.fill(row.summary, values),
+        Remediation(
+            table.fill(row.fix, values) + " It is compiled when installed: tell CMake the architecture.",
+            (
+                'CMAKE_ARGS="-DCMAKE_OSX_ARCHITECTURES=arm64" python3 -m pip install --force-reinstall --no-cache-dir '
+                "llama-cpp-python",
+            ),
+        ),
+        (Evidence(1, line),),
+        row.source,
+    )
+    line = DYLIB.format(path, path).replace("(have (x86_64), need (arm64))", "(have (arm64), need (x86_64))")
+    assert cause([line]).fix.commands[0].startswith('CMAKE_ARGS="-DCMAKE_OSX_ARCHITECTURES=x86_64" python3 -m pip')
     elsewhere = "/usr/local/lib/libomp.dylib"
     line = DYLIB.format(elsewhere, elsewhere)
     values["package"] = "the package named in the error"

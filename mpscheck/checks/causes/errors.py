@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from mpscheck.checks.causes.library import distribution, failing_library
 from mpscheck.checks.causes.memory import MemoryRules
 from mpscheck.checks.causes.model import Cause, Evidence
 from mpscheck.checks.causes.unmatched import default_ratio_rejected
@@ -14,6 +15,7 @@ from mpscheck.checks.installing import NATIVE_VENV
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.versions import at_least, last_intel_mac_torch, parse_version
 from mpscheck.model import Remediation
+from mpscheck.probes.paste.model import Observation
 
 # A setup cause that, when the paste shows it, is the real reason for these error causes.
 EXPLAINED_BY: dict[str, tuple[str, ...]] = {
@@ -34,6 +36,9 @@ LARGE_INPUT_OPS = ("aten::slow_conv3d_forward",)
 BITSANDBYTES_USED = re.compile(
     r"\bBitsandbytesPrecision\b|\bload_in_[48]bit\s*=\s*True\b|\bBitsAndBytesConfig\(|\bbnb\.(?:optim|nn)\.\w"
 )
+# Packages pip compiles on install with CMake, which must be told the architecture on a Mac
+# (abetlen/llama-cpp-python#724, the maintainer's pinned answer: CMAKE_ARGS="-DCMAKE_OSX_ARCHITECTURES=arm64").
+BUILT_BY_CMAKE = frozenset({"llama-cpp-python"})
 CPU_INPUT_OPS = ("aten::_slow_conv2d_forward", "aten::_slow_conv2d_backward", "aten::slow_conv3d_forward")
 
 
@@ -73,8 +78,33 @@ class ErrorRules(MemoryRules):
         summary, remedy = self.fill(row, groups)
         if row.id == "wrong-arch-dylib" and not _package_in(hit.text):
             remedy = Remediation(remedy.summary, ())  # no command without the package's name
+        elif row.id == "wrong-arch-dylib" and groups["package"] in BUILT_BY_CMAKE and remedy.commands:
+            # compiled on install: CMake builds for the architecture it is told, else maybe the other one
+            told = f'CMAKE_ARGS="-DCMAKE_OSX_ARCHITECTURES={hit.groups.get("need", "arm64")}" '
+            remedy = Remediation(
+                remedy.summary + " It is compiled when installed: tell CMake the architecture.",
+                (told + remedy.commands[0],),
+            )
+        if row.cause == "float64-unsupported" and (made := failing_library(self.paste, hit.line)) is not None:
+            return self.float64_in_library(made, summary, evidence)
         variant = "buffer-too-large" if row.id == "buffer-too-large" else None
         return Cause(row.cause, summary, remedy, evidence, row.source, variant=variant)
+
+    def float64_in_library(self, made: tuple[str, Observation], summary: str, evidence: tuple[Evidence, ...]) -> Cause:
+        """A float64 tensor made inside an installed library (the deepest frame outside torch is in its
+        site-packages folder): that library's code picks the dtype, so upgrading it is the fix."""
+        library, frame = made
+        return Cause(
+            "float64-unsupported",
+            f"{summary}; the deepest frame outside torch is in {library}: its code passed the float64 tensor to torch",
+            Remediation(
+                f"Upgrade {library} (later releases of several libraries pick float32 on mps); in your own code, "
+                "use float32 before .to('mps').",
+                (f"{self.python} -m pip install --upgrade {library}",),
+            ),
+            (*evidence, Evidence(frame.line, frame.text)),
+            table.BY_ID["float64"].source + "; https://github.com/huggingface/diffusers/pull/9074",
+        )
 
     def cuda_for_bitsandbytes(self, used: re.Match[str], evidence: tuple[Evidence, ...]) -> Cause:
         """CUDA asked for where the paste quantizes with bitsandbytes (Lightning's BitsandbytesPrecision,
@@ -301,4 +331,4 @@ def _package_in(line: str) -> str | None:
     match = re.search(r"(?:site-packages|python_dependencies)/(?P<package>[A-Za-z0-9_.-]+)/", line)
     if not match:
         return None
-    return {"llama_cpp": "llama-cpp-python"}.get(match["package"], match["package"])
+    return distribution(match["package"])
