@@ -128,7 +128,9 @@ FIX_SHAPES = {
     "not-macos": lambda fix: "macOS" in fix.summary,
     "no-metal-device": lambda fix: "sandbox" in fix.summary and re.search(r"sw_vers|is_available\(\)", _commands(fix)),
     "virtual-machine": lambda fix: "physical Mac" in fix.summary,
-    "out-of-memory": lambda fix: "PYTORCH_MPS_HIGH_WATERMARK_RATIO" in _commands(fix),
+    # the watermark; for one buffer larger than Metal allows (no watermark helps), smaller work: "reduce
+    # frames/resolution/batch" in diffusers#5894, where the maintainers call it an out-of-memory
+    "out-of-memory": lambda fix: "PYTORCH_MPS_HIGH_WATERMARK_RATIO" in _commands(fix) or "smaller batch" in fix.summary,
     "watermark-invalid": lambda fix: "PYTORCH_MPS_LOW_WATERMARK_RATIO" in _commands(fix),
     # the fallback or an upgrade; for a library's own op, which the fallback does not reach, running it on the CPU
     "op-not-implemented": lambda fix: (

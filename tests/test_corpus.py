@@ -67,17 +67,11 @@ WRONG_CAUSE = {
     "the ops that fell back to the CPU (says not enough evidence)",
 }
 WRONG_FIX = {
-    "diffusers-5894-invalid-buffer-size-env.txt": "one buffer larger than Metal allows: the fix says the watermark "
-    "variable does not help, and the out-of-memory fix shape wants it",
     "fastai-3952-intel-mac-fastai-picks-mps.txt": "the thread's fix is fastai code (defaults.use_cuda = False)",
     "insanely-fast-whisper-275-float64-timestamps.txt": "the thread's fix upgrades transformers (pipx runpip ...), "
     "which made the float64 tensor; the paste does not name it",
-    "ai-eng-from-scratch-316-healthy-after-default-index.txt": "healthy (MPS avail: True) has no fix to give, and "
-    "the case's fix_command is the install that made it healthy",
-    "chatglm3-237-use-mps-device.txt": "the thread's fix is the app's own flag (--use_mps_device 1)",
-    "fastbook-671-macos-12-7.txt": "the thread's fix is fastai code (dataloaders(device='cpu'))",
     "llama-cpp-python-847-x86-dylib-arm-conda.txt": "the wrong-arch library is llama-cpp-python's, rebuilt with "
-    "CMAKE_ARGS; the paste does not name the library, so the tool reinstalls torch",
+    "CMAKE_ARGS; the paste does not name the library, so the fix has no command (a named llama_cpp gets CMAKE_ARGS)",
 }
 
 
