@@ -346,7 +346,7 @@ def test_a_float64_tensor_from_a_librarys_frame_is_an_upgrade_of_that_library() 
         Remediation(
             "Upgrade diffusers (later releases of several libraries pick float32 on mps); in your own code, use "
             "float32 before .to('mps').",
-            ("python3 -m pip install --upgrade diffusers",),
+            (f"{SITE.removesuffix('/lib/python3.11/site-packages')}/bin/python -m pip install --upgrade diffusers",),
         ),
         (Evidence(3, frames[2]), Evidence(5, FLOAT64)),
         row.source + "; https://github.com/huggingface/diffusers/pull/9074",
@@ -356,7 +356,7 @@ def test_a_float64_tensor_from_a_librarys_frame_is_an_upgrade_of_that_library() 
     assert cause_of(renamed).fix == Remediation(
         "Upgrade llama-cpp-python (later releases of several libraries pick float32 on mps); in your own code, use "
         "float32 before .to('mps').",
-        ("python3 -m pip install --upgrade llama-cpp-python",),
+        ("/Users/me/venv/bin/python -m pip install --upgrade llama-cpp-python",),
     )
 
 
