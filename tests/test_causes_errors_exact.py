@@ -386,3 +386,15 @@ def test_a_float64_tensor_from_the_users_own_frame_or_no_frame_is_the_users_cast
     # an egg-info or a file right in site-packages is no library folder
     loose = [f'  File "{SITE}/six.py", line 1, in f', "", "", FLOAT64]
     assert cause_of(loose).fix == row_fix("float64")
+
+
+def test_a_float64_tensor_from_a_library_of_a_pipx_app_is_upgraded_by_pipx_runpip() -> None:
+    pipx = "/Users/me/.local/pipx/venvs/insanely-fast-whisper/lib/python3.11/site-packages"
+    frames = [
+        f'  File "{pipx}/transformers/models/whisper/generation_whisper.py", line 9, in _postprocess',
+        f'  File "{pipx}/torch/_tensor.py", line 1, in to',
+        FLOAT64,
+    ]
+    assert explain_text("\n".join(frames)).cause.fix.commands == (
+        "pipx runpip insanely-fast-whisper install --upgrade transformers",
+    )
