@@ -113,6 +113,27 @@ def test_no_wheel_at_all_for_a_python_redoes_the_uv_command_with_3_12() -> None:
     )
 
 
+def test_uvs_no_wheel_names_the_package_uv_named_and_makes_the_venv_with_uv() -> None:
+    """uv's refusal names torchvision (pytorch/pytorch#172993): that is the package said; uv fetches a Python itself."""
+    refused = (
+        "error: Distribution `torchvision==0.25.0 @ registry+https://pypi.org/simple` can't be installed because it "
+        "doesn't have a source distribution or wheel for the current platform"
+    )
+    assert cause([refused]) == Cause(
+        "no-matching-distribution",
+        "pip (or uv) found no torchvision wheel at all for this Python: torch publishes wheels for a few Python "
+        "versions only, and a new Python gets them months later",
+        Remediation(
+            "Use a Python version torch has wheels for (e.g. 3.12), native arm64, and make the venv with it.",
+            ("uv venv --python 3.12", "/opt/homebrew/bin/brew install python@3.12", NATIVE_VENV),
+        ),
+        (Evidence(1, refused),),
+        ROW.source,
+    )
+    torch = refused.replace("torchvision==0.25.0", "torch==2.10.0")
+    assert cause([torch]).summary.startswith("pip (or uv) found no torch wheel at all")
+
+
 def test_a_listed_release_range_that_is_not_intels_keeps_the_rows_own_words() -> None:
     lines = lines_of("torch>=2.9", "2.2.0, 2.5.1, 2.8.0")
     fix = Remediation(ROW.fix, tuple(table.fill(c, {"python": "python3"}) for c in ROW.commands))

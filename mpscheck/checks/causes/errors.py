@@ -282,13 +282,16 @@ class ErrorRules(MemoryRules):
                 (pin, tell) if intel else (tell, pin),
             )
         elif not versions:
+            named = re.match(r"torch\w*", hit.groups.get("package", ""))  # torch, or torchvision / torchaudio
             summary = (
-                "pip (or uv) found no torch wheel at all for this Python"
+                f"pip (or uv) found no {named.group(0) if named else 'torch'} wheel at all for this Python"
                 + (f" {python}" if python else "")
                 + ": torch publishes wheels for a few Python versions only, and a new Python gets them months later"
             )
             uv = self.value("paste.uv_command")
             again = [re.sub(r"(-p|--python)([ =])\d+\.\d+\S*", r"\g<1>\g<2>3.12", uv)] if isinstance(uv, str) else []
+            if not again and info and info.venv_tool == "uv":  # uv fetches that Python itself
+                again = ["uv venv --python 3.12"]
             remedy = Remediation(
                 "Use a Python version torch has wheels for (e.g. 3.12), native arm64, and make the venv with it.",
                 (
