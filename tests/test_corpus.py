@@ -67,7 +67,6 @@ WRONG_CAUSE = {
     "the ops that fell back to the CPU (says not enough evidence)",
 }
 WRONG_FIX = {
-    "fastai-3952-intel-mac-fastai-picks-mps.txt": "the thread's fix is fastai code (defaults.use_cuda = False)",
     "insanely-fast-whisper-275-float64-timestamps.txt": "the thread's fix upgrades transformers (pipx runpip ...), "
     "which made the float64 tensor; the paste does not name it",
     "llama-cpp-python-847-x86-dylib-arm-conda.txt": "the wrong-arch library is llama-cpp-python's, rebuilt with "

@@ -14,6 +14,7 @@ import re
 import shlex
 from dataclasses import replace
 
+from mpscheck.checks.causes.cpu_switch import fit_cpu_switch
 from mpscheck.checks.causes.errors import ErrorRules
 from mpscheck.checks.causes.findings import check_cause, check_inputs, relevant_findings
 from mpscheck.checks.causes.model import Cause, Diagnosis, Evidence, evidence_of
@@ -59,6 +60,7 @@ def judge(
     shows_setup = any(o.fact.split(".")[0] in ("host", "interpreter", "torch") for o in paste.observations)
     unsure = top.id in AMBIGUOUS or top.variant == "unrecognised" or (not ok and not shows_setup)
     top, others = fit_installs(top, facts, judge_.python), [fit_installs(c, facts, judge_.python) for c in others]
+    top, others = fit_cpu_switch(top, paste), [fit_cpu_switch(c, paste) for c in others]
     return Diagnosis(
         kinds=[k for k in paste.kinds if k != "error text"]
         + (["error text"] if hits and "traceback" not in paste.kinds else []),
