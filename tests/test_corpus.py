@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from mpscheck.checks.causes import explain_text
-from tests.corpus_cases import HELDOUT, Case, cases, fix_matches
+from mpscheck.model import Remediation
+from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
@@ -145,3 +146,18 @@ def _oom_kinds() -> list[object]:
 def test_out_of_memory_kind_is_the_threads(case: Case, expected: str) -> None:
     """Too large, memory taken by others, a watermark setting: told apart by the message's numbers."""
     assert explain_text(case.paste).cause.variant == expected
+
+
+def test_a_torch_upgrade_is_scored_in_whichever_installer_the_setup_takes() -> None:
+    """pip, uv in a venv, uv in a project and a pipx app upgrade torch each their own way (checks/installing.py)."""
+    for command in (
+        "python3 -m pip install --upgrade torch",
+        "~/proj/.venv/bin/python -m pip install --upgrade 'torch>=2.6'",
+        "uv pip install --python ~/proj/.venv/bin/python --upgrade torch",
+        "cd ~/proj && uv add --upgrade-package torch 'torch>=2.6'",
+        "pipx runpip whisperx install --upgrade torch",
+    ):
+        for cause in ("torch-too-old", "metal-bug-fixed-later"):
+            assert FIX_SHAPES[cause](Remediation("Upgrade torch.", (command,))), (cause, command)
+    for command in ("python3 -m pip install torch", "python3 -m pip install --upgrade torchvision", "uv add torch"):
+        assert not FIX_SHAPES["metal-bug-fixed-later"](Remediation("Upgrade torch.", (command,))), command
