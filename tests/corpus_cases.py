@@ -70,10 +70,15 @@ def _tokens(command: str) -> list[str]:
 
 
 def _pip_packages(tokens: list[str]) -> list[str] | None:
-    if "pip" not in tokens or "install" not in tokens:
+    """The packages an install names: pip's, uv pip's, pipx runpip's (APP install ...) or uv add's."""
+    if "uv" in tokens and "add" in tokens:
+        verb = "add"
+    elif ("pip" in tokens or "runpip" in tokens) and "install" in tokens:
+        verb = "install"
+    else:
         return None
-    after = tokens[tokens.index("install") + 1 :]
-    skip_next = {"--index-url", "--extra-index-url", "-i", "-f", "--find-links"}
+    after = tokens[tokens.index(verb) + 1 :]
+    skip_next = {"--index-url", "--extra-index-url", "-i", "-f", "--find-links", "--python", "--upgrade-package"}
     packages, skipping = [], False
     for word in after:
         if skipping:

@@ -10,7 +10,7 @@ import pytest
 
 from mpscheck.checks.causes import explain_text
 from mpscheck.model import Remediation
-from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches
+from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, same_command
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
@@ -161,3 +161,20 @@ def test_a_torch_upgrade_is_scored_in_whichever_installer_the_setup_takes() -> N
             assert FIX_SHAPES[cause](Remediation("Upgrade torch.", (command,))), (cause, command)
     for command in ("python3 -m pip install torch", "python3 -m pip install --upgrade torchvision", "uv add torch"):
         assert not FIX_SHAPES["metal-bug-fixed-later"](Remediation("Upgrade torch.", (command,))), command
+
+
+def test_the_threads_pip_install_matches_the_same_install_in_the_users_installer() -> None:
+    thread = "pip install --upgrade transformers"
+    for ours in (
+        "python3 -m pip install --upgrade transformers",
+        "uv pip install --python ~/p/.venv/bin/python --upgrade transformers",
+        "pipx runpip insanely-fast-whisper install --upgrade transformers",
+        "cd ~/p && uv add --upgrade-package transformers transformers",
+    ):
+        assert same_command(thread, ours), ours
+    for other in (
+        "pipx runpip transformers install --upgrade torch",
+        "uv add torch",
+        "uv pip install --python x torch",
+    ):
+        assert not same_command(thread, other), other
