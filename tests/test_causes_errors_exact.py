@@ -398,3 +398,48 @@ def test_a_float64_tensor_from_a_library_of_a_pipx_app_is_upgraded_by_pipx_runpi
     assert explain_text("\n".join(frames)).cause.fix.commands == (
         "pipx runpip insanely-fast-whisper install --upgrade transformers",
     )
+
+
+# ---- a CUDA-only library, named ------------------------------------------------------------------------------
+
+
+def test_a_cuda_only_library_is_named_with_the_way_to_do_without_it() -> None:
+    row = table.BY_ID["cuda-only-library"]
+    said = {
+        "UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit "
+        "multiplication, and GPU quantization are unavailable.": (
+            "bitsandbytes",
+            "load without 4/8-bit quantization: no load_in_8bit/load_in_4bit or BitsAndBytesConfig",
+        ),
+        "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:": (
+            "xformers",
+            "attend without xformers: the default attention, sdpa",
+        ),
+        "RuntimeError: FlashAttention only supports Ampere GPUs or newer.": (
+            "flash-attn",
+            "attend without flash-attn: attn_implementation='sdpa'",
+        ),
+    }
+    for line, (name, how) in said.items():
+        assert cause_of([line]) == Cause(
+            "backend-has-no-mps",
+            f"{name} runs its GPU code on CUDA only: it has no Metal/MPS backend",
+            Remediation(f"Turn {name} off on the Mac ({how}), or use its CPU path.", ()),
+            (Evidence(1, line),),
+            row.source,
+        ), name
+    # CUDA asked for where the paste quantizes with bitsandbytes: bitsandbytes is the library named
+    quantized = [
+        "model = AutoModel.from_pretrained(name, load_in_8bit=True)",
+        "AssertionError: Torch not compiled with CUDA enabled",
+    ]
+    found = cause_of(quantized)
+    assert (found.id, found.summary) == (
+        "backend-has-no-mps",
+        "bitsandbytes runs its GPU code on CUDA only: it has no Metal/MPS backend",
+    )
+    assert found.fix == Remediation(
+        "Turn bitsandbytes off on the Mac (load without 4/8-bit quantization: no load_in_8bit/load_in_4bit or "
+        "BitsAndBytesConfig), or use its CPU path.",
+        (),
+    )

@@ -39,6 +39,17 @@ BITSANDBYTES_USED = re.compile(
 # Packages pip compiles on install with CMake, which must be told the architecture on a Mac
 # (abetlen/llama-cpp-python#724, the maintainer's pinned answer: CMAKE_ARGS="-DCMAKE_OSX_ARCHITECTURES=arm64").
 BUILT_BY_CMAKE = frozenset({"llama-cpp-python"})
+# The CUDA-only library a cuda-only-library message names (its own words, or a text only it prints), and how the
+# model runs without it: transformers loads without quantization, and attends with PyTorch's sdpa (attn_implementation).
+CUDA_ONLY = (
+    (
+        "bitsandbytes",
+        "bitsandbytes",
+        "load without 4/8-bit quantization: no load_in_8bit/load_in_4bit or BitsAndBytesConfig",
+    ),
+    ("memory_efficient_attention", "xformers", "attend without xformers: the default attention, sdpa"),
+    ("FlashAttention", "flash-attn", "attend without flash-attn: attn_implementation='sdpa'"),
+)
 CPU_INPUT_OPS = ("aten::_slow_conv2d_forward", "aten::_slow_conv2d_backward", "aten::slow_conv3d_forward")
 
 
@@ -72,6 +83,8 @@ class ErrorRules(MemoryRules):
             return self.no_distribution(hit, evidence)
         if row.cause == "cuda-requested-on-mac" and (quantized := BITSANDBYTES_USED.search(self.paste.text)):
             return self.cuda_for_bitsandbytes(quantized, evidence)
+        if row.id == "cuda-only-library":
+            return cuda_only(self.from_row(row.id, evidence), hit.text)
         groups = dict(hit.groups)
         if row.id == "wrong-arch-dylib":
             groups["package"] = _package_in(hit.text) or "the package named in the error"
@@ -112,7 +125,7 @@ class ErrorRules(MemoryRules):
         text = self.paste.text
         number = text.count("\n", 0, used.start()) + 1
         shown = (*evidence, Evidence(number, text.split("\n")[number - 1]))
-        return self.from_row("cuda-only-library", shown)
+        return cuda_only(self.from_row("cuda-only-library", shown), "bitsandbytes")
 
     def op_cause(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
         op = hit.groups["op"]
@@ -327,6 +340,19 @@ class ErrorRules(MemoryRules):
         )
 
     # ---- no error ----
+
+
+def cuda_only(cause: Cause, text: str) -> Cause:
+    """The cuda-only-library cause said of the one library *text* names, with the way to do without it."""
+    found = next(((name, how) for said, name, how in CUDA_ONLY if said in text), None)
+    if found is None or cause.fix is None:
+        return cause
+    name, how = found
+    return replace(
+        cause,
+        summary=f"{name} runs its GPU code on CUDA only: it has no Metal/MPS backend",
+        fix=Remediation(f"Turn {name} off on the Mac ({how}), or use its CPU path.", cause.fix.commands),
+    )
 
 
 def _package_in(line: str) -> str | None:
