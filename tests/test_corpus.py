@@ -55,7 +55,6 @@ WRONG_CAUSE = {
     "by uv over two lines, is read whole and answered as no wheel for an x86_64 Python (as pytorch-137281 concluded "
     "for the same facts), x86_64-python second",
     "pytorch-93148-py311-no-wheel.txt": "pip's failure is only described in prose, its error is not in the paste",
-    "ultralytics-3967-macos-12-6.txt": "prose only: macOS 12.6.8 with an unknown torch is not judged too old",
     "noscribe-14-macos-below-12-3-german.txt": "torch's 'supported on MacOS 12.3+' names a floor, not this Mac's "
     "version (the thread's macOS is in no line): says no-metal-device, an old macOS among its causes, sw_vers first",
     "transformers-33786-tts-mps-x86-platform.txt": "macOS-15.0-x86_64 and torch 2.2.2 with no word on the chip "

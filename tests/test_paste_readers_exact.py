@@ -982,3 +982,20 @@ def test_a_frame_in_an_envs_own_site_packages_names_its_python_and_a_shared_pref
         "/Users/me/$HOME/.venv",
     ):
         assert executables(shared) == [], shared
+
+
+def test_the_users_word_that_mps_does_not_work_reads_exactly() -> None:
+    said = [
+        "training with MPS does not work; nightly PyTorch did not work either",
+        "the GPU isn't available in my notebook",
+        "Metal can't be used from the container",
+        "mps failed to load the model",
+        "MPS works fine now",  # no failure said
+        "it does not work on the gpu",  # the failure is not said of mps or the GPU
+    ]
+    assert [row for row in read_with("prose", said) if row[0] == "paste.mps_fails_said"] == [
+        ("paste.mps_fails_said", True, 1, None),
+        ("paste.mps_fails_said", True, 2, None),
+        ("paste.mps_fails_said", True, 3, None),
+        ("paste.mps_fails_said", True, 4, None),
+    ]

@@ -126,6 +126,8 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
             found.append(asked)
         if not found and (not_requested := self.mps_not_requested()):
             found.append(not_requested)
+        if not found and (floor := self.macos_below_newest_floor()):
+            found.append(floor)
         for hit in warnings:
             cause = self.error_cause(hit, by_id)
             if cause.id not in {c.id for c in found}:
@@ -173,6 +175,24 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
         cause = self.general("mps-not-requested", self.ev("paste.device_used", "paste.framework_mps_available"))
         assert cause.fix is not None
         return replace(cause, fix=Remediation(cause.fix.summary, (*commands, *cause.fix.commands)))
+
+    def macos_below_newest_floor(self) -> Cause | None:
+        """The user says MPS does not work, the paste shows no torch version and no error, and the doctor's
+        macos-version check warns that this macOS is below what current torch needs: the likely cause, said with
+        the one command that settles it (the torch version)."""
+        warned = next((f for f in self.findings if f.id == "macos-version" and f.status is Status.WARN), None)
+        torch = self.facts.target.torch
+        if warned is None or warned.fix is None or not self.value("paste.mps_fails_said") or (torch and torch.version):
+            return None
+        tell = f"{self.python} -c 'import torch; print(torch.__version__)'"
+        return Cause(
+            "macos-too-old",
+            f"the paste says MPS does not work, and {warned.summary}; the torch version is not shown (the first "
+            "command prints it)",
+            Remediation(warned.fix.summary, (tell, *warned.fix.commands)),
+            self.ev("paste.mps_fails_said", "host.macos_version"),
+            "docs/checks.md (macos-version); https://github.com/pytorch/pytorch/issues/139425",
+        )
 
     def doctor_causes(self) -> list[Cause]:
         """The failing checks of a pasted mpscheck report, in its order (the doctor's root cause first)."""

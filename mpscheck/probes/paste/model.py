@@ -100,6 +100,7 @@ PASTE_FACTS = frozenset(
         "cuda_asked",
         "device_used", "doctor_failed", "env_after_import", "error_line", "exception", "frame",
         "framework_mps_available", "install_failed", "intel_prose", "lightning", "mac_named", "macos_regression",
+        "mps_fails_said",
         "memory_growth", "mps_tensor", "nan_values", "pc_gpu",
         "pip_requirement", "pip_versions", "requires_python", "shell_machine", "shell_processor",
         "shell_translated", "site_python", "uv_command", "warning_line", "wheel_tag", "wrong_results",
