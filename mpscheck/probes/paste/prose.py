@@ -68,12 +68,12 @@ def _near_mps(words: str) -> str:
     return rf"\b{words}\b.{{0,60}}(?<![a-z])mps\b|(?<![a-z])mps\b.{{0,60}}\b{words}\b"
 
 
-# The user's words that the run crashes on mps ("made it start crashing on startup ... MPS"): a crash told, not shown.
 # The user says MPS (or the GPU) does not work at all: "training with MPS does not work", "the GPU isn't available".
 MPS_FAILS_SAID = re.compile(
     r"(?i)\b(?:mps|gpu|metal)\b[^\n]{0,40}?\b(?:does(?:n't| not)|did(?:n't| not)|do(?:n't| not)|won't|will not|"
     r"is(?:n't| not)|cannot|can't|fail(?:s|ed)? to)\s+(?:work|be used|run|load|(?:be )?available)\b"
 )
+# The user's words that the run crashes on mps ("made it start crashing on startup ... MPS"): a crash told, not shown.
 CRASH_SAID = re.compile(r"(?i)\bcrash(?:es|ed|ing)?\b|\bbus error\b|\bsegfault")
 # ... or results called wrong on a line about the Mac rather than mps ("Torch 2.8.0 appears to have an issue for Mac
 # users that are causing the results to be all kinds of messed up"): only words that say the results are wrong.
