@@ -53,3 +53,14 @@ def test_no_switch_for_a_cause_whose_fix_is_not_the_cpu_or_a_word_that_only_cont
         assert explain_text(f"{INTEL}\n{NO_DEVICE}\n# user: {word}").cause.fix == plain.fix, word
     for said in ("FastAI", "from fastai.vision.all import *", "fastai 2.7.12"):
         assert FASTAI_CPU in explain_text(f"{INTEL}\n{NO_DEVICE}\n{said}").cause.fix.commands, said
+
+
+def test_a_virtual_machine_and_a_hidden_gpu_take_the_switch_too() -> None:
+    vm = "hw.model: VirtualMac2,1"
+    plain = explain_text(vm).cause
+    assert plain.id == "virtual-machine" and plain.fix is not None
+    assert explain_text(f"{vm}\nimport fastai").cause.fix.commands == (*plain.fix.commands, FASTAI_CPU)
+    hidden = ["ProductName:\tmacOS", "ProductVersion:\t14.5", NO_DEVICE]
+    plain = explain_text("\n".join(hidden)).cause
+    assert plain.id == "no-metal-device" and plain.fix is not None
+    assert explain_text("\n".join([*hidden, "import fastai"])).cause.fix.commands == (*plain.fix.commands, FASTAI_CPU)

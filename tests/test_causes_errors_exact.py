@@ -443,3 +443,23 @@ def test_a_cuda_only_library_is_named_with_the_way_to_do_without_it() -> None:
         "BitsAndBytesConfig), or use its CPU path.",
         (),
     )
+
+
+def test_each_frame_that_only_calls_back_is_passed_over_and_each_import_name_is_its_distribution() -> None:
+    from mpscheck.checks.causes.library import DISTRIBUTION, NOT_THE_MAKER
+
+    for passed in sorted(NOT_THE_MAKER):
+        lines = [
+            f'  File "{SITE}/diffusers/pipeline.py", line 1, in run',
+            f'  File "{SITE}/{passed}/module.py", line 2, in call',
+            FLOAT64,
+        ]
+        assert cause_of(lines).fix.commands[-1].endswith("--upgrade diffusers"), passed
+    for directory, name in sorted(DISTRIBUTION.items()):
+        lines = [f'  File "{SITE}/{directory}/module.py", line 2, in call', FLOAT64]
+        assert cause_of(lines).fix.commands[-1].endswith(f"--upgrade {name}"), directory
+    debian = ['  File "/usr/lib/python3/dist-packages/transformers/x.py", line 1, in f', FLOAT64]
+    assert cause_of(debian).fix.commands == ("python3 -m pip install --upgrade transformers",)
+    for metadata in ("foo.egg-info", "foo-1.0.dist-info"):
+        lines = [f'  File "{SITE}/{metadata}/x.py", line 1, in f', FLOAT64]
+        assert cause_of(lines).fix == row_fix("float64"), metadata
