@@ -16,8 +16,8 @@ def test_mps_said_not_to_work_on_a_macos_below_current_torchs_floor_is_that_floo
     assert warned.status is Status.WARN and warned.fix is not None
     assert diagnosis.cause == Cause(
         "macos-too-old",
-        f"the paste says MPS does not work, and {warned.summary}; the torch version is not shown (the first command "
-        "prints it)",
+        f"the paste says MPS does not work, on a macOS older than current torch needs ({warned.summary}); the torch "
+        "version is not shown (the first command prints it)",
         Remediation(warned.fix.summary, ("python3 -c 'import torch; print(torch.__version__)'", *warned.fix.commands)),
         (Evidence(1, SAID), Evidence(2, OLD)),
         "docs/checks.md (macos-version); https://github.com/pytorch/pytorch/issues/139425",

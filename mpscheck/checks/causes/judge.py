@@ -187,8 +187,8 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
         tell = f"{self.python} -c 'import torch; print(torch.__version__)'"
         return Cause(
             "macos-too-old",
-            f"the paste says MPS does not work, and {warned.summary}; the torch version is not shown (the first "
-            "command prints it)",
+            f"the paste says MPS does not work, on a macOS older than current torch needs ({warned.summary}); the "
+            "torch version is not shown (the first command prints it)",
             Remediation(warned.fix.summary, (tell, *warned.fix.commands)),
             self.ev("paste.mps_fails_said", "host.macos_version"),
             "docs/checks.md (macos-version); https://github.com/pytorch/pytorch/issues/139425",
