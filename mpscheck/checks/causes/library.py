@@ -35,7 +35,7 @@ def failing_library(paste: Paste, error_line: int) -> tuple[str, Observation] | 
         directory = match["dir"] if match else None
         if directory in NOT_THE_MAKER:
             continue
-        if directory is None or directory.endswith((".py", ".egg-info", ".dist-info")):
+        if directory is None or directory.endswith((".egg-info", ".dist-info")):
             return None
         return distribution(directory), frame
     return None
