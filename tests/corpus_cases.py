@@ -70,10 +70,15 @@ def _tokens(command: str) -> list[str]:
 
 
 def _pip_packages(tokens: list[str]) -> list[str] | None:
-    if "pip" not in tokens or "install" not in tokens:
+    """The packages an install names: pip's, uv pip's, pipx runpip's (APP install ...) or uv add's."""
+    if "uv" in tokens and "add" in tokens:
+        verb = "add"
+    elif ("pip" in tokens or "runpip" in tokens) and "install" in tokens:
+        verb = "install"
+    else:
         return None
-    after = tokens[tokens.index("install") + 1 :]
-    skip_next = {"--index-url", "--extra-index-url", "-i", "-f", "--find-links"}
+    after = tokens[tokens.index(verb) + 1 :]
+    skip_next = {"--index-url", "--extra-index-url", "-i", "-f", "--find-links", "--python", "--upgrade-package"}
     packages, skipping = [], False
     for word in after:
         if skipping:
@@ -116,6 +121,12 @@ def _commands(fix: Remediation | None) -> str:
     return " ".join(fix.commands) if fix else ""
 
 
+# An upgrade of torch in whichever installer the user's setup takes (checks/installing.py): pip, uv in a venv,
+# uv in a project, a pipx app.
+UPGRADE_TORCH = re.compile(
+    r"(?:\bpip |\brunpip \S+ )install (?:--python \S+ )?--upgrade '?torch\b|\buv add --upgrade-package torch\b"
+)
+
 # What a right fix looks like for each cause, when the thread gives no command to compare with.
 FIX_SHAPES = {
     "healthy": lambda fix: fix is None,
@@ -123,12 +134,14 @@ FIX_SHAPES = {
     "x86_64-python": lambda fix: "machdep.cpu.brand_string" in _commands(fix),
     "intel-mac": lambda fix: "2.2.2" in _commands(fix) and "Apple silicon" in fix.summary,
     "macos-too-old": lambda fix: "softwareupdate" in _commands(fix),
-    "torch-too-old": lambda fix: re.search(r"pip install --upgrade torch", _commands(fix)),
+    "torch-too-old": lambda fix: UPGRADE_TORCH.search(_commands(fix)),
     "torch-not-built-with-mps": lambda fix: re.search(r"pip install .*torch", _commands(fix)),
     "not-macos": lambda fix: "macOS" in fix.summary,
     "no-metal-device": lambda fix: "sandbox" in fix.summary and re.search(r"sw_vers|is_available\(\)", _commands(fix)),
     "virtual-machine": lambda fix: "physical Mac" in fix.summary,
-    "out-of-memory": lambda fix: "PYTORCH_MPS_HIGH_WATERMARK_RATIO" in _commands(fix),
+    # the watermark; for one buffer larger than Metal allows (no watermark helps), smaller work: "reduce
+    # frames/resolution/batch" in diffusers#5894, where the maintainers call it an out-of-memory
+    "out-of-memory": lambda fix: "PYTORCH_MPS_HIGH_WATERMARK_RATIO" in _commands(fix) or "smaller batch" in fix.summary,
     "watermark-invalid": lambda fix: "PYTORCH_MPS_LOW_WATERMARK_RATIO" in _commands(fix),
     # the fallback or an upgrade; for a library's own op, which the fallback does not reach, running it on the CPU
     "op-not-implemented": lambda fix: (
@@ -144,7 +157,7 @@ FIX_SHAPES = {
     "lightning-processor": lambda fix: re.search(r"platform\.processor|lightning", _commands(fix)),
     "no-matching-distribution": lambda fix: re.search(r"pip install|python@3", _commands(fix)),
     "wrong-arch-wheel": lambda fix: "--force-reinstall" in _commands(fix),
-    "metal-bug-fixed-later": lambda fix: "pip install --upgrade torch" in _commands(fix),
+    "metal-bug-fixed-later": lambda fix: UPGRADE_TORCH.search(_commands(fix)),
     "mps-not-requested": lambda fix: "mps" in _commands(fix) + fix.summary,
     "fallback-env-too-late": lambda fix: "export PYTORCH_ENABLE_MPS_FALLBACK=1" in fix.commands,
     "dtype-unsupported": lambda fix: re.search(r"float32|complex64|CPU", fix.summary),

@@ -322,3 +322,144 @@ def test_a_buffer_over_metals_largest_is_its_own_kind_of_out_of_memory() -> None
         variant="buffer-too-large",
     )
     assert row.commands == ()
+
+
+# ---- a float64 tensor made inside a library ---------------------------------------------------------------
+
+FLOAT64 = "TypeError: Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64."
+SITE = "/Users/me/venv/lib/python3.11/site-packages"
+
+
+def test_a_float64_tensor_from_a_librarys_frame_is_an_upgrade_of_that_library() -> None:
+    row = table.BY_ID["float64"]
+    frames = [
+        "Traceback (most recent call last):",
+        '  File "/Users/me/run.py", line 3, in <module>',
+        f'  File "{SITE}/diffusers/models/embeddings.py", line 9, in get_1d_rotary_pos_embed',
+        f'  File "{SITE}/torch/nn/modules/module.py", line 1501, in _call_impl',
+        FLOAT64,
+    ]
+    summary = table.fill(row.summary, {"python": "python3"})
+    assert cause_of(frames) == Cause(
+        "float64-unsupported",
+        f"{summary}; the deepest frame outside torch is in diffusers: its code passed the float64 tensor to torch",
+        Remediation(
+            "Upgrade diffusers (later releases of several libraries pick float32 on mps); in your own code, use "
+            "float32 before .to('mps').",
+            (f"{SITE.removesuffix('/lib/python3.11/site-packages')}/bin/python -m pip install --upgrade diffusers",),
+        ),
+        (Evidence(3, frames[2]), Evidence(5, FLOAT64)),
+        row.source + "; https://github.com/huggingface/diffusers/pull/9074",
+    )
+    # an import name pip knows by another name is installed by its distribution's name
+    renamed = [frames[0], f'  File "{SITE}/llama_cpp/llama.py", line 1, in f', FLOAT64]
+    assert cause_of(renamed).fix == Remediation(
+        "Upgrade llama-cpp-python (later releases of several libraries pick float32 on mps); in your own code, use "
+        "float32 before .to('mps').",
+        ("/Users/me/venv/bin/python -m pip install --upgrade llama-cpp-python",),
+    )
+
+
+def test_a_float64_tensor_from_the_users_own_frame_or_no_frame_is_the_users_cast() -> None:
+    row = table.BY_ID["float64"]
+    plain = Cause(
+        "float64-unsupported",
+        table.fill(row.summary, {"python": "python3"}),
+        row_fix("float64"),
+        (Evidence(4, FLOAT64),),
+        row.source,
+    )
+    own = [
+        f'  File "{SITE}/lightning/trainer.py", line 1, in fit',
+        '  File "/Users/me/model.py", line 3, in training_step',
+        f'  File "{SITE}/torch/_tensor.py", line 2, in to',
+        FLOAT64,
+    ]
+    assert cause_of(own) == plain  # the user's code, called back by Lightning, made the tensor
+    bare = ["# user: it fails", "", "", FLOAT64]
+    assert cause_of(bare) == plain
+    # a frame of an earlier error belongs to that error, not this one; a warning's path is no frame
+    earlier = [f'  File "{SITE}/diffusers/x.py", line 1, in f', "ValueError: bad", "", FLOAT64]
+    assert cause_of(earlier).fix == row_fix("float64")
+    warned = [f"{SITE}/diffusers/x.py:1: UserWarning: slow", "", "", FLOAT64]
+    assert cause_of(warned).fix == row_fix("float64")
+    # an egg-info or a file right in site-packages is no library folder
+    loose = [f'  File "{SITE}/six.py", line 1, in f', "", "", FLOAT64]
+    assert cause_of(loose).fix == row_fix("float64")
+
+
+def test_a_float64_tensor_from_a_library_of_a_pipx_app_is_upgraded_by_pipx_runpip() -> None:
+    pipx = "/Users/me/.local/pipx/venvs/insanely-fast-whisper/lib/python3.11/site-packages"
+    frames = [
+        f'  File "{pipx}/transformers/models/whisper/generation_whisper.py", line 9, in _postprocess',
+        f'  File "{pipx}/torch/_tensor.py", line 1, in to',
+        FLOAT64,
+    ]
+    assert explain_text("\n".join(frames)).cause.fix.commands == (
+        "pipx runpip insanely-fast-whisper install --upgrade transformers",
+    )
+
+
+# ---- a CUDA-only library, named ------------------------------------------------------------------------------
+
+
+def test_a_cuda_only_library_is_named_with_the_way_to_do_without_it() -> None:
+    row = table.BY_ID["cuda-only-library"]
+    said = {
+        "UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit "
+        "multiplication, and GPU quantization are unavailable.": (
+            "bitsandbytes",
+            "load without 4/8-bit quantization: no load_in_8bit/load_in_4bit or BitsAndBytesConfig",
+        ),
+        "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:": (
+            "xformers",
+            "attend without xformers: the default attention, sdpa",
+        ),
+        "RuntimeError: FlashAttention only supports Ampere GPUs or newer.": (
+            "flash-attn",
+            "attend without flash-attn: attn_implementation='sdpa'",
+        ),
+    }
+    for line, (name, how) in said.items():
+        assert cause_of([line]) == Cause(
+            "backend-has-no-mps",
+            f"{name} runs its GPU code on CUDA only: it has no Metal/MPS backend",
+            Remediation(f"Turn {name} off on the Mac ({how}), or use its CPU path.", ()),
+            (Evidence(1, line),),
+            row.source,
+        ), name
+    # CUDA asked for where the paste quantizes with bitsandbytes: bitsandbytes is the library named
+    quantized = [
+        "model = AutoModel.from_pretrained(name, load_in_8bit=True)",
+        "AssertionError: Torch not compiled with CUDA enabled",
+    ]
+    found = cause_of(quantized)
+    assert (found.id, found.summary) == (
+        "backend-has-no-mps",
+        "bitsandbytes runs its GPU code on CUDA only: it has no Metal/MPS backend",
+    )
+    assert found.fix == Remediation(
+        "Turn bitsandbytes off on the Mac (load without 4/8-bit quantization: no load_in_8bit/load_in_4bit or "
+        "BitsAndBytesConfig), or use its CPU path.",
+        (),
+    )
+
+
+def test_each_frame_that_only_calls_back_is_passed_over_and_each_import_name_is_its_distribution() -> None:
+    from mpscheck.checks.causes.library import DISTRIBUTION, NOT_THE_MAKER
+
+    for passed in sorted(NOT_THE_MAKER):
+        lines = [
+            f'  File "{SITE}/diffusers/pipeline.py", line 1, in run',
+            f'  File "{SITE}/{passed}/module.py", line 2, in call',
+            FLOAT64,
+        ]
+        assert cause_of(lines).fix.commands[-1].endswith("--upgrade diffusers"), passed
+    for directory, name in sorted(DISTRIBUTION.items()):
+        lines = [f'  File "{SITE}/{directory}/module.py", line 2, in call', FLOAT64]
+        assert cause_of(lines).fix.commands[-1].endswith(f"--upgrade {name}"), directory
+    debian = ['  File "/usr/lib/python3/dist-packages/transformers/x.py", line 1, in f', FLOAT64]
+    assert cause_of(debian).fix.commands == ("python3 -m pip install --upgrade transformers",)
+    for metadata in ("foo.egg-info", "foo-1.0.dist-info"):
+        lines = [f'  File "{SITE}/{metadata}/x.py", line 1, in f', FLOAT64]
+        assert cause_of(lines).fix == row_fix("float64"), metadata

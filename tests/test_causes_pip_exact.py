@@ -113,6 +113,27 @@ def test_no_wheel_at_all_for_a_python_redoes_the_uv_command_with_3_12() -> None:
     )
 
 
+def test_uvs_no_wheel_names_the_package_uv_named_and_makes_the_venv_with_uv() -> None:
+    """uv's refusal names torchvision (pytorch/pytorch#172993): that is the package said; uv fetches a Python itself."""
+    refused = (
+        "error: Distribution `torchvision==0.25.0 @ registry+https://pypi.org/simple` can't be installed because it "
+        "doesn't have a source distribution or wheel for the current platform"
+    )
+    assert cause([refused]) == Cause(
+        "no-matching-distribution",
+        "pip (or uv) found no torchvision wheel at all for this Python: torch publishes wheels for a few Python "
+        "versions only, and a new Python gets them months later",
+        Remediation(
+            "Use a Python version torch has wheels for (e.g. 3.12), native arm64, and make the venv with it.",
+            ("uv venv --python 3.12", "/opt/homebrew/bin/brew install python@3.12", NATIVE_VENV),
+        ),
+        (Evidence(1, refused),),
+        ROW.source,
+    )
+    torch = refused.replace("torchvision==0.25.0", "torch==2.10.0")
+    assert cause([torch]).summary.startswith("pip (or uv) found no torch wheel at all")
+
+
 def test_a_listed_release_range_that_is_not_intels_keeps_the_rows_own_words() -> None:
     lines = lines_of("torch>=2.9", "2.2.0, 2.5.1, 2.8.0")
     fix = Remediation(ROW.fix, tuple(table.fill(c, {"python": "python3"}) for c in ROW.commands))
@@ -180,9 +201,9 @@ DYLIB = (
 
 def test_a_library_of_the_other_architecture_names_its_package_or_no_command() -> None:
     row = table.BY_ID["wrong-arch-dylib"]
-    path = "/Users/me/venv/lib/python3.11/site-packages/llama_cpp/lib/libllama.dylib"
+    path = "/Users/me/venv/lib/python3.11/site-packages/tokenizers/tokenizers.cpython-311-darwin.so"
     line = DYLIB.format(path, path)
-    values = {"python": "python3", "have": "x86_64", "need": "arm64", "package": "llama-cpp-python"}
+    values = {"python": "python3", "have": "x86_64", "need": "arm64", "package": "tokenizers"}
     assert cause([line]) == Cause(
         "wrong-arch-wheel",
         table.fill(row.summary, values),
@@ -190,6 +211,25 @@ def test_a_library_of_the_other_architecture_names_its_package_or_no_command() -
         (Evidence(1, line),),
         row.source,
     )
+    # llama-cpp-python compiles on install: CMake is told the architecture the error needs (#724's answer)
+    path = "/Users/me/venv/lib/python3.11/site-packages/llama_cpp/lib/libllama.dylib"
+    line = DYLIB.format(path, path)
+    values["package"] = "llama-cpp-python"
+    assert cause([line]) == Cause(
+        "wrong-arch-wheel",
+        table.fill(row.summary, values),
+        Remediation(
+            table.fill(row.fix, values) + " It is compiled when installed: tell CMake the architecture.",
+            (
+                'CMAKE_ARGS="-DCMAKE_OSX_ARCHITECTURES=arm64" python3 -m pip install --force-reinstall --no-cache-dir '
+                "llama-cpp-python",
+            ),
+        ),
+        (Evidence(1, line),),
+        row.source,
+    )
+    line = DYLIB.format(path, path).replace("(have (x86_64), need (arm64))", "(have (arm64), need (x86_64))")
+    assert cause([line]).fix.commands[0].startswith('CMAKE_ARGS="-DCMAKE_OSX_ARCHITECTURES=x86_64" python3 -m pip')
     elsewhere = "/usr/local/lib/libomp.dylib"
     line = DYLIB.format(elsewhere, elsewhere)
     values["package"] = "the package named in the error"

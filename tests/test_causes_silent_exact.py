@@ -105,7 +105,8 @@ def test_nan_on_mps_and_the_users_word_of_wrong_results_are_said_exactly() -> No
             "Compare with the same run on the CPU (device='cpu') to find the op, and upgrade torch (and macOS): "
             "wrong or NaN results on mps are mostly backend bugs fixed in later releases; float32 instead of "
             "float16 rules out an overflow.",
-            (UPGRADE,),
+            # the paste's frames are in the venv /Volumes/SSD2TB/AI/Diffusers: its own Python takes the install
+            ("/Volumes/SSD2TB/AI/Diffusers/bin/python -m pip install --upgrade torch",),
         ),
         numbered(nan, at[0], on_mps[0]),
         ISSUES,

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from mpscheck.checks.causes import explain_text
-from tests.corpus_cases import HELDOUT, Case, cases, fix_matches
+from mpscheck.model import Remediation
+from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, same_command
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
@@ -54,7 +55,6 @@ WRONG_CAUSE = {
     "by uv over two lines, is read whole and answered as no wheel for an x86_64 Python (as pytorch-137281 concluded "
     "for the same facts), x86_64-python second",
     "pytorch-93148-py311-no-wheel.txt": "pip's failure is only described in prose, its error is not in the paste",
-    "ultralytics-3967-macos-12-6.txt": "prose only: macOS 12.6.8 with an unknown torch is not judged too old",
     "noscribe-14-macos-below-12-3-german.txt": "torch's 'supported on MacOS 12.3+' names a floor, not this Mac's "
     "version (the thread's macOS is in no line): says no-metal-device, an old macOS among its causes, sw_vers first",
     "transformers-33786-tts-mps-x86-platform.txt": "macOS-15.0-x86_64 and torch 2.2.2 with no word on the chip "
@@ -83,17 +83,10 @@ WRONG_CAUSE = {
     "memory figure: read as a crash of the MPS backend; the reporter found it was memory (a smaller batch) afterwards",
 }
 WRONG_FIX = {
-    "diffusers-5894-invalid-buffer-size-env.txt": "one buffer larger than Metal allows: the fix says the watermark "
-    "variable does not help, and the out-of-memory fix shape wants it",
-    "fastai-3952-intel-mac-fastai-picks-mps.txt": "the thread's fix is fastai code (defaults.use_cuda = False)",
     "insanely-fast-whisper-275-float64-timestamps.txt": "the thread's fix upgrades transformers (pipx runpip ...), "
     "which made the float64 tensor; the paste does not name it",
-    "ai-eng-from-scratch-316-healthy-after-default-index.txt": "healthy (MPS avail: True) has no fix to give, and "
-    "the case's fix_command is the install that made it healthy",
-    "chatglm3-237-use-mps-device.txt": "the thread's fix is the app's own flag (--use_mps_device 1)",
-    "fastbook-671-macos-12-7.txt": "the thread's fix is fastai code (dataloaders(device='cpu'))",
     "llama-cpp-python-847-x86-dylib-arm-conda.txt": "the wrong-arch library is llama-cpp-python's, rebuilt with "
-    "CMAKE_ARGS; the paste does not name the library, so the tool reinstalls torch",
+    "CMAKE_ARGS; the paste does not name the library, so the fix has no command (a named llama_cpp gets CMAKE_ARGS)",
     "spark-tts-181-output-channels-65536-m1-max.txt": "the thread's fix is PYTORCH_ENABLE_MPS_FALLBACK=1, which torch "
     "honours for conv output channels > 65536 only from PR pytorch/pytorch#134770 on; the answer keeps 'the fallback "
     "does not help' (audiosr-70 saw it fail), an upgrade and the CPU",
@@ -174,3 +167,35 @@ def _oom_kinds() -> list[object]:
 def test_out_of_memory_kind_is_the_threads(case: Case, expected: str) -> None:
     """Too large, memory taken by others, a watermark setting: told apart by the message's numbers."""
     assert explain_text(case.paste).cause.variant == expected
+
+
+def test_a_torch_upgrade_is_scored_in_whichever_installer_the_setup_takes() -> None:
+    """pip, uv in a venv, uv in a project and a pipx app upgrade torch each their own way (checks/installing.py)."""
+    for command in (
+        "python3 -m pip install --upgrade torch",
+        "~/proj/.venv/bin/python -m pip install --upgrade 'torch>=2.6'",
+        "uv pip install --python ~/proj/.venv/bin/python --upgrade torch",
+        "cd ~/proj && uv add --upgrade-package torch 'torch>=2.6'",
+        "pipx runpip whisperx install --upgrade torch",
+    ):
+        for cause in ("torch-too-old", "metal-bug-fixed-later"):
+            assert FIX_SHAPES[cause](Remediation("Upgrade torch.", (command,))), (cause, command)
+    for command in ("python3 -m pip install torch", "python3 -m pip install --upgrade torchvision", "uv add torch"):
+        assert not FIX_SHAPES["metal-bug-fixed-later"](Remediation("Upgrade torch.", (command,))), command
+
+
+def test_the_threads_pip_install_matches_the_same_install_in_the_users_installer() -> None:
+    thread = "pip install --upgrade transformers"
+    for ours in (
+        "python3 -m pip install --upgrade transformers",
+        "uv pip install --python ~/p/.venv/bin/python --upgrade transformers",
+        "pipx runpip insanely-fast-whisper install --upgrade transformers",
+        "cd ~/p && uv add --upgrade-package transformers transformers",
+    ):
+        assert same_command(thread, ours), ours
+    for other in (
+        "pipx runpip transformers install --upgrade torch",
+        "uv add torch",
+        "uv pip install --python x torch",
+    ):
+        assert not same_command(thread, other), other

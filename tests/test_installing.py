@@ -51,6 +51,20 @@ def test_install_command(setup: dict, kwargs: dict, command: str) -> None:
     assert install_command(info, PY, spec, **kwargs) == command
 
 
+def test_an_app_pipx_installed_is_changed_by_pipx_runpip() -> None:
+    app = "/Users/dev/.local/pipx/venvs/insanely-fast-whisper/bin/python"
+    info = InterpreterFacts(executable=app)
+    assert install_command(info, app, "transformers", upgrade=True) == (
+        "pipx runpip insanely-fast-whisper install --upgrade transformers"
+    )
+    assert install_command(info, app, "torch", reinstall=True) == (
+        "pipx runpip insanely-fast-whisper install --force-reinstall --no-cache-dir torch"
+    )
+    # a venv that merely sits in a folder called pipx is a plain venv
+    plain = "/Users/dev/pipx/.venv/bin/python"
+    assert install_command(InterpreterFacts(executable=plain), plain, "torch") == f"{plain} -m pip install torch"
+
+
 def test_torch_import_in_a_uv_project_says_uv_add() -> None:
     # macOS 15: the newest torch (2.15.0, "supported on macOS 15.0+") runs here, so no pin
     host = mac_host({**rec.SYSCTL_M1, **PHYSICAL}, rec.SW_VERS_15_6, rec.DISPLAYS_M1)

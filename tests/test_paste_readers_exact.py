@@ -664,12 +664,14 @@ def test_traceback_lines_read_exactly() -> None:
         ("paste.frame", f"{anaconda}/lib/python3.8/site-packages/torch/cuda/__init__.py", 1, None),
         ("interpreter.version", "3.8", 1, None),
         ("torch.location", f"{anaconda}/lib/python3.8/site-packages/torch", 1, None),
+        ("interpreter.executable", f"{anaconda}/bin/python", 1, None),
         ("interpreter.home", "/Users/zhangyukun33", 1, None),
         ("host.system", "Darwin", 1, None),
         ("interpreter.conda_prefix", anaconda, 1, None),
         ("paste.frame", f"{venv}/utils/_contextlib.py", 2, None),
         ("interpreter.version", "3.10", 2, None),
         ("torch.location", venv, 2, None),
+        ("interpreter.executable", "/Users/coder/workspace/invokeai/.venv/bin/python", 2, None),
         ("interpreter.home", "/Users/coder", 2, None),
         ("host.system", "Darwin", 2, None),
         ("paste.frame", "/home/LLaMA_MPS/llama/model.py", 3, None),
@@ -683,6 +685,7 @@ def test_traceback_lines_read_exactly() -> None:
             None,
         ),
         ("interpreter.version", "3.11", 5, None),
+        ("interpreter.executable", "/Volumes/SSD2TB/AI/Diffusers/bin/python", 5, None),
         ("interpreter.executable", "/Users/me/miniconda3/envs/myenv/bin/python", 6, None),
         ("paste.abort", True, 7, None),
         ("paste.exception", "RuntimeError", 8, None),
@@ -943,6 +946,7 @@ def test_a_warning_after_a_progress_bar_and_a_floor_in_torchs_words_read_exactly
         ("paste.frame", "/opt/anaconda3/envs/depth-pro/lib/python3.9/site-packages/torch/nn/functional.py", 1, None),
         ("interpreter.version", "3.9", 1, None),
         ("torch.location", "/opt/anaconda3/envs/depth-pro/lib/python3.9/site-packages/torch", 1, None),
+        ("interpreter.executable", "/opt/anaconda3/envs/depth-pro/bin/python", 1, None),
         ("interpreter.conda_prefix", "/opt/anaconda3/envs/depth-pro", 1, None),
     ]
     assert read_with("prose", [bar.strip(), "I'm on macOS 14.5"]) == [
@@ -1042,4 +1046,48 @@ def test_eighth_round_torch_local_pin_read_exactly() -> None:
         ("paste.torch_local_pin", "2.5.1+cpu", 1, None),
         ("paste.torch_local_pin", "2.4.0+cu121", 2, None),
         ("paste.torch_local_pin", "2.3.1+rocm6.0", 6, None),
+    ]
+
+
+def test_a_frame_in_an_envs_own_site_packages_names_its_python_and_a_shared_prefix_does_not() -> None:
+    """A venv's or conda env's interpreter is <env>/bin/python; a shared Python's prefix may have no bin/python."""
+
+    def executables(path: str) -> list[object]:
+        line = f'  File "{path}/lib/python3.11/site-packages/torch/nn/functional.py", line 1, in f'
+        return [value for fact, value, _, _ in read_with("traceback", [line]) if fact == "interpreter.executable"]
+
+    assert executables("/Users/me/proj/.venv") == ["/Users/me/proj/.venv/bin/python"]
+    assert executables("/Users/me/.local/pipx/venvs/whisper") == ["/Users/me/.local/pipx/venvs/whisper/bin/python"]
+    assert executables("/Users/me/miniforge3") == ["/Users/me/miniforge3/bin/python"]
+    for shared in (
+        "/usr/local",
+        "/usr",
+        "/opt/homebrew",
+        "/opt/homebrew/Cellar/python@3.11/3.11.9/Frameworks/Python.framework/Versions/3.11",
+        "/Library/Frameworks/Python.framework/Versions/3.11",
+        "/Applications/Xcode.app/Contents/Developer/Library/Frameworks/Python3.framework/Versions/3.9",
+        "/opt/local/Library/Frameworks/Python.framework/Versions/3.11",
+        "/nix/store/abc-python3-3.11.9",
+        "/System/Library/Frameworks/Python.framework/Versions/2.7",
+        "/Users/me/.local",  # pip install --user's site: no bin/python there
+        "/Users/John Doe/.venv",  # a space: the path would not paste as one word
+        "/Users/me/$HOME/.venv",
+    ):
+        assert executables(shared) == [], shared
+
+
+def test_the_users_word_that_mps_does_not_work_reads_exactly() -> None:
+    said = [
+        "training with MPS does not work; nightly PyTorch did not work either",
+        "the GPU isn't available in my notebook",
+        "Metal can't be used from the container",
+        "mps failed to load the model",
+        "MPS works fine now",  # no failure said
+        "it does not work on the gpu",  # the failure is not said of mps or the GPU
+    ]
+    assert [row for row in read_with("prose", said) if row[0] == "paste.mps_fails_said"] == [
+        ("paste.mps_fails_said", True, 1, None),
+        ("paste.mps_fails_said", True, 2, None),
+        ("paste.mps_fails_said", True, 3, None),
+        ("paste.mps_fails_said", True, 4, None),
     ]

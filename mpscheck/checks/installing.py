@@ -1,4 +1,4 @@
-"""The install command for the user's own setup: pip, uv in a venv, uv in a project, or a fresh venv.
+"""The install command for the user's own setup: pip, uv in a venv, uv in a project, a pipx app, or a fresh venv.
 
 A uv-made venv has no pip, so `python -m pip` fails there; a uv project keeps torch in its lock, so
 `uv add` is what sticks; a read-only interpreter (a Nix store path) cannot take an install at all,
@@ -7,11 +7,15 @@ so the command makes a venv from it first. Every check that suggests installing 
 
 from __future__ import annotations
 
+import re
 import shlex
 
 from mpscheck.facts import InterpreterFacts
 
 FRESH_VENV = "~/.venvs/torch"
+# An app that pipx installed lives in its own venv, .../pipx/venvs/<app>; `pipx runpip <app> install ...` is pipx's way
+# to change its packages (pipx docs, "pipx runpip"; insanely-fast-whisper#275 upgrades transformers so).
+PIPX_APP = re.compile(r"/pipx/venvs/(?P<app>[^/\s]{1,100})/bin/python[\d.]*$")
 # A native arm64 Python's venv (the arm64 Homebrew lives in /opt/homebrew) and a conda env pinned to arm64
 # packages: the one spelling of each, for the doctor's checks and the paste rules.
 NATIVE_VENV = f"/opt/homebrew/bin/python3.12 -m venv {FRESH_VENV} && {FRESH_VENV}/bin/python -m pip install torch"
@@ -36,6 +40,8 @@ def install_command(
         venv_python = f"{FRESH_VENV}/bin/python"
         flags = _pip_flags(upgrade, reinstall, index_url)
         return f"{python} -m venv {FRESH_VENV} && {venv_python} -m pip install {flags}{quoted}"
+    if info is not None and (app := PIPX_APP.search(info.executable or "")):
+        return f"pipx runpip {shlex.quote(app['app'])} install {_pip_flags(upgrade, reinstall, index_url)}{quoted}"
     if info is not None and info.venv_tool == "uv" and info.uv_project and not index_url:
         project = shlex.quote(info.uv_project)
         if reinstall:

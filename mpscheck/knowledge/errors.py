@@ -325,7 +325,7 @@ TABLE: tuple[Row, ...] = (
         r"|Could not find a version that satisfies the requirement (?P<package2>torch\b[^\s]*)"
         r"|(?P<package3>torch)(?:==[\w.]+)? has no wheels with a matching (?:platform|Python ABI|Python) tag"
         r"|no wheels? (?:are available )?with a matching [\w ]{0,40}?tag\b.{0,600}?\btorch\b"
-        r"|Distribution `(?P<package4>torch)[=\w.+ ]{0,100}@[^`]{0,1000}` can't be installed",
+        r"|Distribution `(?P<package4>torch\w*)[=\w.+ ]{0,100}@[^`]{0,1000}` can't be installed",
         "no-matching-distribution",
         "pip (or uv) found no torch wheel for this Python: torch ships wheels only for some Python versions and, on "
         "macOS, only arm64 after 2.2.2",

@@ -8,7 +8,8 @@ gives the exit code by the same --require and --strict as every command.
 Modules: ``judge`` (the order of causes, and what comes without an error), ``base`` (what every rule
 reads), ``setup`` (causes from facts), ``errors`` (error texts), ``memory`` (out-of-memory numbers),
 ``model`` (Evidence, Cause, Diagnosis), ``ops`` (the op coverage table), ``findings`` (the doctor's
-checks on a paste's facts).
+checks on a paste's facts), ``library`` (the installed library a traceback's failing frame is in),
+``cpu_switch`` (running on the CPU said in the framework the paste shows).
 """
 
 from __future__ import annotations

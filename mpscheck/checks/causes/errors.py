@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from mpscheck.checks.causes.library import distribution, failing_library
 from mpscheck.checks.causes.memory import MemoryRules
 from mpscheck.checks.causes.model import Cause, Evidence
 from mpscheck.checks.causes.unmatched import default_ratio_rejected
@@ -14,6 +15,7 @@ from mpscheck.checks.installing import NATIVE_VENV
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.versions import at_least, last_intel_mac_torch, parse_version
 from mpscheck.model import Remediation
+from mpscheck.probes.paste.model import Observation
 
 # A setup cause that, when the paste shows it, is the real reason for these error causes.
 EXPLAINED_BY: dict[str, tuple[str, ...]] = {
@@ -33,6 +35,20 @@ LARGE_INPUT_OPS = ("aten::slow_conv3d_forward",)
 # Lightning say so): a CUDA error there comes from the library, not from a device the code names.
 BITSANDBYTES_USED = re.compile(
     r"\bBitsandbytesPrecision\b|\bload_in_[48]bit\s*=\s*True\b|\bBitsAndBytesConfig\(|\bbnb\.(?:optim|nn)\.\w"
+)
+# Packages pip compiles on install with CMake, which must be told the architecture on a Mac
+# (abetlen/llama-cpp-python#724, the maintainer's pinned answer: CMAKE_ARGS="-DCMAKE_OSX_ARCHITECTURES=arm64").
+BUILT_BY_CMAKE = frozenset({"llama-cpp-python"})
+# The CUDA-only library a cuda-only-library message names (its own words, or a text only it prints), and how the
+# model runs without it: transformers loads without quantization, and attends with PyTorch's sdpa (attn_implementation).
+CUDA_ONLY = (
+    (
+        "bitsandbytes",
+        "bitsandbytes",
+        "load without 4/8-bit quantization: no load_in_8bit/load_in_4bit or BitsAndBytesConfig",
+    ),
+    ("memory_efficient_attention", "xformers", "attend without xformers: the default attention, sdpa"),
+    ("FlashAttention", "flash-attn", "attend without flash-attn: attn_implementation='sdpa'"),
 )
 CPU_INPUT_OPS = ("aten::_slow_conv2d_forward", "aten::_slow_conv2d_backward", "aten::slow_conv3d_forward")
 
@@ -67,14 +83,41 @@ class ErrorRules(MemoryRules):
             return self.no_distribution(hit, evidence)
         if row.cause == "cuda-requested-on-mac" and (quantized := BITSANDBYTES_USED.search(self.paste.text)):
             return self.cuda_for_bitsandbytes(quantized, evidence)
+        if row.id == "cuda-only-library":
+            return cuda_only(self.from_row(row.id, evidence), hit.text)
         groups = dict(hit.groups)
         if row.id == "wrong-arch-dylib":
             groups["package"] = _package_in(hit.text) or "the package named in the error"
         summary, remedy = self.fill(row, groups)
         if row.id == "wrong-arch-dylib" and not _package_in(hit.text):
             remedy = Remediation(remedy.summary, ())  # no command without the package's name
+        elif row.id == "wrong-arch-dylib" and groups["package"] in BUILT_BY_CMAKE and remedy.commands:
+            # compiled on install: CMake builds for the architecture it is told, else maybe the other one
+            told = f'CMAKE_ARGS="-DCMAKE_OSX_ARCHITECTURES={hit.groups.get("need", "arm64")}" '
+            remedy = Remediation(
+                remedy.summary + " It is compiled when installed: tell CMake the architecture.",
+                (told + remedy.commands[0],),
+            )
+        if row.cause == "float64-unsupported" and (made := failing_library(self.paste, hit.line)) is not None:
+            return self.float64_in_library(made, summary, evidence)
         variant = "buffer-too-large" if row.id == "buffer-too-large" else None
         return Cause(row.cause, summary, remedy, evidence, row.source, variant=variant)
+
+    def float64_in_library(self, made: tuple[str, Observation], summary: str, evidence: tuple[Evidence, ...]) -> Cause:
+        """A float64 tensor made inside an installed library (the deepest frame outside torch is in its
+        site-packages folder): that library's code picks the dtype, so upgrading it is the fix."""
+        library, frame = made
+        return Cause(
+            "float64-unsupported",
+            f"{summary}; the deepest frame outside torch is in {library}: its code passed the float64 tensor to torch",
+            Remediation(
+                f"Upgrade {library} (later releases of several libraries pick float32 on mps); in your own code, "
+                "use float32 before .to('mps').",
+                (f"{self.python} -m pip install --upgrade {library}",),
+            ),
+            (*evidence, Evidence(frame.line, frame.text)),
+            table.BY_ID["float64"].source + "; https://github.com/huggingface/diffusers/pull/9074",
+        )
 
     def cuda_for_bitsandbytes(self, used: re.Match[str], evidence: tuple[Evidence, ...]) -> Cause:
         """CUDA asked for where the paste quantizes with bitsandbytes (Lightning's BitsandbytesPrecision,
@@ -82,7 +125,7 @@ class ErrorRules(MemoryRules):
         text = self.paste.text
         number = text.count("\n", 0, used.start()) + 1
         shown = (*evidence, Evidence(number, text.split("\n")[number - 1]))
-        return self.from_row("cuda-only-library", shown)
+        return cuda_only(self.from_row("cuda-only-library", shown), "bitsandbytes")
 
     def op_cause(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
         op = hit.groups["op"]
@@ -254,13 +297,16 @@ class ErrorRules(MemoryRules):
                 (pin, tell) if intel else (tell, pin),
             )
         elif not versions and hit.row.id != "arm64-wheel-skipped":  # that row names the arm64 wheel refused
+            named = re.match(r"torch\w*", hit.groups.get("package", ""))  # torch, or torchvision / torchaudio
             summary = (
-                "pip (or uv) found no torch wheel at all for this Python"
+                f"pip (or uv) found no {named.group(0) if named else 'torch'} wheel at all for this Python"
                 + (f" {python}" if python else "")
                 + ": torch publishes wheels for a few Python versions only, and a new Python gets them months later"
             )
             uv = self.value("paste.uv_command")
             again = [re.sub(r"(-p|--python)([ =])\d+\.\d+\S*", r"\g<1>\g<2>3.12", uv)] if isinstance(uv, str) else []
+            if not again and info and info.venv_tool == "uv":  # uv fetches that Python itself
+                again = ["uv venv --python 3.12"]
             remedy = Remediation(
                 "Use a Python version torch has wheels for (e.g. 3.12), native arm64, and make the venv with it.",
                 (
@@ -298,9 +344,22 @@ class ErrorRules(MemoryRules):
     # ---- no error ----
 
 
+def cuda_only(cause: Cause, text: str) -> Cause:
+    """The cuda-only-library cause said of the one library *text* names, with the way to do without it."""
+    found = next(((name, how) for said, name, how in CUDA_ONLY if said in text), None)
+    if found is None or cause.fix is None:
+        return cause
+    name, how = found
+    return replace(
+        cause,
+        summary=f"{name} runs its GPU code on CUDA only: it has no Metal/MPS backend",
+        fix=Remediation(f"Turn {name} off on the Mac ({how}), or use its CPU path.", cause.fix.commands),
+    )
+
+
 def _package_in(line: str) -> str | None:
     """The installed package a library path belongs to: .../site-packages/torch/lib/... -> torch."""
     match = re.search(r"(?:site-packages|python_dependencies)/(?P<package>[A-Za-z0-9_.-]+)/", line)
     if not match:
         return None
-    return {"llama_cpp": "llama-cpp-python"}.get(match["package"], match["package"])
+    return distribution(match["package"])

@@ -14,6 +14,7 @@ import re
 import shlex
 from dataclasses import replace
 
+from mpscheck.checks.causes.cpu_switch import fit_cpu_switch
 from mpscheck.checks.causes.errors import ErrorRules
 from mpscheck.checks.causes.findings import check_cause, check_inputs, relevant_findings
 from mpscheck.checks.causes.model import Cause, Diagnosis, Evidence, evidence_of
@@ -59,6 +60,7 @@ def judge(
     shows_setup = any(o.fact.split(".")[0] in ("host", "interpreter", "torch") for o in paste.observations)
     unsure = top.id in AMBIGUOUS or top.variant == "unrecognised" or (not ok and not shows_setup)
     top, others = fit_installs(top, facts, judge_.python), [fit_installs(c, facts, judge_.python) for c in others]
+    top, others = fit_cpu_switch(top, paste), [fit_cpu_switch(c, paste) for c in others]
     return Diagnosis(
         kinds=[k for k in paste.kinds if k != "error text"]
         + (["error text"] if hits and "traceback" not in paste.kinds else []),
@@ -138,6 +140,8 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
             found.append(asked)
         if not found and (not_requested := self.mps_not_requested()):
             found.append(not_requested)
+        if not found and (floor := self.macos_below_newest_floor()):
+            found.append(floor)
         for hit in warnings:
             cause = self.error_cause(hit, by_id)
             if cause.id not in {c.id for c in found}:
@@ -185,6 +189,24 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
         cause = self.general("mps-not-requested", self.ev("paste.device_used", "paste.framework_mps_available"))
         assert cause.fix is not None
         return replace(cause, fix=Remediation(cause.fix.summary, (*commands, *cause.fix.commands)))
+
+    def macos_below_newest_floor(self) -> Cause | None:
+        """The user says MPS does not work, the paste shows no torch version and no error, and the doctor's
+        macos-version check warns that this macOS is below what current torch needs: the likely cause, said with
+        the one command that settles it (the torch version)."""
+        warned = next((f for f in self.findings if f.id == "macos-version" and f.status is Status.WARN), None)
+        torch = self.facts.target.torch
+        if warned is None or warned.fix is None or not self.value("paste.mps_fails_said") or (torch and torch.version):
+            return None
+        tell = f"{self.python} -c 'import torch; print(torch.__version__)'"
+        return Cause(
+            "macos-too-old",
+            f"the paste says MPS does not work, on a macOS older than current torch needs ({warned.summary}); the "
+            "torch version is not shown (the first command prints it)",
+            Remediation(warned.fix.summary, (tell, *warned.fix.commands)),
+            self.ev("paste.mps_fails_said", "host.macos_version"),
+            "docs/checks.md (macos-version); https://github.com/pytorch/pytorch/issues/139425",
+        )
 
     def doctor_causes(self) -> list[Cause]:
         """The failing checks of a pasted mpscheck report, in its order (the doctor's root cause first)."""

@@ -79,6 +79,11 @@ def _near_mps(words: str, span: int = 60) -> str:
     return rf"\b{words}\b.{{0,{span}}}(?<![a-z])mps\b|(?<![a-z])mps\b.{{0,{span}}}\b{words}\b"
 
 
+# The user says MPS (or the GPU) does not work at all: "training with MPS does not work", "the GPU isn't available".
+MPS_FAILS_SAID = re.compile(
+    r"(?i)\b(?:mps|gpu|metal)\b[^\n]{0,40}?\b(?:does(?:n't| not)|did(?:n't| not)|do(?:n't| not)|won't|will not|"
+    r"is(?:n't| not)|cannot|can't|fail(?:s|ed)? to)\s+(?:work|be used|run|load|(?:be )?available)\b"
+)
 # The user's words that the run crashes on mps ("made it start crashing on startup ... MPS"): a crash told, not shown.
 CRASH_SAID = re.compile(r"(?i)\bcrash(?:es|ed|ing)?\b|\bbus error\b|\bsegfault")
 # ... or results called wrong on a line about the Mac rather than mps ("Torch 2.8.0 appears to have an issue for Mac
@@ -256,6 +261,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.device_used", "cpu"))
         if named_mac:
             found.append(seen("host.system", "Darwin"))
+    if MPS_FAILS_SAID.search(line):
+        found.append(seen("paste.mps_fails_said", True))
     if MEMORY_GROWTH.search(line):
         found.append(seen("paste.memory_growth", True))
     if MACOS_REGRESSION.search(line):

@@ -28,6 +28,14 @@ TORCH_DIR = re.compile(r"^(?P<dir>.*/site-packages/torch)/")
 HOME = re.compile(r"^(?P<home>/Users/[^/]+)/")
 CONDA = re.compile(r"^(?P<prefix>.*/(?:mini|ana)conda3?|.*/miniforge3|.*/mambaforge)(?:/envs/(?P<env>[^/]+))?/")
 WINDOWS = re.compile(r"^[A-Za-z]:\\")
+# <env>/lib/pythonX.Y/site-packages: a venv's or conda env's own packages, whose interpreter is <env>/bin/python
+# (the path every install for it should use). Not a shared Python's prefix (system, Homebrew, python.org's
+# framework, MacPorts, Nix, pip's --user site ~/.local), where bin/python may not exist; no whitespace or quote,
+# so the path pastes as one word.
+ENV_SITE = re.compile(r"^(?P<env>/[^\s\"'$`\\]+?)/lib/python\d\.\d+/site-packages/")
+SHARED_PREFIX = re.compile(
+    r"^/(?:usr|opt/homebrew|opt/local|Library|System|Applications|nix)(?:/|$)|\.framework/|/\.local$"
+)
 ANY_HOME = re.compile(r"(?<![\w.])(?P<home>/Users/(?!runner/|Shared/)[^/\s'\"]+)/")
 
 
@@ -59,6 +67,8 @@ def _frame(seen: Seen, path: str) -> list[Observation]:
         found.append(seen("interpreter.version", match["version"]))
     if match := TORCH_DIR.match(path):
         found.append(seen("torch.location", match["dir"]))
+    if (match := ENV_SITE.match(path)) and not SHARED_PREFIX.search(match["env"]):
+        found.append(seen("interpreter.executable", match["env"] + "/bin/python"))
     if match := HOME.match(path):
         found += [seen("interpreter.home", match["home"]), seen("host.system", "Darwin")]
     if (match := CONDA.match(path)) and match["env"]:
