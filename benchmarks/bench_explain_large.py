@@ -3,7 +3,8 @@
 Writes inputs of 10 MB (10,000,000 bytes) built to be slow: the whole corpus repeated (real text that
 every reader and every error row matches, over and over), a training log of one torch warning
 repeated, 4000-character lines of `_`, `/`, spaces, digits, quotes and brackets, the words of the
-readers' patterns repeated, random bytes, one line with no newline at all, and UTF-16 with a BOM.
+readers' patterns repeated, lines of the prose readers' anchor words, random bytes, one line with no newline at all,
+and UTF-16 with a BOM.
 Runs `mpscheck explain FILE --format json` on each as a subprocess (start-up included) and prints
 the median wall time of the rounds and the exit code (target: < 2 s each, on the 2-core workplace).
 
@@ -47,10 +48,17 @@ def inputs(size: int) -> dict[str, bytes]:
             ("brackets", "([{"),
         ]
     }
+    # the prose readers' anchor words, each repeated over 4000-character lines: a window regex of the form
+    # "words.{0,60}mps" works 60 characters at every "mps" (prose.Near looks from the rarer words instead)
+    words = {
+        f"lines of {word.strip()!r}": fill((word * 4000)[:3999] + "\n")
+        for word in ("mps ", "MPS ", "mac ", "gpu ", "results wrong ", "noise ")
+    }
     return {
         "corpus repeated": fill(corpus + "\n"),
         "warning log": fill(WARNING),
         **lines,
+        **words,
         "pattern words": fill(
             "MPS: MPS backend out of memory (MPS allocated: Ultralytics YOLO mps available "
             "Darwin Kernel Version torch- Downloading user@host uname_result(system='"

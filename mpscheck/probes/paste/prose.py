@@ -74,16 +74,39 @@ _WRONG = (
 )
 
 
-def _near_mps(words: str, span: int = 60) -> str:
-    """*words* within *span* characters of "mps", before it or after it, on one line."""
-    return rf"\b{words}\b.{{0,{span}}}(?<![a-z])mps\b|(?<![a-z])mps\b.{{0,{span}}}\b{words}\b"
+class Near:
+    """Words said with an anchor word close by on one line: "mps" up to *span* characters before or after them, or
+    another anchor only before them (*after* False).
+
+    Each match of the words looks for the anchor in its own bounded window, so a line costs linear time however many
+    of either it holds: one regex with ``.{0,span}`` between the two tried *span* characters at every anchor of a
+    hostile line (12 ms for 4,000 characters of "MPS ", over a second for an input of such lines).
+    """
+
+    def __init__(self, words: re.Pattern[str], span: int = 60, anchor: re.Pattern[str] | None = None, longest: int = 0):
+        self.words = words
+        self.anchor = anchor or MPS_WORD
+        self.reach = span + (longest or len("mps"))  # *longest*: the anchor's longest word
+        self.after = anchor is None
+
+    def search(self, line: str) -> bool:
+        for match in self.words.finditer(line):
+            end = match.end() + self.reach if self.after else match.start()
+            if self.anchor.search(line, max(0, match.start() - self.reach), end):
+                return True
+        return False
+
+
+MPS_WORD = re.compile(r"(?i)(?<![a-z])mps\b")
 
 
 # The user says MPS (or the GPU) does not work at all: "training with MPS does not work", "the GPU isn't available".
-MPS_FAILS_SAID = re.compile(
-    r"(?i)\b(?:mps|gpu|metal)\b[^\n]{0,40}?\b(?:does(?:n't| not)|did(?:n't| not)|do(?:n't| not)|won't|will not|"
+GPU_WORD = re.compile(r"(?i)\b(?:mps|gpu|metal)\b")
+NOT_WORKING = re.compile(
+    r"(?i)\b(?:does(?:n't| not)|did(?:n't| not)|do(?:n't| not)|won't|will not|"
     r"is(?:n't| not)|cannot|can't|fail(?:s|ed)? to)\s+(?:work|be used|run|load|(?:be )?available)\b"
 )
+MPS_FAILS_SAID = Near(NOT_WORKING, 40, GPU_WORD, len("metal"))
 # The user's words that the run crashes on mps ("made it start crashing on startup ... MPS"): a crash told, not shown.
 CRASH_SAID = re.compile(r"(?i)\bcrash(?:es|ed|ing)?\b|\bbus error\b|\bsegfault")
 # ... or results called wrong on a line about the Mac rather than mps ("Torch 2.8.0 appears to have an issue for Mac
@@ -97,20 +120,24 @@ _OUTPUTS = (
     r"|text|audio|segmentations?|transcriptions?)"
 )
 _STRONG = rf"(?:wrong|incorrect|corrupt(?:ed)?|garbage|gibberish|garbled|nonsense)(?: [\w-]{{1,20}}){{0,2}}? {_OUTPUTS}"
-STRONG_RESULT = re.compile(rf"(?i)\b{_STRONG}\b")  # looked for with "mps" in the 120 characters around it
-MPS_WORD = re.compile(r"(?i)(?<![a-z])mps\b")
+STRONG_RESULT = re.compile(rf"(?i)\b{_STRONG}\b")
+WRONG_WORDS = re.compile(rf"(?i)\b{_WRONG}\b")
+WRONG_NEAR = (Near(WRONG_WORDS), Near(STRONG_RESULT, 120))
 WRONG_RESULTS = re.compile(
-    rf"(?i){_near_mps(_WRONG)}"
     # "the result by the MPS backend is significantly worse": mps between the result and its judgement
-    r"|(?<![a-z])results?\b[^\n]{0,40}?(?<![a-z])mps\b[^\n]{0,40}?\bworse\b"
-    rf"|\b(?:mac|macs|macos|apple silicon)\b[^\n]{{0,80}}?\b(?:{_RESULTS}\b[^\n]{{0,30}}?\b{_BAD}|{_BAD} {_RESULTS})\b"
+    r"(?i)(?<![a-z])results?\b[^\n]{0,40}?(?<![a-z])mps\b[^\n]{0,40}?\bworse\b"
 )
+MAC_OR_MACOS = re.compile(r"(?i)\b(?:mac|macs|macos|apple silicon)\b")
+RESULTS_BAD = re.compile(rf"(?i)\b(?:{_RESULTS}\b[^\n]{{0,30}}?\b{_BAD}|{_BAD} {_RESULTS})\b")
+MAC_RESULTS_BAD = Near(RESULTS_BAD, 80, MAC_OR_MACOS, len("apple silicon"))
 # ... and the image words said near mps ("I just get noise if I try and use the hardware accelerated MPS device",
 # GLPDepth#45; "Visual artefacts ... when device is set to 'mps'", ai-forever/Real-ESRGAN#13): a pattern of its own, so
 # that each stays fast on hostile lines (tests/test_explain_weighing.py).
 # A longer reach than WRONG_RESULTS' (few words, so it stays fast): "using the MPS backend does not work at all and
 # only produces images that appear to be white noise" (kuprel/min-dalle#102), "random snow".
-WRONG_PICTURE = re.compile(rf"(?i){_near_mps(r'(?:noise|snow|arte?facts?|distorted|corrupted)', 100)}")
+PICTURE_WORDS = re.compile(r"(?i)\b(?:noise|snow|arte?facts?|distorted|corrupted)\b")
+WRONG_PICTURE = Near(PICTURE_WORDS, 100)
+WRONG_SAID = (*WRONG_NEAR, MAC_RESULTS_BAD, WRONG_PICTURE)
 # The user's words that the run fails on mps where the CPU's works ("works well when running on CPU but failed on
 # Apple MPS", "it fails on mps but works on cpu", "works on the CPU but not on MPS"): a backend bug told with no
 # error shown, neither a crash nor wrong numbers said. All three on one line: a failure word near mps, a working
@@ -209,7 +236,8 @@ _GROWTH = (
     r"(?:leak(?:s|ing|ed)?|memory (?:usage )?(?:keeps? |kept )?(?:grow(?:s|ing)?|increas(?:es|ing)|climb(?:s|ing)"
     r"|ris(?:es|ing)))"
 )
-MEMORY_GROWTH = re.compile(rf"(?i){_near_mps(_GROWTH)}")
+GROWTH_WORDS = re.compile(rf"(?i)\b{_GROWTH}\b")
+MEMORY_GROWTH = Near(GROWTH_WORDS)
 # The user's words that it worked until macOS was updated ("Everything was fine before upgrading to the latest version
 # of mac", "stopped working after updating to Sonoma"): a regression of this torch under the new macOS.
 _UPDATE = r"(?:upgrad|updat)(?:e|ed|es|ing)"
@@ -236,7 +264,7 @@ def parse(lines: list[str]) -> list[Observation]:
 
 def _line(seen: Seen, line: str) -> list[Observation]:
     found: list[Observation] = []
-    if WRONG_RESULTS.search(line) or WRONG_PICTURE.search(line) or _strong_near_mps(line):
+    if WRONG_RESULTS.search(line) or any(said.search(line) for said in WRONG_SAID):
         found.append(seen("paste.wrong_results", True))
     elif _mps_fails_cpu_works(line):
         found.append(seen("paste.mps_fails_cpu_works", True))
@@ -312,15 +340,6 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("host.macos_version", version or NAMES[match["name"]]))
         found.append(seen("host.system", "Darwin"))
     return found
-
-
-def _strong_near_mps(line: str) -> bool:
-    """A result called wrong ("the incorrect segmentation masks") with "mps" up to 120 characters away: each match
-    looks at its own bounded window, so the whole line costs linear time however many matches it has."""
-    for match in STRONG_RESULT.finditer(line):
-        if MPS_WORD.search(line, max(0, match.start() - 123), match.end() + 123):
-            return True
-    return False
 
 
 def _checkpoint_elsewhere(line: str) -> bool:
