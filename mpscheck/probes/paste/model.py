@@ -174,8 +174,15 @@ def _seen_error(obs: Observation) -> SeenError:
 
 
 def each_line(kind: str, lines: list[str], rule: Callable[[Seen, str], list[Observation]]) -> list[Observation]:
-    """Everything *rule* observes on each line of a paste; its *seen* records a fact on the line at hand."""
+    """Everything *rule* observes on each line of a paste; its *seen* records a fact on the line at hand.
+
+    A rule sees its line only, so a line repeated (a log's warnings, progress bars, a paste given twice) is read
+    once and its observations are moved to each later copy: a long log costs what its distinct lines cost."""
     out: list[Observation] = []
+    read: dict[str, list[Observation]] = {}
     for number, line in enumerate(lines, start=1):
-        out += rule(functools.partial(observe, kind, lines, number), line)
+        if (first := read.get(line)) is None:
+            out += read.setdefault(line, rule(functools.partial(observe, kind, lines, number), line))
+        else:
+            out += [dataclasses.replace(obs, line=number) for obs in first]
     return out
