@@ -48,10 +48,16 @@ def inputs(size: int) -> dict[str, bytes]:
             ("brackets", "([{"),
         ]
     }
+
     # the prose readers' anchor words, each repeated over 4000-character lines: a window regex of the form
     # "words.{0,60}mps" works 60 characters at every "mps" (prose.Near looks from the rarer words instead)
+    # (each line numbered, so that no line is a copy that the readers read once)
+    def numbered(word: str) -> bytes:
+        line = (word * 4000)[:3990]
+        return "".join(f"{n:>8} {line}\n" for n in range(size // 4000 + 1)).encode()[:size]
+
     words = {
-        f"lines of {word.strip()!r}": fill((word * 4000)[:3999] + "\n")
+        f"lines of {word.strip()!r}": numbered(word)
         for word in ("mps ", "MPS ", "mac ", "gpu ", "results wrong ", "noise ")
     }
     return {
