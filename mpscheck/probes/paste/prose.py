@@ -126,6 +126,18 @@ CPU_WORKS = re.compile(rf"(?i)\b{_WORKS}{_ON}cpu\b|\bcpu(?: [\w-]{{1,20}}){{0,2}
 CONTRAST = re.compile(r"(?i)\b(?:but|while|whereas|however)\b")
 
 
+# The user's words that the trouble goes away elsewhere, with no failure word ("When downgrading to torch 2.1.X or
+# using the CPU, this does not happen", llm.c#36; "When I force to CPU it works as expected", LLMs-from-scratch#635):
+# the run misbehaves on mps only, a backend bug of this torch. The judge takes it only where the paste names mps.
+_NOT_HAPPEN = r"(?:does(?:n't| not)|did(?:n't| not)|won't) (?:happen|occur)"
+ONLY_ON_MPS = re.compile(
+    rf"(?i)\b{_NOT_HAPPEN}\b[^\n]{{0,30}}?\b(?:cpu|(?:py)?torch \d)"
+    rf"|\b(?:cpu|(?:py)?torch \d[\w.]{{0,12}}),? (?:this|it|that|the (?:issue|problem|bug)) {_NOT_HAPPEN}\b"
+    r"|\b(?:force|switch|chang|set|mov)\w{0,3} (?:it |everything |the device )?(?:back )?(?:to|on) (?:the )?cpu\b,?"
+    r" (?:it |everything )?(?:works?|worked|is fine|runs? fine)\b"
+)
+
+
 def _mps_fails_cpu_works(line: str) -> bool:
     return bool(CONTRAST.search(line) and MPS_FAILS.search(line) and CPU_WORKS.search(line))
 
@@ -240,6 +252,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.wrong_results", True))
     elif _mps_fails_cpu_works(line):
         found.append(seen("paste.mps_fails_cpu_works", True))
+    elif ONLY_ON_MPS.search(line):
+        found.append(seen("paste.only_on_mps", True))
     if HOSTED_TOOLCACHE.search(line):
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
     if _checkpoint_elsewhere(line):
