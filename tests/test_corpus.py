@@ -34,8 +34,6 @@ WRONG_CAUSE = {
     "'M2 is different' line a bug",
     "d2l-2655-try-gpu-cuda-only-macos.txt": "'try_gpu() can only detect cuda, but not mps' (a helper that never "
     "asks for mps) is one sentence of prose with no device shown; no rule reads a helper's CUDA-only check",
-    "llama-722-nccl-traceback-init-process-group.txt": "the stored traceback ends in init_process_group's frame before "
-    "the error line; a source line that asks for nccl is code, not an error torch raised",
     "mistral-inference-2-view-as-complex-then-devices-then-half.txt": "three attempts pasted in order (op missing, "
     "then mixed devices with the fallback, then Half on the CPU): the judge answers the last error shown, the thread "
     "the first; no rule yet orders attempts the user made one after another",

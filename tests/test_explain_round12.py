@@ -108,3 +108,25 @@ def test_the_answer_to_trouble_gone_on_the_cpu_names_the_users_line_exactly() ->
     assert explain_text(upper).cause.id == "metal-bug-fixed-later"
     wrong = LLMC + "The results on mps are wrong.\n"
     assert explain_text(wrong).cause.summary.startswith("the paste says the results on mps are wrong")
+
+
+def test_a_traceback_frame_that_starts_nccl_on_a_mac_is_cuda_asked_for() -> None:
+    text = (  # meta-llama/llama#722: the stored traceback ends in init_process_group's frame
+        '  File "/Users/jc/llama/llama-main/llama/generation.py", line 62, in build\n'
+        '    torch.distributed.init_process_group("nccl")\n'
+        '  File "/Users/jc/miniconda3/envs/myenv/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", '
+        "line 907, in init_process_g\n"
+    )
+    diagnosis = explain_text(text)
+    assert diagnosis.cause.id == "cuda-requested-on-mac"
+    assert diagnosis.cause.fix is not None and "gloo" in diagnosis.cause.fix.summary  # the NCCL row's fix
+    assert [e.line for e in diagnosis.cause.evidence][:1] == [2]
+    for line in ("dist.init_process_group(backend='nccl')", 'init_process_group( "nccl", rank=0)'):
+        assert "paste.cuda_asked" in {o.fact for o in prose.parse([line])}, line
+    # a config that names nccl, or gloo started, asks for nothing
+    for line in ("backend = 'nccl' # 'nccl', 'gloo', etc.", 'torch.distributed.init_process_group("gloo")'):
+        assert "paste.cuda_asked" not in {o.fact for o in prose.parse([line])}, line
+    # the words asking for CUDA keep the CUDA row's fix
+    asked = explain_text("On my M1 Mac the script keeps asking for cuda.")
+    assert asked.cause.id == "cuda-requested-on-mac"
+    assert asked.cause.fix is not None and "gloo" not in asked.cause.fix.summary

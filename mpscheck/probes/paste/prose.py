@@ -200,6 +200,10 @@ CUDA_ASKED = re.compile(
     # the refusal retold: "it tells me that torch doesn't work with cuda"
     r"|(?:py)?torch (?:doesn't|does not|doesn’t|isn't|is not|won't) (?:work(?:ing)? with|compiled with|support) cuda)\b"
 )
+# A traceback's source line that starts torch.distributed with NCCL (Meta's llama examples:
+# `torch.distributed.init_process_group("nccl")`): code that ran and asks for an NVIDIA GPU, even where the stored
+# traceback ends before the error line. A config's `backend = 'nccl'` alone is no call (nanoGPT runs on mps with it).
+NCCL_CALLED = re.compile(r"""\binit_process_group\(\s?(?:backend\s?=\s?)?["']nccl["']""")
 # The user's words that the machine is not a Mac ("I'm not on a Mac", "an error obtained with Mac computer but I'm
 # not on it"): MPS asked for where macOS is not, told without the system's name.
 NOT_A_MAC = re.compile(
@@ -260,6 +264,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.checkpoint_elsewhere", True))
     if ("mps" in line or "MPS" in line) and CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
         found.append(seen("paste.crash_said", True))
+    if NCCL_CALLED.search(line):
+        found.append(seen("paste.cuda_asked", True))
     if _looks_like_code_or_output(line):
         return found
     chip = CHIP.search(line)
