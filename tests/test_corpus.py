@@ -29,9 +29,6 @@ WRONG_CAUSE = {
     "pytorch-100165-torch-mps-missing-2-0-0.txt": "the AttributeError is only in the thread's title; the body shows "
     "`torch.mps` typed in a REPL and torch 2.0.0, but no error line",
     # round 12 (learners' and course repositories): the misses left, each with why
-    "alpaca-lora-444-fp16-results-differ-m2.txt": "'on M2 it works ... but the results are different' names the chip, "
-    "not mps, and 'different' alone is no wrong-results word away from mps: reading chips as mps would call every "
-    "'M2 is different' line a bug",
     "d2l-2655-try-gpu-cuda-only-macos.txt": "'try_gpu() can only detect cuda, but not mps' (a helper that never "
     "asks for mps) is one sentence of prose with no device shown; no rule reads a helper's CUDA-only check",
     "mistral-inference-2-view-as-complex-then-devices-then-half.txt": "three attempts pasted in order (op missing, "

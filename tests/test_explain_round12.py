@@ -130,3 +130,24 @@ def test_a_traceback_frame_that_starts_nccl_on_a_mac_is_cuda_asked_for() -> None
     asked = explain_text("On my M1 Mac the script keeps asking for cuda.")
     assert asked.cause.id == "cuda-requested-on-mac"
     assert asked.cause.fix is not None and "gloo" not in asked.cause.fix.summary
+
+
+def test_results_said_to_differ_on_the_mac_or_its_chip_are_wrong_results() -> None:
+    line = (  # tloen/alpaca-lora#444
+        "I run the same code on a CUDA architecture and it provides a result, while on M2 it works (and it is quite "
+        "fast) but the results are different."
+    )
+    assert explain_text(line).cause.id == "metal-bug-fixed-later"
+    for said in (
+        "On my Mac the outputs were not the same as on Colab.",
+        "on an M1 Pro the predictions are quite inconsistent",
+        "With macOS the results were different.",
+    ):
+        assert "paste.wrong_results" in {o.fact for o in prose.parse([said])}, said
+    for said in (
+        "On M2 the results are fast.",  # a speed, not the results
+        "The results are different on Windows and Linux.",  # no Mac named
+        "my M2 drive is different",  # no results
+        "m15 results are different",  # no Apple chip
+    ):
+        assert "paste.wrong_results" not in {o.fact for o in prose.parse([said])}, said

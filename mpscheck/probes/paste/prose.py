@@ -104,6 +104,10 @@ WRONG_RESULTS = re.compile(
     # "the result by the MPS backend is significantly worse": mps between the result and its judgement
     r"|(?<![a-z])results?\b[^\n]{0,40}?(?<![a-z])mps\b[^\n]{0,40}?\bworse\b"
     rf"|\b(?:mac|macs|macos|apple silicon)\b[^\n]{{0,80}}?\b(?:{_RESULTS}\b[^\n]{{0,30}}?\b{_BAD}|{_BAD} {_RESULTS})\b"
+    # results said to differ on the Mac or its chip ("on M2 it works (and it is quite fast) but the results are
+    # different", alpaca-lora#444): the results themselves called different, not a speed or a setup
+    rf"|\b(?:mac|macs|macos|apple silicon|m[1-5])\b[^\n]{{0,80}}?\b{_RESULTS} (?:are|were|is|was) (?:\w{{1,12}} )?"
+    r"(?:different|not (?:the )?same|inconsistent)\b"
 )
 # ... and the image words said near mps ("I just get noise if I try and use the hardware accelerated MPS device",
 # GLPDepth#45; "Visual artefacts ... when device is set to 'mps'", ai-forever/Real-ESRGAN#13): a pattern of its own, so
