@@ -34,8 +34,9 @@ WRONG_CAUSE = {
     "mistral-inference-2-view-as-complex-then-devices-then-half.txt": "three attempts pasted in order (op missing, "
     "then mixed devices with the fallback, then Half on the CPU): the judge answers the last error shown, the thread "
     "the first; no rule yet orders attempts the user made one after another",
-    "nanogpt-28-m1-max-shakespeare-char-healthy.txt": "a healthy training log whose config comment reads "
-    "'device = mps  # run on cpu only' (nanoGPT's own comment): the comment is read as the run's device",
+    "nanogpt-28-m1-max-shakespeare-char-healthy.txt": "a training log after a config that sets device = 'mps': a "
+    "config line is no evidence that mps ran (no device line, no tensor on mps), so not enough to call it healthy "
+    "(its comment '# run on cpu only' is no longer read as the run's device)",
     "nanogpt-291-gpt2-m1-nccl-prose.txt": "prose only ('NCCP isn't built in', misspelt, and 'CUDA being enabled'): "
     "no error line; the misspelt name is not read",
     "nanogpt-94-m2-air-iter-times-healthy.txt": "iteration times and 'with mps' in prose are no positive evidence "

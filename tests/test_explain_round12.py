@@ -151,3 +151,16 @@ def test_results_said_to_differ_on_the_mac_or_its_chip_are_wrong_results() -> No
         "m15 results are different",  # no Apple chip
     ):
         assert "paste.wrong_results" not in {o.fact for o in prose.parse([said])}, said
+
+
+def test_a_python_assignments_trailing_comment_is_not_the_users_words() -> None:
+    # karpathy/nanoGPT#28: nanoGPT's config sets mps, with its own comment from the CPU default it replaced
+    line = "device = 'mps'  # run on cpu only"
+    assert "paste.device_used" not in {o.fact for o in prose.parse([line])}
+    assert explain_text(line).cause.id != "mps-not-requested"
+    for code in ("compile = False # do not torch compile the model", 'dtype = "float16"', "n_layer = 4"):
+        assert prose.parse([code]) == [], code
+    # the user's own sentences, and a shell's environment assignment, are still read
+    assert "paste.device_used" in {o.fact for o in prose.parse(["it seems to run on the cpu only"])}
+    env = "PYTORCH_ENABLE_MPS_FALLBACK=1 python train.py, but it seems to run on the CPU only"
+    assert "paste.device_used" in {o.fact for o in prose.parse([env])}

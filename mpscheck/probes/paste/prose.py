@@ -353,6 +353,11 @@ def _checkpoint_elsewhere(line: str) -> bool:
     return bool(shown) and not _looks_like_code_or_output(line)
 
 
+# A line of Python that sets a name ("device = 'mps'  # run on cpu only", nanoGPT's config with its own comment):
+# code, whose trailing comment is the author's note, not the user's words about this run.
+ASSIGNMENT = re.compile(r"""[a-z_][\w.]{0,60} = (?:['"]|[\w.]{1,60}(?: *#|$))""")
+
+
 def _looks_like_code_or_output(line: str) -> bool:
     """Paths, key: value lines and tracebacks are read by the other parsers, not as prose."""
     stripped = line.strip()
@@ -360,4 +365,5 @@ def _looks_like_code_or_output(line: str) -> bool:
         not stripped
         or stripped.startswith(("File ", ">>>", "$", "[", "/", "Traceback"))
         or bool(LABEL.match(stripped) and not PROSE_LABEL.match(stripped))
+        or bool(ASSIGNMENT.match(stripped))
     )
