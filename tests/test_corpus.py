@@ -28,6 +28,21 @@ WRONG_CAUSE = {
     "macOS build without MPS both print: the answer names both and the command that tells them apart",
     "pytorch-100165-torch-mps-missing-2-0-0.txt": "the AttributeError is only in the thread's title; the body shows "
     "`torch.mps` typed in a REPL and torch 2.0.0, but no error line",
+    # round 12 (learners' and course repositories): the misses left, each with why
+    "d2l-2655-try-gpu-cuda-only-macos.txt": "'try_gpu() can only detect cuda, but not mps' (a helper that never "
+    "asks for mps) is one sentence of prose with no device shown; no rule reads a helper's CUDA-only check",
+    "mistral-inference-2-view-as-complex-then-devices-then-half.txt": "three attempts pasted in order (op missing, "
+    "then mixed devices with the fallback, then Half on the CPU): the judge answers the last error shown, the thread "
+    "the first; no rule yet orders attempts the user made one after another",
+    "nanogpt-28-m1-max-shakespeare-char-healthy.txt": "a training log after a config that sets device = 'mps': a "
+    "config line is no evidence that mps ran (no device line, no tensor on mps), so not enough to call it healthy "
+    "(its comment '# run on cpu only' is no longer read as the run's device)",
+    "nanogpt-291-gpt2-m1-nccl-prose.txt": "prose only ('NCCP isn't built in', misspelt, and 'CUDA being enabled'): "
+    "no error line; the misspelt name is not read",
+    "nanogpt-94-m2-air-iter-times-healthy.txt": "iteration times and 'with mps' in prose are no positive evidence "
+    "that mps ran (no device line, no tensor on mps): never called healthy without it",
+    "ng-video-lecture-35-mps-generate-never-ends.txt": "'can not generate token ... keeping running forever' on mps "
+    "is a hang told in words; no rule reads a hang said in prose",
     "comfy-desktop-1492-linalg-solve-old-torch.txt": "the error is only described in prose, its op name mangled "
     "(aten:: nlinalg.solve-ex.result): no error line",
     "diffusers-12653-prx-rope-float64-env.txt": "float64 is named only in the thread's title (prose); the paste is an "

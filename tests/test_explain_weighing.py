@@ -271,6 +271,7 @@ def _patterns() -> list[re.Pattern[str] | prose.Near]:
         prose.WRONG_RESULTS,
         *prose.WRONG_NEAR,
         prose.MAC_RESULTS_BAD,
+        prose.MAC_RESULTS_DIFFER,
         prose.MPS_FAILS_SAID,
         prose.WRONG_PICTURE,
         prose.MEMORY_GROWTH,

@@ -58,7 +58,7 @@ EARLY: tuple[Row, ...] = (
         "input-dtype-mismatch",
         r"Input type \((?P<input>[\w.]{0,40}MPS\w{0,40}|torch\.mps\.\w{1,40})\) and weight type "
         r"\((?P<weight>[\w.]{0,40}MPS\w{0,40}|torch\.mps\.\w{1,40})\) should be the same"
-        r"|Input type \((?P<input2>[\w.]{1,60})\) and bias type \((?P<weight2>[\w.:]{1,60})\) should be the same"
+        r"|Input type \((?P<input2>[\w.:]{1,60})\) and bias type \((?P<weight2>[\w.:]{1,60})\) should be the same"
         r"|mat1 and mat2 must have the same dtype|MPS device does not support linear for non-float inputs",
         "input-dtype-mismatch",
         "the input and the weights (or two operands) are on the same device but of different dtypes",
@@ -126,6 +126,30 @@ EARLY: tuple[Row, ...] = (
         ("{python} -m pip install --upgrade 'torch>=2.6'",),
         TORCH_ISSUE + "139190 (torch/amp/autocast_mode.py)",
         severity=WARNING,
+    ),
+    Row(
+        "torch-amp-module",
+        # nanoGPT's train.py calls torch.amp.autocast(device_type=...): an old torch has no torch.amp package.
+        r"module 'torch' has no attribute 'amp'|No module named 'torch\.amp'",
+        "autocast-needs-newer-torch",
+        "this torch is too old to have torch.amp, the autocast the code asks for by device type (autocast on mps "
+        "itself needs torch 2.5 for float16, 2.6 for bfloat16)",
+        "Upgrade torch (2.6 or later for autocast on mps), or run without autocast (a float32 dtype option).",
+        ("{python} -m pip install --upgrade 'torch>=2.6'",),
+        "https://github.com/karpathy/nanoGPT/issues/150 (torch/amp/__init__.py)",
+    ),
+    Row(
+        "nccl-on-mac",
+        # torch.distributed's NCCL backend and torch.cuda.set_device exist only in CUDA builds: Meta's llama
+        # examples call init_process_group("nccl") and then torch.cuda.set_device.
+        r"Distributed package doesn't have NCCL built in|module 'torch\._C' has no attribute '_cuda_setDevice'",
+        "cuda-requested-on-mac",
+        "the code starts torch.distributed with the NCCL backend (or sets a CUDA device), which only CUDA builds "
+        "have: it asks for an NVIDIA GPU",
+        "Use the gloo backend (torch.distributed.init_process_group('gloo')) and device mps or cpu instead of "
+        "cuda, or run the script without torchrun where it does not need distributed at all.",
+        ("{python} -c 'import torch; print(torch.backends.mps.is_available())'",),
+        "torch/distributed/distributed_c10d.py (init_process_group); https://github.com/meta-llama/llama/issues/50",
     ),
     Row(
         "torch-mps-module",

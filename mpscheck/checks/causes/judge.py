@@ -157,7 +157,8 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
         said = self.paste.get("paste.cuda_asked")
         if said is None or self.facts.host.system != "Darwin":
             return None
-        return self.from_row("cuda-on-mac", self.ev("paste.cuda_asked", "host.cpu_brand"))
+        row = "nccl-on-mac" if "nccl" in said.text.lower() else "cuda-on-mac"  # init_process_group("nccl") shown
+        return self.from_row(row, self.ev("paste.cuda_asked", "host.cpu_brand"))
 
     def mps_not_requested(self) -> Cause | None:
         used = self.paste.get("paste.device_used")

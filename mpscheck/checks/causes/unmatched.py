@@ -217,6 +217,8 @@ class UnmatchedRules(Reader):
         """A tensor on mps printed full of NaN: the run went through, but its results are wrong; not healthy."""
         nan, on_mps = self.paste.get("paste.nan_values"), self.paste.get("paste.mps_tensor")
         said = self.paste.get("paste.wrong_results") or self.paste.get("paste.mps_fails_cpu_works")
+        if said is None and "mps" in self.paste.text.lower():
+            said = self.paste.get("paste.only_on_mps")  # "on the CPU this does not happen", where mps is named
         if said is not None and (nan is None or on_mps is None):
             return [self.loaded_onto_mps(said) or self.wrong_results(said)]
         if nan is None or on_mps is None:
@@ -314,6 +316,9 @@ class UnmatchedRules(Reader):
             "the paste says the results on mps are wrong, and shows no error that would explain it"
             if said.fact == "paste.wrong_results"
             else "the paste says the run fails on mps where it works on the CPU, and shows no error that would say why"
+            if said.fact == "paste.mps_fails_cpu_works"
+            else "the paste says the trouble goes away on the CPU (or with another torch), and shows no error: a "
+            "backend bug of this torch on mps"
         )
         evidence = (Evidence(said.line, said.text),)
         return self.named_bug(Cause(BUG, summary, remedy, evidence, ISSUES, variant="wrong-results"))

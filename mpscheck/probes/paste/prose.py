@@ -130,6 +130,13 @@ WRONG_RESULTS = re.compile(
 MAC_OR_MACOS = re.compile(r"(?i)\b(?:mac|macs|macos|apple silicon)\b")
 RESULTS_BAD = re.compile(rf"(?i)\b(?:{_RESULTS}\b[^\n]{{0,30}}?\b{_BAD}|{_BAD} {_RESULTS})\b")
 MAC_RESULTS_BAD = Near(RESULTS_BAD, 80, MAC_OR_MACOS, len("apple silicon"))
+# results said to differ on the Mac or its chip ("on M2 it works (and it is quite fast) but the results are
+# different", alpaca-lora#444): the results themselves called different, not a speed or a setup
+MAC_OR_CHIP = re.compile(r"(?i)\b(?:mac|macs|macos|apple silicon|m[1-5])\b")
+RESULTS_DIFFER = re.compile(
+    rf"(?i)\b{_RESULTS} (?:are|were|is|was) (?:\w{{1,12}} )?(?:different|not (?:the )?same|inconsistent)\b"
+)
+MAC_RESULTS_DIFFER = Near(RESULTS_DIFFER, 80, MAC_OR_CHIP, len("apple silicon"))
 # ... and the image words said near mps ("I just get noise if I try and use the hardware accelerated MPS device",
 # GLPDepth#45; "Visual artefacts ... when device is set to 'mps'", ai-forever/Real-ESRGAN#13): a pattern of its own, so
 # that each stays fast on hostile lines (tests/test_explain_weighing.py).
@@ -137,7 +144,7 @@ MAC_RESULTS_BAD = Near(RESULTS_BAD, 80, MAC_OR_MACOS, len("apple silicon"))
 # only produces images that appear to be white noise" (kuprel/min-dalle#102), "random snow".
 PICTURE_WORDS = re.compile(r"(?i)\b(?:noise|snow|arte?facts?|distorted|corrupted)\b")
 WRONG_PICTURE = Near(PICTURE_WORDS, 100)
-WRONG_SAID = (*WRONG_NEAR, MAC_RESULTS_BAD, WRONG_PICTURE)
+WRONG_SAID = (*WRONG_NEAR, MAC_RESULTS_BAD, MAC_RESULTS_DIFFER, WRONG_PICTURE)
 # The user's words that the run fails on mps where the CPU's works ("works well when running on CPU but failed on
 # Apple MPS", "it fails on mps but works on cpu", "works on the CPU but not on MPS"): a backend bug told with no
 # error shown, neither a crash nor wrong numbers said. All three on one line: a failure word near mps, a working
@@ -151,6 +158,18 @@ MPS_FAILS = re.compile(
 )
 CPU_WORKS = re.compile(rf"(?i)\b{_WORKS}{_ON}cpu\b|\bcpu(?: [\w-]{{1,20}}){{0,2}}? {_WORKS}\b")
 CONTRAST = re.compile(r"(?i)\b(?:but|while|whereas|however)\b")
+
+
+# The user's words that the trouble goes away elsewhere, with no failure word ("When downgrading to torch 2.1.X or
+# using the CPU, this does not happen", llm.c#36; "When I force to CPU it works as expected", LLMs-from-scratch#635):
+# the run misbehaves on mps only, a backend bug of this torch. The judge takes it only where the paste names mps.
+_NOT_HAPPEN = r"(?:does(?:n't| not)|did(?:n't| not)|won't) (?:happen|occur)"
+ONLY_ON_MPS = re.compile(
+    rf"(?i)\b{_NOT_HAPPEN}\b[^\n]{{0,30}}?\b(?:cpu|(?:py)?torch \d)"
+    rf"|\b(?:cpu|(?:py)?torch \d[\w.]{{0,12}}),? (?:this|it|that|the (?:issue|problem|bug)) {_NOT_HAPPEN}\b"
+    r"|\b(?:force|switch|chang|set|mov)\w{0,3} (?:it |everything |the device )?(?:back )?(?:to|on) (?:the )?cpu\b,?"
+    r" (?:it |everything )?(?:works?|worked|is fine|runs? fine)\b"
+)
 
 
 def _mps_fails_cpu_works(line: str) -> bool:
@@ -215,6 +234,10 @@ CUDA_ASKED = re.compile(
     # the refusal retold: "it tells me that torch doesn't work with cuda"
     r"|(?:py)?torch (?:doesn't|does not|doesn’t|isn't|is not|won't) (?:work(?:ing)? with|compiled with|support) cuda)\b"
 )
+# A traceback's source line that starts torch.distributed with NCCL (Meta's llama examples:
+# `torch.distributed.init_process_group("nccl")`): code that ran and asks for an NVIDIA GPU, even where the stored
+# traceback ends before the error line. A config's `backend = 'nccl'` alone is no call (nanoGPT runs on mps with it).
+NCCL_CALLED = re.compile(r"""\binit_process_group\(\s?(?:backend\s?=\s?)?["']nccl["']""")
 # The user's words that the machine is not a Mac ("I'm not on a Mac", "an error obtained with Mac computer but I'm
 # not on it"): MPS asked for where macOS is not, told without the system's name.
 NOT_A_MAC = re.compile(
@@ -268,12 +291,16 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.wrong_results", True))
     elif _mps_fails_cpu_works(line):
         found.append(seen("paste.mps_fails_cpu_works", True))
+    elif ONLY_ON_MPS.search(line):
+        found.append(seen("paste.only_on_mps", True))
     if HOSTED_TOOLCACHE.search(line):
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
     if _checkpoint_elsewhere(line):
         found.append(seen("paste.checkpoint_elsewhere", True))
     if ("mps" in line or "MPS" in line) and CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
         found.append(seen("paste.crash_said", True))
+    if NCCL_CALLED.search(line):
+        found.append(seen("paste.cuda_asked", True))
     if _looks_like_code_or_output(line):
         return found
     chip = CHIP.search(line)
@@ -348,6 +375,11 @@ def _checkpoint_elsewhere(line: str) -> bool:
     return bool(shown) and not _looks_like_code_or_output(line)
 
 
+# A line of Python that sets a name ("device = 'mps'  # run on cpu only", nanoGPT's config with its own comment):
+# code, whose trailing comment is the author's note, not the user's words about this run.
+ASSIGNMENT = re.compile(r"""[a-z_][\w.]{0,60} = (?:['"]|[\w.]{1,60}(?: *#|$))""")
+
+
 def _looks_like_code_or_output(line: str) -> bool:
     """Paths, key: value lines and tracebacks are read by the other parsers, not as prose."""
     stripped = line.strip()
@@ -355,4 +387,5 @@ def _looks_like_code_or_output(line: str) -> bool:
         not stripped
         or stripped.startswith(("File ", ">>>", "$", "[", "/", "Traceback"))
         or bool(LABEL.match(stripped) and not PROSE_LABEL.match(stripped))
+        or bool(ASSIGNMENT.match(stripped))
     )
