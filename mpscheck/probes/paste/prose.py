@@ -213,7 +213,9 @@ CUDA_ASKED = re.compile(
     r"(?i)\b(?:(?:asks?|asking|asked|requires?|requiring|needs?|wants?|insists? on) (?:for )?(?:the )?cuda"
     r"|(?:disable|turn off|switch off|get rid of) (?:the )?cuda"
     # the refusal retold: "it tells me that torch doesn't work with cuda"
-    r"|(?:py)?torch (?:doesn't|does not|doesn’t|isn't|is not|won't) (?:work(?:ing)? with|compiled with|support) cuda)\b"
+    r"|(?:py)?torch (?:doesn't|does not|doesn’t|isn't|is not|won't) (?:work(?:ing)? with|compiled with|support) cuda"
+    # conda's CUDA packages asked for by name ("versions of pytorch-cuda for MacOS", "conda install ... cudatoolkit")
+    r"|(?<!no )(?<!without )(?:pytorch-cuda|cudatoolkit))\b"
 )
 # The user's words that the machine is not a Mac ("I'm not on a Mac", "an error obtained with Mac computer but I'm
 # not on it"): MPS asked for where macOS is not, told without the system's name.
