@@ -50,11 +50,14 @@ def test_float64_told_in_words_is_float64_unsupported() -> None:
         "I get an error that MPS device does not support 64-bit floats",  # PriorLabs/TabPFN#50
         "The current SAASBO implementation does not support MPS as one of the operations uses float64 instead of "
         "float32, whit the former not being supported on MPS.",  # meta-pytorch/botorch#2724
+        "On Apple M1 (mps) `torch.float64` is not supported...",  # rtqichen/torchdiffeq#223
     ):
         assert explain_text(line).cause.id == "float64-unsupported", line
     # float64 named where MPS is not the one refusing it
     assert _row("float64 is not supported on the CPU path either") is None
     assert _row("MPS does support float32 and float16") is None
+    assert _row("on mps float32 works; float64 is not supported by numba") is None
+    assert _row("float64 is not supported on MPS") != "float64"  # torch's own message keeps its table row
 
 
 def test_a_frameworks_log_that_it_took_the_cpu_is_the_runs_device() -> None:

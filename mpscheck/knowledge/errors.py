@@ -185,10 +185,11 @@ TABLE: tuple[Row, ...] = (
         r"Cannot convert a (?:MPS Tensor to float64|float64 Tensor to MPS)"
         # the same told in words: "MPS (at least on my M2) doesn't support float64"
         r"|\bMPS\b[^\n]{0,60}?\b(?:does not|doesn't|doesn’t|cannot|can't) support (?:float64|double|64-bit floats?)\b"
-        # "uses float64 instead of float32, whit the former not being supported on MPS" (botorch#2724)
-        # (not torch's own "float64 is not supported on MPS", which its message table names with its source)
+        # "uses float64 instead of float32, whit the former not being supported on MPS" (botorch#2724), not torch's own
+        # "float64 is not supported on MPS" (its message table names it with its source)
         r"|\b(?:float64|64-bit floats?)\b(?! is not supported on MPS)[^\n]{0,80}?\bnot (?:being )?supported "
-        r"(?:on|by) (?:the )?MPS\b",
+        r"(?:on|by) (?:the )?MPS\b"
+        r"|\b(?:MPS|mps)\b[^\n.;!?]{0,30}?\b(?:torch\.)?float64\b\W{0,3}(?:is not|isn't|isn’t) supported\b",  # #223
         "float64-unsupported",
         "a float64 (double) tensor reached MPS, which has no float64",
         "Use float32: create tensors with dtype=torch.float32 (numpy arrays are float64 by default: call "
