@@ -16,8 +16,6 @@ from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, sa
 WRONG_CAUSE = {
     "cellpose-1034-gpu-detects-no-cells-m1.txt": "'the GPU option does not detect any cells' names neither mps nor a "
     "wrong number: not read as wrong results from the Apple GPU (the thread's answer, a newer torch, is not shown)",
-    "llama-index-1343-stablelm-half-cuda-m2.txt": "the CUDA request is a bare code line `self.model.half().cuda()`; "
-    "code lines are not read for .cuda() calls (a guarded call would read the same), only errors and prose are",
     "mmdetection-9411-init-detector-mps-img-on-cpu.txt": "the words say the image stays on the CPU while the weights "
     "are on mps; that MMCV's operators are CUDA-only is the maintainer's answer, not in the paste",
     "pytorch-forecasting-1373-tft-upsample-notebook.txt": "the NotImplementedError is only in the thread's title; "

@@ -3,7 +3,8 @@ explain missing, each read generally: a library's device table without mps (``Ke
 half-written ``MPS_Accelerator``); torch's legacy type name ``torch.mps.FloatTensor`` that older ``.type()`` refused;
 MPS's missing float64 retold in words ("does not support 64-bit floats", "float64 ... not being supported on MPS");
 a framework's log line that it took the CPU (Stable-Baselines3's "Using cpu device", cellpose's "[INFO] >>>> using
-CPU"); conda's CUDA packages (pytorch-cuda, cudatoolkit) asked for by name on a Mac.
+CPU"); conda's CUDA packages (pytorch-cuda, cudatoolkit) asked for by name on a Mac; the user's own code calling
+.cuda() unguarded.
 
 The texts are lines of the round's threads (tests/corpus names each).
 """
@@ -91,3 +92,28 @@ def test_conda_cuda_packages_named_on_a_mac_are_cuda_asked_for() -> None:
     assert [o.line for o in prose.parse(said) if o.fact == "paste.cuda_asked"] == [1]
     # the same words where no Mac is named ask for CUDA on no Mac
     assert explain_text("# user: I used `conda install pytorch cudatoolkit=10.1`").cause.id != "cuda-requested-on-mac"
+
+
+def test_an_unguarded_cuda_call_in_the_users_code_on_a_mac_is_cuda_asked_for() -> None:
+    text = (  # run-llama/llama_index#1343
+        "# user: I tried and failed at:\n"
+        "self.model.half().cuda()\n"
+        "# user: during instantiation. I am trying this on a M2 Max so I need MPS.\n"
+    )
+    diagnosis = explain_text(text)
+    assert diagnosis.cause.id == "cuda-requested-on-mac"
+    assert diagnosis.cause.fix is not None and ".to('mps')" in diagnosis.cause.fix.summary
+    lines = [
+        "model = model.cuda()",
+        "x = x.cuda() if torch.cuda.is_available() else x.to('mps')",  # guarded: asks for nothing
+        "if use_gpu: model.cuda()",
+        "t.cuda(device)",  # not the bare call
+        "net.cuda()  # then train",
+        "    model = model.cuda()",  # inside a block, which may test for CUDA
+    ]
+    asked = [o.line for o in prose.parse(lines) if o.fact == "paste.cuda_asked"]
+    assert asked == [1, 5]
+    # an error in the paste outranks the call shown
+    assert explain_text(text + "TypeError: Cannot convert a MPS Tensor to float64 dtype").cause.id == (
+        "float64-unsupported"
+    )

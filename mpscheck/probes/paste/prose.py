@@ -217,6 +217,11 @@ CUDA_ASKED = re.compile(
     # conda's CUDA packages asked for by name ("versions of pytorch-cuda for MacOS", "conda install ... cudatoolkit")
     r"|(?<!no )(?<!without )(?:pytorch-cuda|cudatoolkit))\b"
 )
+# The user's own code moving work to CUDA ("self.model.half().cuda()"), unguarded: a line that tests for CUDA
+# ("... if torch.cuda.is_available() else ...") asks for nothing, nor does an indented line (inside a block, maybe
+# an `if torch.cuda.is_available():` one).
+CUDA_CALL = re.compile(r"^\S[^\n]*\.cuda\(\s*\)")
+CUDA_GUARD = re.compile(r"\bis_available\b|\bif\b|\belse\b")
 # The user's words that the machine is not a Mac ("I'm not on a Mac", "an error obtained with Mac computer but I'm
 # not on it"): MPS asked for where macOS is not, told without the system's name.
 NOT_A_MAC = re.compile(
@@ -297,7 +302,7 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.memory_growth", True))
     if MACOS_REGRESSION.search(line):
         found.append(seen("paste.macos_regression", True))
-    if CUDA_ASKED.search(line):
+    if CUDA_ASKED.search(line) or (CUDA_CALL.search(line) and not CUDA_GUARD.search(line)):
         found.append(seen("paste.cuda_asked", True))
     if guest := GUEST.search(line):  # said before the Mac the guest runs on: the first observation wins
         linux = guest["linux"] or guest["linux2"] or guest["linux3"]
