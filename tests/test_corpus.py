@@ -14,6 +14,14 @@ from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, sa
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
+    "cellpose-1034-gpu-detects-no-cells-m1.txt": "'the GPU option does not detect any cells' names neither mps nor a "
+    "wrong number: not read as wrong results from the Apple GPU (the thread's answer, a newer torch, is not shown)",
+    "mmdetection-9411-init-detector-mps-img-on-cpu.txt": "the words say the image stays on the CPU while the weights "
+    "are on mps; that MMCV's operators are CUDA-only is the maintainer's answer, not in the paste",
+    "pytorch-forecasting-1373-tft-upsample-notebook.txt": "the NotImplementedError is only in the thread's title; "
+    "the notebook traceback is cut before its last line, and a frame calling upsample_linear1d is no error",
+    "unsloth-386-pytorch-cuda-macos-title.txt": "the Mac is named only as 'MacOS' ('pytorch-cuda for MacOS'); a bare "
+    "OS name is not read as the machine the paste comes from, so the CUDA request is not placed on a Mac",
     "sentence-transformers-3197-pip-freeze-torch-2-8-mps.txt": "a version list (torch==2.8.0) and 'the problem "
     "seems to be related to the mps device', with no error and no words saying what is wrong: not enough to name "
     "torch 2.8.0's mps embedding bug",

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from mpscheck.knowledge.error_notes import NOTES
 from mpscheck.knowledge.error_rows import ERROR, TORCH_ISSUE, WARNING, Hit, Row, fill, groups_of
 from mpscheck.knowledge.error_texts import EARLY, LATE, MORE_EARLY
+from mpscheck.knowledge.library_rows import LIBRARY
 from mpscheck.knowledge.needles import may_match
 
 __all__ = ["BY_ID", "ERROR", "TABLE", "WARNING", "Hit", "Row", "fill", "find", "first", "groups_of"]
@@ -183,7 +184,12 @@ TABLE: tuple[Row, ...] = (
         "float64",
         r"Cannot convert a (?:MPS Tensor to float64|float64 Tensor to MPS)"
         # the same told in words: "MPS (at least on my M2) doesn't support float64"
-        r"|\bMPS\b[^\n]{0,60}?\b(?:does not|doesn't|doesn’t|cannot|can't) support (?:float64|double)\b",
+        r"|\bMPS\b[^\n]{0,60}?\b(?:does not|doesn't|doesn’t|cannot|can't) support (?:float64|double|64-bit floats?)\b"
+        # "uses float64 instead of float32, whit the former not being supported on MPS" (botorch#2724), not torch's own
+        # "float64 is not supported on MPS" (its message table names it with its source)
+        r"|\b(?:float64|64-bit floats?)\b(?! is not supported on MPS)[^\n]{0,80}?\bnot (?:being )?supported "
+        r"(?:on|by) (?:the )?MPS\b"
+        r"|\b(?:MPS|mps)\b[^\n.;!?]{0,30}?\b(?:torch\.)?float64\b\W{0,3}(?:is not|isn't|isn’t) supported\b",  # #223
         "float64-unsupported",
         "a float64 (double) tensor reached MPS, which has no float64",
         "Use float32: create tensors with dtype=torch.float32 (numpy arrays are float64 by default: call "
@@ -352,7 +358,7 @@ TABLE: tuple[Row, ...] = (
 
 # The rows for the causes of the 2026-11-24 corpus: the more specific ones first (mpscheck/knowledge/error_texts.py).
 
-TABLE = (*EARLY, *MORE_EARLY, *TABLE, *NOTES, *LATE)
+TABLE = (*EARLY, *MORE_EARLY, *TABLE, *NOTES, *LIBRARY, *LATE)
 BY_ID: dict[str, Row] = {row.id: row for row in TABLE}
 
 

@@ -33,6 +33,13 @@ GENERIC_DEVICE = re.compile(
     r"(?i)^\s*(?:using|running on|selected) device:?\s*'?(?P<device>mps|cpu|cuda)(?::\d+)?'?\s*$"
     r"|^\s*Device \"(?P<device2>mps|cpu|cuda)\" is detected"  # Whisper-WebUI
     r"|^\s*Device set to use (?P<device3>mps|cpu|cuda)(?::\d+)?\s*$"  # transformers' pipeline()
+    r"|^\s*Using (?P<device4>mps|cpu|cuda)(?::\d+)? device\s*$"  # Stable-Baselines3's "Using cpu device"
+)
+# A framework's log line that it took the CPU, after a log level or an arrow (cellpose: "[INFO] >>>> using CPU"):
+# the run is on the CPU, whatever the Mac has.
+LOG_CPU = re.compile(
+    r"(?i)(?:(?<!>)>{2,8}|\binfo\b\]?:?)[ \t]{0,8}(?:-[ \t]{0,4})?using (?:the )?cpu(?: device)?"
+    r"[ \t]{0,8}\.?[ \t]{0,8}$"
 )
 # Stable-Baselines3's system info (its bug template asks for it): "GPU Enabled" is torch.cuda.is_available(), and
 # with it False SB3's device="auto" is the CPU (it never picks mps itself).
@@ -90,9 +97,9 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         return [seen("torch.version", match["version"])]
     if match := COMFY_DEVICE.match(line) or GENERIC_DEVICE.match(line):
         named = match.groupdict()
-        device = named.get("device") or named.get("device2") or named.get("device3") or ""
+        device = named.get("device") or named.get("device2") or named.get("device3") or named.get("device4") or ""
         return [seen("paste.device_used", device.split(":")[0].lower())]
-    if SB3_GPU.match(line) or NO_CUDA_CPU.search(line) or ACCELERATE_CPU.match(line):
+    if SB3_GPU.match(line) or NO_CUDA_CPU.search(line) or ACCELERATE_CPU.match(line) or LOG_CPU.search(line):
         return [seen("paste.device_used", "cpu")]
     if match := YOLO.match(line):
         return [seen("paste.yolo_command", match["command"])]

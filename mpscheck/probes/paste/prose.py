@@ -232,12 +232,19 @@ CUDA_ASKED = re.compile(
     r"(?i)\b(?:(?:asks?|asking|asked|requires?|requiring|needs?|wants?|insists? on) (?:for )?(?:the )?cuda"
     r"|(?:disable|turn off|switch off|get rid of) (?:the )?cuda"
     # the refusal retold: "it tells me that torch doesn't work with cuda"
-    r"|(?:py)?torch (?:doesn't|does not|doesn’t|isn't|is not|won't) (?:work(?:ing)? with|compiled with|support) cuda)\b"
+    r"|(?:py)?torch (?:doesn't|does not|doesn’t|isn't|is not|won't) (?:work(?:ing)? with|compiled with|support) cuda"
+    # conda's CUDA packages asked for by name ("versions of pytorch-cuda for MacOS", "conda install ... cudatoolkit")
+    r"|(?<!no )(?<!without )(?:pytorch-cuda|cudatoolkit))\b"
 )
 # A traceback's source line that starts torch.distributed with NCCL (Meta's llama examples:
 # `torch.distributed.init_process_group("nccl")`): code that ran and asks for an NVIDIA GPU, even where the stored
 # traceback ends before the error line. A config's `backend = 'nccl'` alone is no call (nanoGPT runs on mps with it).
 NCCL_CALLED = re.compile(r"""\binit_process_group\(\s?(?:backend\s?=\s?)?["']nccl["']""")
+# The user's own code moving work to CUDA ("self.model.half().cuda()"), unguarded: a line that tests for CUDA
+# ("... if torch.cuda.is_available() else ...") asks for nothing, nor does an indented line (inside a block, maybe
+# an `if torch.cuda.is_available():` one).
+CUDA_CALL = re.compile(r"^\S[^\n]*\.cuda\(\s*\)")
+CUDA_GUARD = re.compile(r"\bis_available\b|\bif\b|\belse\b")
 # The user's words that the machine is not a Mac ("I'm not on a Mac", "an error obtained with Mac computer but I'm
 # not on it"): MPS asked for where macOS is not, told without the system's name.
 NOT_A_MAC = re.compile(
@@ -322,7 +329,7 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.memory_growth", True))
     if MACOS_REGRESSION.search(line):
         found.append(seen("paste.macos_regression", True))
-    if CUDA_ASKED.search(line):
+    if CUDA_ASKED.search(line) or (CUDA_CALL.search(line) and not CUDA_GUARD.search(line)):
         found.append(seen("paste.cuda_asked", True))
     if guest := GUEST.search(line):  # said before the Mac the guest runs on: the first observation wins
         linux = guest["linux"] or guest["linux2"] or guest["linux3"]
