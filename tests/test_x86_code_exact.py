@@ -126,3 +126,22 @@ def test_a_missing_file_or_a_full_reason_is_left_to_other_rows() -> None:
     assert hit is not None and hit.row.id == "wrong-arch-dylib"
     other = f"OSError: dlopen({LIB}, 0x000A): Library not loaded: @rpath/libomp.dylib"
     assert first(other) is None or first(other).row.id != "torch-dylib-not-loaded"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Failed to load cpm_kernels:Unknown platform: darwin",
+        "Message: 'Failed to load cpm_kernels:'",
+        "AttributeError: 'NoneType' object has no attribute 'int4WeightExtractionHalf'",
+        '  File "/x/site-packages/cpm_kernels/library/nvrtc.py", line 5, in <module>',
+        "cpm_kernels raised RuntimeError: Unknown platform: darwin",
+    ],
+)
+def test_cpm_kernels_of_a_quantized_chatglm_is_a_cuda_only_library(line: str) -> None:
+    hit = first(line)
+    assert hit is not None and (hit.row.id, hit.row.cause) == ("cuda-only-library", "backend-has-no-mps")
+
+
+def test_an_unknown_platform_alone_names_no_library() -> None:
+    assert first("RuntimeError: Unknown platform: darwin") is None

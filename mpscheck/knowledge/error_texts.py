@@ -276,18 +276,22 @@ MORE_EARLY: tuple[Row, ...] = (
         # transformers' check of a model's remote code that imports flash_attn (Florence-2: microsoft/OmniParser#224)
         r"|packages that were not found in your environment: [\w, -]{0,120}?\bflash_attn\b"
         r"|No module named '?flash_attn"
-        r"|FlashAttention only supports Ampere GPUs or newer",
+        r"|FlashAttention only supports Ampere GPUs or newer"
+        # cpm_kernels, the CUDA kernels of ChatGLM's int4/int8 models: it looks for nvrtc and knows no macOS
+        r"|Failed to load cpm_kernels|\bcpm_kernels\b.{0,200}?Unknown platform: darwin|cpm_kernels/library/nvrtc\.py\b"
+        r"|object has no attribute 'int4WeightExtraction\w*'",
         "backend-has-no-mps",
-        "the library that failed (bitsandbytes, xformers or flash-attn) runs its GPU code on CUDA only: it has no "
-        "Metal/MPS backend",
-        "Turn that library off on the Mac (no 4/8-bit loading, attention without xformers/flash-attn: the default "
-        "attention, sdpa), or use its CPU path.",
+        "the library that failed (bitsandbytes, xformers, flash-attn, or cpm_kernels of a quantized ChatGLM-style "
+        "model) runs its GPU code on CUDA only: it has no Metal/MPS backend",
+        "Turn that library off on the Mac (no 4/8-bit loading, the unquantized model in float16/float32 for mps, "
+        "attention without xformers/flash-attn: the default attention, sdpa), or use its CPU path.",
         (),
         "https://github.com/bitsandbytes-foundation/bitsandbytes (cextension.py); "
         "https://github.com/OpenBMB/MiniCPM-V/issues/215 (transformers' 'requires Accelerate' on an M3: "
         "bitsandbytes supports CUDA only); "
         "https://github.com/facebookresearch/xformers (ops/fmha/dispatch.py); "
-        "https://github.com/Dao-AILab/flash-attention",
+        "https://github.com/Dao-AILab/flash-attention; "
+        "https://github.com/zai-org/ChatGLM-6B/issues/462 (int4 kernels are CUDA: CPU only; half runs on mps)",
     ),
     Row(
         "mps-tensor-to-numpy",
