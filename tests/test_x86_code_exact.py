@@ -135,6 +135,7 @@ def test_a_missing_file_or_a_full_reason_is_left_to_other_rows() -> None:
         "Message: 'Failed to load cpm_kernels:'",
         "AttributeError: 'NoneType' object has no attribute 'int4WeightExtractionHalf'",
         '  File "/x/site-packages/cpm_kernels/library/nvrtc.py", line 5, in <module>',
+        ' File "/x/site-packages/cpm_kernels/library/base.py", line 59, in __init__',
         "cpm_kernels raised RuntimeError: Unknown platform: darwin",
     ],
 )

@@ -278,7 +278,8 @@ MORE_EARLY: tuple[Row, ...] = (
         r"|No module named '?flash_attn"
         r"|FlashAttention only supports Ampere GPUs or newer"
         # cpm_kernels, the CUDA kernels of ChatGLM's int4/int8 models: it looks for nvrtc and knows no macOS
-        r"|Failed to load cpm_kernels|\bcpm_kernels\b.{0,200}?Unknown platform: darwin|cpm_kernels/library/nvrtc\.py\b"
+        r"|Failed to load cpm_kernels|\bcpm_kernels\b.{0,200}?Unknown platform: darwin"
+        r"|cpm_kernels/library/(?:nvrtc|base)\.py\b"
         r"|object has no attribute 'int4WeightExtraction\w*'",
         "backend-has-no-mps",
         "the library that failed (bitsandbytes, xformers, flash-attn, or cpm_kernels of a quantized ChatGLM-style "
