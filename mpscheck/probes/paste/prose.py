@@ -196,6 +196,8 @@ CPU_ONLY = re.compile(
     r"(?i)\b(?:(?:seems?|appears?) to (?:be )?(?:run(?:ning)? on )?(?:the )?cpu(?:[- ]only)?"
     r"|(?:is|are|runs?|running|stays?) (?:on )?(?:the )?cpu[- ]only(?! (?:machine|build|wheel|version|torch|pytorch))"
     r"|(?:only|just) (?:uses?|using|runs? on|running on) (?:the )?cpu"
+    # the passive and the reordered: "Only the CPU is used", "it uses only the CPU"
+    r"|(?<!not )\bonly (?:the )?cpu (?:is|was|gets|got) (?:being )?used|\b(?:uses?|using) only (?:the )?cpu(?![\w-])"
     r"|(?:does(?: not|n't)|do(?: not|n't)|is(?: not|n't)|not) us(?:e|ing) (?:the )?(?:mps|gpu|metal)"
     r"|(?:uses?|using|goes to use|runs? on|running on) (?:the )?cpu,? (?:instead of|not|rather than) (?:the )?"
     r"(?:mps|gpu|metal)"
