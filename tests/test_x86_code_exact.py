@@ -144,5 +144,10 @@ def test_cpm_kernels_of_a_quantized_chatglm_is_a_cuda_only_library(line: str) ->
     assert hit is not None and (hit.row.id, hit.row.cause) == ("cuda-only-library", "backend-has-no-mps")
 
 
-def test_an_unknown_platform_alone_names_no_library() -> None:
-    assert first("RuntimeError: Unknown platform: darwin") is None
+def test_an_unknown_platform_alone_is_a_library_without_macos_that_the_answer_does_not_name() -> None:
+    hit = first("RuntimeError: Unknown platform: darwin")
+    assert hit is not None and (hit.row.id, hit.row.cause) == ("unknown-platform-darwin", "backend-has-no-mps")
+    assert "cpm_kernels" in hit.row.summary and "with ChatGLM-style" in hit.row.summary  # named as a likely one
+    assert first("Unknown platform: darwin64") is None and first("Unknown platform: linux") is None
+    named = first("Failed to load cpm_kernels:Unknown platform: darwin")
+    assert named is not None and named.row.id == "cuda-only-library"  # the library named: the earlier row

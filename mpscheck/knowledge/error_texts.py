@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from mpscheck.knowledge.error_rows import TORCH_ISSUE, WARNING, Row
 from mpscheck.knowledge.install_rows import INSTALL
+from mpscheck.knowledge.native_rows import NATIVE
 
 UPGRADE = "{python} -m pip install --upgrade torch"
 FALLBACK_USELESS = "PYTORCH_ENABLE_MPS_FALLBACK does not help here"
@@ -328,23 +329,7 @@ MORE_EARLY: tuple[Row, ...] = (
 )
 
 LATE: tuple[Row, ...] = (
-    Row(
-        "torch-dylib-not-loaded",
-        # dyld's "tried: '<the library itself>' (<reason>)", the file there (not "no such file") but rejected
-        r"dlopen\((?P<library>[^\s,)']{0,300}?/torch/lib/\w+\.dylib), 0x[0-9A-Fa-f]{1,8}\): tried: "
-        r"'[^']{0,1000}'(?: \((?!no such file)|\s*$)",
-        "wrong-arch-wheel",
-        "torch's own library {library} could not be loaded (dyld rejected the file itself): on a Mac "
-        "that is most often a torch built for the other architecture than this Python (x86_64 or arm64)",
-        "Check that the library and this Python have the same architecture, then reinstall torch with this very "
-        "interpreter, bypassing pip's cache.",
-        (
-            "file {library}",
-            "{python} -c 'import platform, sys; print(sys.executable, platform.machine())'",
-            "{python} -m pip install --force-reinstall --no-cache-dir torch",
-        ),
-        "https://github.com/Vaibhavs10/insanely-fast-whisper/issues/126; https://github.com/invoke-ai/InvokeAI/issues/2152",
-    ),
+    *NATIVE,
     Row(
         "homebrew-intel-prefix",
         r"Cannot install in Homebrew on ARM processor in Intel default prefix"
