@@ -87,8 +87,6 @@ WRONG_CAUSE = {
     "with no word on the chip: says x86_64-python, the chip's sysctl first",
     "sd-apple-silicon-install-2-gfpgan-mkl-fatal-anaconda.txt": "Intel MKL's fatal error in an Anaconda env under "
     "/Users with no word on the chip (Apple silicon is only the guide's name): says x86_64-python",
-    "sd-apple-silicon-install-4-gfpgan-mkl-fatal-prompt.txt": "Intel MKL's fatal error; the M1 is only in the shell "
-    "prompt's host name (nikotsar@M1-MacBook-Pro), which no reader takes as the chip: says x86_64-python",
     "chatglm-6b-624-intel-egpu-rx6800-int4-cpm-kernels.txt": "the log is cut at the cpm_kernels import, before any "
     "error: the Intel MacBook Pro of the prose is answered (says intel-mac; its AMD eGPU has no supported MPS either)",
     "invokeai-1451-mkl-fatal-face-restore-m1.txt": "Intel MKL's fatal error with nothing that shows a Mac (the M1 is "
