@@ -46,7 +46,11 @@ INTEL = re.compile(r"\bIntel\b")
 APPLE_TIER = re.compile(r"M[1-5] (?:Pro|Max|Ultra)$")
 # "on Mac Silicon" / "my Apple silicon" with no chip named: the user's own arm64 Mac all the same (not a mention of
 # Apple silicon in general, "support for the ARM-based Apple Silicon processors").
-APPLE_SILICON = re.compile(r"(?i)\b(?:on|my|an?|using|with|have|own) (?:an? |the |my )?(?:apple|mac) silicon\b")
+APPLE_SILICON = re.compile(
+    r"(?i)\b(?:on|my|an?|using|with|have|own) (?:an? |the |my )?(?:apple|mac) silicon\b"
+    # Apple's chips by their family letter: "cannot use the M chip", "Macs with M-series chips"
+    r"|\b(?:use|on|my|an?|the|with|have|own) (?:apple )?m[- ](?:series )?chips?\b"
+)
 LABEL = re.compile(r"^[\w .()?-]+:\s")  # a "key: value" line
 PROSE_LABEL = re.compile(r"^(?:Note|Context|Machine|Setup)\b")  # ... that is still prose
 NAMES = {"Big Sur": "11", "Monterey": "12", "Ventura": "13", "Sonoma": "14", "Sequoia": "15", "Tahoe": "26"}
