@@ -13,7 +13,7 @@ NATIVE: tuple[Row, ...] = (
         "torch-dylib-not-loaded",
         # dyld's "tried: '<the library itself>' (<reason>)", the file there (not "no such file") but rejected
         r"dlopen\((?P<library>[^\s,)']{0,300}?/torch/lib/\w+\.dylib), 0x[0-9A-Fa-f]{1,8}\): tried: "
-        r"'[^']{0,1000}'(?: \((?!no such file)|\s*$)",
+        r"'[^']{0,1000}'(?! \(no such file)",
         "wrong-arch-wheel",
         "torch's own library {library} could not be loaded (dyld rejected the file itself): on a Mac "
         "that is most often a torch built for the other architecture than this Python (x86_64 or arm64)",
