@@ -49,3 +49,10 @@ def test_markdown_escaped_backticks_are_the_backticks_printed() -> None:
 )
 def test_apples_chips_by_family_letter(line: str, arm: bool) -> None:
     assert bool(read(line).get("host.arm64_hardware")) is arm
+
+
+def test_uv_message_wrapped_inside_a_quoted_reply_keeps_its_tag() -> None:
+    quoted = "\n".join("> " + line for line in UV_RANGE.split("\n"))
+    assert explain_text(quoted).cause.id == "no-matching-distribution"
+    machine = read(quoted).get("interpreter.machine")
+    assert machine is not None and machine.value == "x86_64"

@@ -323,7 +323,8 @@ TABLE: tuple[Row, ...] = (
         "no-matching-distribution",
         r"No matching distribution found for (?P<package>torch\b[^\s]*)"
         r"|Could not find a version that satisfies the requirement (?P<package2>torch\b[^\s]*)"
-        r"|(?P<package3>torch)(?:[=<>!~]=?[\w.+*]{1,30},?){0,4} has no wheels with a matching\s{1,40}"
+        # uv's wrap (indented, or behind a reply's "> ") read as blanks between the words
+        r"|(?P<package3>torch)(?:[=<>!~]=?[\w.+*]{1,30},?){0,4} has no wheels with a matching[\s>]{1,40}"
         r"(?:platform|Python ABI|Python) tag"
         r"|no wheels? (?:are available )?with a matching [\w ]{0,40}?tag\b.{0,600}?\btorch\b"
         r"|Distribution `(?P<package4>torch\w*)[=\w.+ ]{0,100}@[^`]{0,1000}` can't be installed",
