@@ -104,12 +104,24 @@ WRONG_CAUSE = {
     "leak the maintainer names is shown nowhere (says not enough evidence)",
     "surya-382-segfault-recognizing-text-oom.txt": "a segmentation fault in the middle of a progress bar with no "
     "memory figure: read as a crash of the MPS backend; the reporter found it was memory (a smaller batch) afterwards",
+    "anaconda-issues-13236-mkl-warning-osx64-env-m1.txt": "Intel MKL's warning in an Anaconda env under /Users: x86_64 "
+    "code on a Mac, but the M1 is only in the thread's title (says x86_64-python, the chip's sysctl first)",
+    "detectron2-4575-env-intel-mkl-nightly-anaconda.txt": "the environment shows an x86_64 torch (MKL for Intel 64) "
+    "with no word on the chip: says x86_64-python, the chip's sysctl first",
+    "sd-apple-silicon-install-2-gfpgan-mkl-fatal-anaconda.txt": "Intel MKL's fatal error in an Anaconda env under "
+    "/Users with no word on the chip (Apple silicon is only the guide's name): says x86_64-python",
+    "chatglm-6b-624-intel-egpu-rx6800-int4-cpm-kernels.txt": "the log is cut at the cpm_kernels import, before any "
+    "error: the Intel MacBook Pro of the prose is answered (says intel-mac; its AMD eGPU has no supported MPS either)",
+    "invokeai-1451-mkl-fatal-face-restore-m1.txt": "Intel MKL's fatal error with nothing that shows a Mac (the M1 is "
+    "only in the thread's title): Linux x86 prints it too, so not enough evidence",
 }
 WRONG_FIX = {
     "insanely-fast-whisper-275-float64-timestamps.txt": "the thread's fix upgrades transformers (pipx runpip ...), "
     "which made the float64 tensor; the paste does not name it",
     "llama-cpp-python-847-x86-dylib-arm-conda.txt": "the wrong-arch library is llama-cpp-python's, rebuilt with "
     "CMAKE_ARGS; the paste does not name the library, so the fix has no command (a named llama_cpp gets CMAKE_ARGS)",
+    "biodiversity-297-mkl-fatal-m1-run-detector.txt": "the maintainer's fix is conda install nomkl (keep MKL out of "
+    "the env); the answer is the arm64 Python that has no MKL at all",
     "spark-tts-181-output-channels-65536-m1-max.txt": "the thread's fix is PYTORCH_ENABLE_MPS_FALLBACK=1, which torch "
     "honours for conv output channels > 65536 only from PR pytorch/pytorch#134770 on; the answer keeps 'the fallback "
     "does not help' (audiosr-70 saw it fail), an upgrade and the CPU",

@@ -16,6 +16,7 @@ from mpscheck.checks.causes import explain_text, unmatched
 from mpscheck.knowledge import error_texts
 from mpscheck.model import ExitCode
 from mpscheck.probes.paste import error_line, prose, read
+from mpscheck.probes.paste.near import Near
 from tests.corpus_cases import CORPUS, load
 
 
@@ -257,7 +258,7 @@ def test_without_the_message_table_the_lookup_is_none_or_its_match() -> None:
 # ---- linear time ----------------------------------------------------------------------------------
 
 
-def _patterns() -> list[re.Pattern[str] | prose.Near]:
+def _patterns() -> list[re.Pattern[str] | Near]:
     found = [row.pattern for row in (*error_texts.EARLY, *error_texts.MORE_EARLY, *error_texts.LATE)]
     modules = (error_line, unmatched)
     found += [v for m in modules for v in vars(m).values() if isinstance(v, re.Pattern)]
@@ -300,12 +301,12 @@ HOSTILE = [
 ]
 
 
-def _label(pattern: re.Pattern[str] | prose.Near) -> str:
-    return (pattern.words if isinstance(pattern, prose.Near) else pattern).pattern[:40]
+def _label(pattern: re.Pattern[str] | Near) -> str:
+    return (pattern.words if isinstance(pattern, Near) else pattern).pattern[:40]
 
 
 @pytest.mark.parametrize("pattern", _patterns(), ids=_label)
-def test_every_new_pattern_is_linear_on_hostile_lines(pattern: re.Pattern[str] | prose.Near) -> None:
+def test_every_new_pattern_is_linear_on_hostile_lines(pattern: re.Pattern[str] | Near) -> None:
     for line in HOSTILE:
         # timed again when slow: a backtracking pattern is slow on every try, one timing under load is not
         seconds = _seconds(pattern, line)
@@ -314,7 +315,7 @@ def test_every_new_pattern_is_linear_on_hostile_lines(pattern: re.Pattern[str] |
         assert seconds < 0.5, (_label(pattern), line[:30])
 
 
-def _seconds(pattern: re.Pattern[str] | prose.Near, line: str) -> float:
+def _seconds(pattern: re.Pattern[str] | Near, line: str) -> float:
     start = time.perf_counter()
     pattern.search(line)
     return time.perf_counter() - start

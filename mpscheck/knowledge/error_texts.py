@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from mpscheck.knowledge.error_rows import TORCH_ISSUE, WARNING, Row
 from mpscheck.knowledge.install_rows import INSTALL
+from mpscheck.knowledge.metal_rows import MEMORY
+from mpscheck.knowledge.native_rows import NATIVE
 
 UPGRADE = "{python} -m pip install --upgrade torch"
 FALLBACK_USELESS = "PYTORCH_ENABLE_MPS_FALLBACK does not help here"
@@ -300,18 +302,23 @@ MORE_EARLY: tuple[Row, ...] = (
         # transformers' check of a model's remote code that imports flash_attn (Florence-2: microsoft/OmniParser#224)
         r"|packages that were not found in your environment: [\w, -]{0,120}?\bflash_attn\b"
         r"|No module named '?flash_attn"
-        r"|FlashAttention only supports Ampere GPUs or newer",
+        r"|FlashAttention only supports Ampere GPUs or newer"
+        # cpm_kernels, the CUDA kernels of ChatGLM's int4/int8 models: it looks for nvrtc and knows no macOS
+        r"|Failed to load cpm_kernels|\bcpm_kernels\b.{0,200}?Unknown platform: darwin"
+        r"|cpm_kernels/library/(?:nvrtc|base)\.py\b"
+        r"|object has no attribute 'int4WeightExtraction\w*'",
         "backend-has-no-mps",
-        "the library that failed (bitsandbytes, xformers or flash-attn) runs its GPU code on CUDA only: it has no "
-        "Metal/MPS backend",
-        "Turn that library off on the Mac (no 4/8-bit loading, attention without xformers/flash-attn: the default "
-        "attention, sdpa), or use its CPU path.",
+        "the library that failed (bitsandbytes, xformers, flash-attn, or cpm_kernels of a quantized ChatGLM-style "
+        "model) runs its GPU code on CUDA only: it has no Metal/MPS backend",
+        "Turn that library off on the Mac (no 4/8-bit loading, the unquantized model in float16/float32 for mps, "
+        "attention without xformers/flash-attn: the default attention, sdpa), or use its CPU path.",
         (),
         "https://github.com/bitsandbytes-foundation/bitsandbytes (cextension.py); "
         "https://github.com/OpenBMB/MiniCPM-V/issues/215 (transformers' 'requires Accelerate' on an M3: "
         "bitsandbytes supports CUDA only); "
         "https://github.com/facebookresearch/xformers (ops/fmha/dispatch.py); "
-        "https://github.com/Dao-AILab/flash-attention",
+        "https://github.com/Dao-AILab/flash-attention; "
+        "https://github.com/zai-org/ChatGLM-6B/issues/462 (int4 kernels are CUDA: CPU only; half runs on mps)",
     ),
     Row(
         "mps-tensor-to-numpy",
@@ -347,6 +354,7 @@ MORE_EARLY: tuple[Row, ...] = (
 )
 
 LATE: tuple[Row, ...] = (
+    *NATIVE,
     Row(
         "homebrew-intel-prefix",
         r"Cannot install in Homebrew on ARM processor in Intel default prefix"
@@ -370,29 +378,6 @@ LATE: tuple[Row, ...] = (
         "https://github.com/openai/whisper (whisper/transcribe.py: the FP16 warning on CPU)",
         severity=WARNING,
     ),
-    Row(
-        "metal-command-buffer-oom",
-        r"kIOGPUCommandBufferCallbackErrorOutOfMemory",
-        "out-of-memory",
-        "Metal ran out of GPU memory while running the work (Insufficient Memory in a command buffer)",
-        "Use less memory (smaller model, batch or resolution); if PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 is set, unset "
-        "it so torch refuses an allocation first.",
-        ("unset PYTORCH_MPS_HIGH_WATERMARK_RATIO", "top -l 1 -o mem -n 10"),
-        "Metal's IOGPU command buffer errors (kIOGPUCommandBufferCallbackErrorOutOfMemory); " + TORCH_ISSUE + "119088",
-    ),
-    Row(
-        "killed-9",
-        # macOS's own kernel log of the same kill ("kernel: memorystatus: killing largest compressed process
-        # python3.11 [5844] 43350 MB"), which is all a run killed for memory leaves when no shell line is pasted
-        r"\bKilled: 9\b|zsh: killed\b|memorystatus: killing (?:largest|process)",
-        "out-of-memory",
-        "macOS killed the process (SIGKILL, Killed: 9), which it does when memory runs out",
-        "Use less memory (smaller model, batch or resolution); if PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 is set, unset "
-        "it so torch refuses an allocation instead of the system killing the process.",
-        ("unset PYTORCH_MPS_HIGH_WATERMARK_RATIO", "top -l 1 -o mem -n 10"),
-        "https://github.com/gensyn-ai/rl-swarm/issues/369; aten/src/ATen/mps/MPSAllocator.mm (watermark 0.0)",
-    ),
+    *MEMORY,
     *INSTALL,
 )
-
-OWN_WORDS = frozenset({"poetry-no-candidates", "wheel-not-supported", "uv-only-wheels-for", "conda-not-found"})

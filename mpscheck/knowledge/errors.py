@@ -19,6 +19,7 @@ from mpscheck.knowledge.error_notes import NOTES
 from mpscheck.knowledge.error_rows import ERROR, TORCH_ISSUE, WARNING, Hit, Row, fill, groups_of
 from mpscheck.knowledge.error_texts import EARLY, LATE, MORE_EARLY
 from mpscheck.knowledge.library_rows import LIBRARY
+from mpscheck.knowledge.metal_rows import ASSERTION
 from mpscheck.knowledge.needles import may_match
 
 __all__ = ["BY_ID", "ERROR", "TABLE", "WARNING", "Hit", "Row", "fill", "find", "first", "groups_of"]
@@ -329,7 +330,9 @@ TABLE: tuple[Row, ...] = (
         "no-matching-distribution",
         r"No matching distribution found for (?P<package>torch\b[^\s]*)"
         r"|Could not find a version that satisfies the requirement (?P<package2>torch\b[^\s]*)"
-        r"|(?P<package3>torch)(?:==[\w.]+)? has no wheels with a matching (?:platform|Python ABI|Python) tag"
+        # uv's wrap (indented, or behind a reply's "> ") read as blanks between the words
+        r"|(?P<package3>torch)(?:[=<>!~]=?[\w.+*]{1,30},?){0,4} has no wheels with a matching[\s>]{1,40}"
+        r"(?:platform|Python ABI|Python) tag"
         r"|no wheels? (?:are available )?with a matching [\w ]{0,40}?tag\b.{0,600}?\btorch\b"
         r"|Distribution `(?P<package4>torch\w*)[=\w.+ ]{0,100}@[^`]{0,1000}` can't be installed",
         "no-matching-distribution",
@@ -339,26 +342,11 @@ TABLE: tuple[Row, ...] = (
         ("{python} -c 'import platform, sys; print(sys.version, platform.machine())'",),
         "pip/_internal/index/package_finder.py; https://pypi.org/project/torch/#files",
     ),
-    Row(
-        "metal-assertion",
-        r"INTERNAL ASSERT FAILED at \"[^\"]*/mps/[^\"]*\"|Placeholder buffer size \(\d+\) is not large enough"
-        r"|failed assertion `|\[MPSNDArray\w*|MPSNDArrayDescriptor|LLVM ERROR: Failed to infer result type"
-        r"|error: '?mps\.\w+'? op |MPSGraph.{0,300}?(?:error|assert)|-\[MTL\w+ \w+"
-        # MPSGraph's location prefix of a failed graph op, even where the line is cut before its "error:"
-        r"|loc\(\"mps_\w+\"\(\"\(mpsFileLoc\)",
-        "metal-bug-fixed-later",
-        "an assertion inside Metal/MPSGraph aborted the process: a bug in torch's MPS backend or in the OS, "
-        "several of which later torch releases fixed",
-        "Upgrade torch (and macOS); if it persists on the newest release, report it to PyTorch with the op and "
-        "the shapes.",
-        ("{python} -m pip install --upgrade torch",),
-        TORCH_ISSUE + "96153; " + TORCH_ISSUE + "77886 (fixed by PR pytorch/pytorch#78496); " + TORCH_ISSUE + "119088",
-    ),
 )
 
 # The rows for the causes of the 2026-11-24 corpus: the more specific ones first (mpscheck/knowledge/error_texts.py).
 
-TABLE = (*EARLY, *MORE_EARLY, *TABLE, *NOTES, *LIBRARY, *LATE)
+TABLE = (*EARLY, *MORE_EARLY, *TABLE, *ASSERTION, *NOTES, *LIBRARY, *LATE)
 BY_ID: dict[str, Row] = {row.id: row for row in TABLE}
 
 

@@ -61,7 +61,14 @@ class SetupRules(Reader):
             ev += self.paste.all("paste.shell_translated") + self.paste.all("paste.x86_cpu_features")
         if self.value("paste.shell_machine") == "x86_64":  # a Rosetta shell on an Apple chip, or an Intel Mac
             ev += self.paste.all("paste.shell_machine")
+        if self.value("paste.x86_library") and self.on_a_mac():  # Intel MKL runs only as x86_64 code
+            ev += self.paste.all("paste.x86_library")
         return evidence_of(ev)
+
+    def on_a_mac(self) -> bool:
+        """The paste shows macOS or a Mac, so x86_64 code in it is a Mac's (on Linux it is only a PC)."""
+        host = self.facts.host
+        return host.system == "Darwin" or bool(self.arm64_hardware()) or bool(self.value("paste.mac_named"))
 
     def setup_causes(self) -> list[Cause]:
         found: dict[str, Cause] = {}
@@ -205,6 +212,8 @@ class SetupRules(Reader):
         elif info is not None and x86:
             _, remedy = rosetta_cause(ctx, info)
             why = "an x86_64 Python build"
+        elif self.value("paste.x86_library") and not self.shell_is_x86():
+            why, remedy = self.x86_library_in_use()
         else:
             return self.general(
                 "rosetta-python",
@@ -212,6 +221,28 @@ class SetupRules(Reader):
                 why="the terminal itself runs under Rosetta, so everything started from it is x86_64",
             )
         return replace(self.general("rosetta-python", evidence, why=why), fix=remedy)
+
+    def shell_is_x86(self) -> bool:
+        """The shell the paste ran in is x86_64 (sysctl, arch, uname -m, brew config say so)."""
+        translated = self.value("paste.shell_translated") == 1 or self.value("paste.x86_cpu_features")
+        return bool(translated) or self.value("paste.shell_machine") == "x86_64"
+
+    def x86_library_in_use(self) -> tuple[str, Remediation]:
+        """Only an x86_64-only library (Intel MKL) says the Python is x86_64: which install made it is unknown."""
+        library = self.value("paste.x86_library")
+        why = (
+            f"{library}, which exists only as x86_64 code, runs in this Python: an x86_64 Python (an Intel conda "
+            "or Python install) running under Rosetta, where MKL also refuses to start (Rosetta has no AVX)"
+        )
+        remedy = Remediation(
+            "Check the Python's architecture (x86_64 means an Intel build under Rosetta), then install an arm64 "
+            "Python, such as an arm64 Miniforge or Homebrew in /opt/homebrew, and recreate the environment with it.",
+            (
+                f"{self.python} -c 'import platform; print(platform.machine())'",
+                "CONDA_SUBDIR=osx-arm64 conda create -n torch-arm64 python=3.12",
+            ),
+        )
+        return why, remedy
 
     def intel_mac(self) -> Cause:
         return self.general("intel-mac", self.ev("host.cpu_brand", "host.arm64_hardware", "paste.intel_prose"))

@@ -106,7 +106,7 @@ PASTE_FACTS = frozenset(
         "pip_requirement", "pip_versions", "requires_python", "shell_machine", "shell_processor",
         "shell_translated", "site_python", "torch_local_pin", "uv_command", "warning_line", "wheel_tag",
         "wrong_results",
-        "x86_cpu_features", "yolo_command",
+        "x86_cpu_features", "x86_library", "yolo_command",
     }
 )  # fmt: skip
 # Names with a key after them: a package, a variable, a doctor check's id.

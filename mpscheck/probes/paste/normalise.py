@@ -83,7 +83,7 @@ def normalise(lines: list[str]) -> Normalised:
     # Wraps are joined first: a terminal cut the line as it was printed, prefix and escapes included.
     # A message soft-wrapped at word boundaries is joined (with its spaces) before the hard-wrap rule could
     # join its pieces without one.
-    typed = [typography(line) for line in lines]
+    typed = [markdown_unescape(typography(line)) for line in lines]
     split_joined = join_split_messages(typed)
     joined = rejoin_split_messages(join_wrapped(split_joined), split_joined)
     joined = strip_prefixes([_PYTEST_E.sub("", unfence(html_unescape(separators(line)))) for line in joined])
@@ -169,6 +169,12 @@ def typography(line: str) -> str:
     """*line* with a web page's or an input method's typography as the ASCII that machine output has (one
     character for one, so a terminal's wrap width still shows)."""
     return line if line.isascii() else line.translate(_TYPOGRAPHY)
+
+
+def markdown_unescape(line: str) -> str:
+    """Markdown's escaped backticks (\\`) as the backticks the tool printed: a PR body or a comment written in
+    raw Markdown quotes uv's and pip's hints that way ("(e.g., \\`macosx_26_0_x86_64\\`)")."""
+    return line.replace("\\`", "`") if "\\`" in line else line
 
 
 def separators(line: str) -> str:

@@ -21,7 +21,8 @@ WHEEL = re.compile(
     r"\btorch-(?P<version>\d[\w.+]*)-(?P<py>cp\d+)-[\w]+-(?P<tag>macosx_\d+_\d+_(?P<arch>x86_64|arm64|universal2))\.whl"
 )
 UV_PLATFORM = re.compile(r"You're on macOS \(`?macosx_(?P<major>\d+)_(?P<minor>\d+)_(?P<arch>x86_64|arm64)`?\)")
-UV_TAG = re.compile(r"matching platform tag \(e\.g\.,? `?macosx_\d+_\d+_(?P<arch>x86_64|arm64)`?\)")
+# uv wraps its hint: joined back, the blanks (and a reply's "> ") between the words stay
+UV_TAG = re.compile(r"matching[\s>]{1,40}platform tag \(e\.g\.,? `?macosx_\d+_\d+_(?P<arch>x86_64|arm64)`?\)")
 PYTHON_TAG = re.compile(r"Python (?:ABI )?tag \(e\.g\.,? `?cp(?P<major>\d)(?P<minor>\d+)`?\)")
 SITE = re.compile(r"/lib/python(?P<version>\d\.\d+)/site-packages")
 UV_PYTHON = re.compile(r"^\s*Using (?:CPython|Python|PyPy) (?P<version>\d+\.\d+(?:\.\d+)?)\b")

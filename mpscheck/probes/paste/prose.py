@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from mpscheck.probes.paste.model import Observation, Seen, each_line
+from mpscheck.probes.paste.near import Near
 
 KIND = "prose"
 # Any casing, the tier joined or hyphenated as people type it: "m1 pro", "M1Pro", "M2-Max", "m3 max".
@@ -46,7 +47,11 @@ INTEL = re.compile(r"\bIntel\b")
 APPLE_TIER = re.compile(r"M[1-5] (?:Pro|Max|Ultra)$")
 # "on Mac Silicon" / "my Apple silicon" with no chip named: the user's own arm64 Mac all the same (not a mention of
 # Apple silicon in general, "support for the ARM-based Apple Silicon processors").
-APPLE_SILICON = re.compile(r"(?i)\b(?:on|my|an?|using|with|have|own) (?:an? |the |my )?(?:apple|mac) silicon\b")
+APPLE_SILICON = re.compile(
+    r"(?i)\b(?:on|my|an?|using|with|have|own) (?:an? |the |my )?(?:apple|mac) silicon\b"
+    # Apple's chips by their family letter: "cannot use the M chip", "Macs with M-series chips"
+    r"|\b(?:use|on|my|an?|the|with|have|own) (?:apple )?m[- ](?:series )?chips?\b"
+)
 LABEL = re.compile(r"^[\w .()?-]+:\s")  # a "key: value" line
 PROSE_LABEL = re.compile(r"^(?:Note|Context|Machine|Setup)\b")  # ... that is still prose
 NAMES = {"Big Sur": "11", "Monterey": "12", "Ventura": "13", "Sonoma": "14", "Sequoia": "15", "Tahoe": "26"}
@@ -72,32 +77,6 @@ _WRONG = (
     r"|(?:worse|poor|bad) (?:results?|outputs?|quality|accuracy|predictions?|images?|loss)"
     r"|results? [^\n]{0,40}?\bworse)"
 )
-
-
-class Near:
-    """Words said with an anchor word close by on one line: "mps" up to *span* characters before or after them, or
-    another anchor only before them (*after* False).
-
-    Each match of the words looks for the anchor in its own bounded window, so a line costs linear time however many
-    of either it holds: one regex with ``.{0,span}`` between the two tried *span* characters at every anchor of a
-    hostile line (12 ms for 4,000 characters of "MPS ", over a second for an input of such lines).
-    """
-
-    def __init__(self, words: re.Pattern[str], span: int = 60, anchor: re.Pattern[str] | None = None, longest: int = 0):
-        self.words = words
-        self.anchor = anchor or MPS_WORD
-        self.reach = span + (longest or len("mps"))  # *longest*: the anchor's longest word
-        self.after = anchor is None
-
-    def search(self, line: str) -> bool:
-        for match in self.words.finditer(line):
-            end = match.end() + self.reach if self.after else match.start()
-            if self.anchor.search(line, max(0, match.start() - self.reach), end):
-                return True
-        return False
-
-
-MPS_WORD = re.compile(r"(?i)(?<![a-z])mps\b")
 
 
 # The user says MPS (or the GPU) does not work at all: "training with MPS does not work", "the GPU isn't available".
@@ -215,6 +194,8 @@ CPU_ONLY = re.compile(
     r"(?i)\b(?:(?:seems?|appears?) to (?:be )?(?:run(?:ning)? on )?(?:the )?cpu(?:[- ]only)?"
     r"|(?:is|are|runs?|running|stays?) (?:on )?(?:the )?cpu[- ]only(?! (?:machine|build|wheel|version|torch|pytorch))"
     r"|(?:only|just) (?:uses?|using|runs? on|running on) (?:the )?cpu"
+    # the passive and the reordered: "Only the CPU is used", "it uses only the CPU"
+    r"|(?<!not )\bonly (?:the )?cpu (?:is|was|gets|got) (?:being )?used|\b(?:uses?|using) only (?:the )?cpu(?![\w-])"
     r"|(?:does(?: not|n't)|do(?: not|n't)|is(?: not|n't)|not) us(?:e|ing) (?:the )?(?:mps|gpu|metal)"
     r"|(?:uses?|using|goes to use|runs? on|running on) (?:the )?cpu,? (?:instead of|not|rather than) (?:the )?"
     r"(?:mps|gpu|metal)"

@@ -1,4 +1,4 @@
-"""prose.Near: words with "mps" (or another anchor) close by, found in linear time; its windows pinned at their edges.
+"""near.Near: words with "mps" (or another anchor) close by, found in linear time; its windows pinned at their edges.
 
 The windows replace regexes of the form ``words.{0,span}mps|mps.{0,span}words``: the same lines must match, and
 hostile lines must stay fast (tests/test_explain_weighing.py times them).
@@ -9,38 +9,39 @@ from __future__ import annotations
 import re
 
 from mpscheck.probes.paste import prose
+from mpscheck.probes.paste.near import Near
 
 WORD = re.compile(r"(?i)\bwrong\b")
 
 
 def test_mps_after_the_words_reaches_span_characters_and_no_further() -> None:
-    near = prose.Near(WORD, 10)
+    near = Near(WORD, 10)
     assert near.search("wrong" + " " * 10 + "mps")
     assert not near.search("wrong" + " " * 11 + "mps")
 
 
 def test_mps_before_the_words_reaches_span_characters_and_no_further() -> None:
-    near = prose.Near(WORD, 10)
+    near = Near(WORD, 10)
     assert near.search("mps" + " " * 10 + "wrong")
     assert not near.search("mps" + " " * 11 + "wrong")
     assert near.search("x " * 50 + "mps" + " " * 10 + "wrong")  # the window starts mid-line
 
 
 def test_mps_must_be_a_word_of_its_own() -> None:
-    near = prose.Near(WORD, 10)
+    near = Near(WORD, 10)
     assert not near.search("wrong in gmps")
     assert not near.search("wrong in mpsx")
     assert near.search("wrong in MPS:0")
 
 
 def test_every_match_of_the_words_is_tried() -> None:
-    near = prose.Near(WORD, 10)
+    near = Near(WORD, 10)
     assert near.search("wrong" + " " * 40 + "wrong mps")
 
 
 def test_another_anchor_counts_only_before_the_words() -> None:
     anchor = re.compile(r"(?i)\b(?:mac|apple silicon)\b")
-    near = prose.Near(WORD, 10, anchor, len("apple silicon"))
+    near = Near(WORD, 10, anchor, len("apple silicon"))
     assert near.search("on apple silicon" + " " * 10 + "wrong")
     assert near.search("mac" + " " * 10 + "wrong")
     assert not near.search("apple silicon" + " " * 11 + "wrong")
