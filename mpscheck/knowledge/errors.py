@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from mpscheck.knowledge.error_notes import NOTES
 from mpscheck.knowledge.error_rows import ERROR, TORCH_ISSUE, WARNING, Hit, Row, fill, groups_of
@@ -351,7 +352,16 @@ BY_ID: dict[str, Row] = {row.id: row for row in TABLE}
 
 
 def find(lines: list[str]) -> Iterator[Hit]:
-    """Every row's matches in the *lines* of a text, in line order; one hit per row per line."""
+    """Every row's matches in the *lines* of a text, in line order; one hit per row per line. A line repeated (a
+    log's warnings and progress bars) is searched once and its hits given to every copy: no row spans lines."""
+    distinct = list(dict.fromkeys(lines))
+    if len(distinct) < len(lines):
+        copies: dict[str, list[int]] = {}
+        for number, line in enumerate(lines, start=1):
+            copies.setdefault(line, []).append(number)
+        found = [replace(hit, line=number) for hit in find(distinct) for number in copies[hit.text]]
+        yield from sorted(found, key=lambda hit: hit.line)  # stable: table order within a line
+        return
     text = "\n".join(lines)
     starts = [0]
     for line in lines[:-1]:
