@@ -32,3 +32,9 @@ def test_every_reader_sees_the_same_with_copies_as_line_by_line() -> None:
         alone = [(obs.fact, obs.value, number) for number, line in enumerate(LINES, 1) for obs in parser(name)([line])]
         assert [(obs.fact, obs.value, obs.line) for obs in whole] == alone, name
         assert all(obs.text == LINES[obs.line - 1] for obs in whole), name
+
+
+def test_a_line_of_undecodable_bytes_is_no_prose_and_a_few_replaced_bytes_keep_it() -> None:
+    said = "the results on mps are wrong"
+    assert parser("prose")([said + "\ufffd" * 2])  # a stray undecodable byte or two: still the user's words
+    assert parser("prose")([said + "\ufffd" * 10]) == []  # over a tenth undecodable: a binary, not words

@@ -274,6 +274,8 @@ def parse(lines: list[str]) -> list[Observation]:
 
 
 def _line(seen: Seen, line: str) -> list[Observation]:
+    if line.count("\ufffd") * 10 > len(line):  # bytes that were no text (a binary pasted): no one's words
+        return []
     found: list[Observation] = []
     if WRONG_RESULTS.search(line) or any(said.search(line) for said in WRONG_SAID):
         found.append(seen("paste.wrong_results", True))
