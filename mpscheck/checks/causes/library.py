@@ -23,14 +23,18 @@ def distribution(directory: str) -> str:
     return DISTRIBUTION.get(directory, directory)
 
 
+def own_frames(paste: Paste, error_line: int) -> list[Observation]:
+    """The traceback frames shown for the error on *error_line*: those after the previous error or exception
+    line (an earlier traceback's frames are not this error's)."""
+    earlier = [o.line for name in ("error", "paste.exception") for o in paste.all(name) if o.line < error_line]
+    start = max(earlier, default=0)
+    return [o for o in paste.all("paste.frame") if start < o.line < error_line and 'File "' in o.text]
+
+
 def failing_library(paste: Paste, error_line: int) -> tuple[str, Observation] | None:
     """The library (its distribution name) whose frame is the deepest non-torch frame above *error_line*,
     and that frame; None when that frame is the user's own code or no frame is shown."""
-    # the frames after the exception line before this one: an earlier traceback's frames are not this error's
-    earlier = [o.line for name in ("error", "paste.exception") for o in paste.all(name) if o.line < error_line]
-    start = max(earlier, default=0)
-    frames = [o for o in paste.all("paste.frame") if start < o.line < error_line and 'File "' in o.text]
-    for frame in reversed(frames):
+    for frame in reversed(own_frames(paste, error_line)):
         match = PACKAGE_DIR.search(str(frame.value))
         directory = match["dir"] if match else None
         if directory in NOT_THE_MAKER:

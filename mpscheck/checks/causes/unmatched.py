@@ -16,6 +16,7 @@ import re
 from typing import Any, Callable
 
 from mpscheck.checks.causes.base import HIGH, Reader
+from mpscheck.checks.causes.library import own_frames
 from mpscheck.checks.causes.model import Cause, Evidence
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.causes import CAUSES
@@ -37,6 +38,10 @@ CLASS_FIX = {
 ATEN_OP = re.compile(r"(?<![\w:])(?P<op>aten::\w+(?:\.\w+)?)")
 MAP_LOCATION_MPS = re.compile(r"map_location\s*=\s*[\w.(]{0,20}['\"]mps")
 UPGRADE = "{python} -m pip install --upgrade torch"
+# A frame of torch or its family (torch/, torchvision/, torchaudio/, functorch/): the error may be torch's.
+TORCH_FRAME = re.compile(r"(?:^|[/\\])(?:torch|torchvision|torchaudio|functorch|torchgen)[/\\]")
+# Words of an error that may well be about the device or torch: then it is not judged as outside torch.
+DEVICE_WORD = re.compile(r"(?i)mps|metal|cuda|torch|tensor|device|gpu|float|dtype|mkl|dylib|arm64|x86")
 
 
 def messages_lookup() -> Callable[[str], list[Any]] | None:
@@ -196,6 +201,8 @@ class UnmatchedRules(Reader):
     def unrecognised(self, first: Any, crash: Any) -> Cause:
         """An error or crash that no row and no message of the table knows: never healthy, never guessed."""
         said = str(first.value)
+        if crash is None and (outside := self.outside_torch(first)) is not None:
+            return outside
         if crash is not None:
             summary = (
                 f"the process crashed ({crash.value}) and nothing in the paste says why"
@@ -212,6 +219,27 @@ class UnmatchedRules(Reader):
             (table.fill(UPGRADE, {"python": self.python}),),
         )
         return Cause(BUG, summary, remedy, evidence, ISSUES, variant="unrecognised")
+
+    def outside_torch(self, first: Any) -> Cause | None:
+        """An error whose traceback shows frames and none of torch's, in words that name neither torch nor a
+        device: raised by the user's code or a library, not torch's MPS backend, so no torch bug is claimed."""
+        frames = own_frames(self.paste, first.line)
+        if not frames or any(TORCH_FRAME.search(str(o.value)) for o in frames) or DEVICE_WORD.search(first.text):
+            return None
+        where = frames[-1]
+        return Cause(
+            "not-enough-evidence",
+            f"the error (“{first.value}”) is raised outside torch: its traceback, which ends at line {where.line} of "
+            "the paste, has no frame of torch, and nothing in the paste ties the error to MPS",
+            Remediation(
+                "Fix that error where its traceback ends; if MPS is in doubt after that, run mpscheck on the Mac "
+                "and paste its report.",
+                ("mpscheck doctor --format markdown",),
+            ),
+            (Evidence(first.line, first.text), Evidence(where.line, where.text)),
+            "",
+            variant="outside-torch",
+        )
 
     def nan_results(self) -> list[Cause]:
         """A tensor on mps printed full of NaN: the run went through, but its results are wrong; not healthy."""
