@@ -36,10 +36,6 @@ WRONG_CAUSE = {
     "macOS build without MPS both print: the answer names both and the command that tells them apart",
     "pytorch-100165-torch-mps-missing-2-0-0.txt": "the AttributeError is only in the thread's title; the body shows "
     "`torch.mps` typed in a REPL and torch 2.0.0, but no error line",
-    # round 13 (video, image and speech generation projects): the misses left, each with why
-    "trellis-mac-9-metallib-language-4-macos-15.txt": "a third-party Metal library built for a newer Metal "
-    "language version than this macOS loads ('language version 4.0 which is not supported on this OS') is read as "
-    "an unknown Metal error fixed in a later torch, not as macOS too old for that library",
     # round 12 (learners' and course repositories): the misses left, each with why
     "d2l-2655-try-gpu-cuda-only-macos.txt": "'try_gpu() can only detect cuda, but not mps' (a helper that never "
     "asks for mps) is one sentence of prose with no device shown; no rule reads a helper's CUDA-only check",
@@ -120,6 +116,11 @@ WRONG_CAUSE = {
     "only in the thread's title): Linux x86 prints it too, so not enough evidence",
 }
 WRONG_FIX = {
+    # round 13: the cause is right (macOS too old for the Metal library); the thread's command is that project's
+    # own switch (SPARSE_CONV_BACKEND=none), which no paste line names
+    "trellis-mac-9-metallib-language-4-macos-15.txt": "the thread's workaround command sets the project's own "
+    "variable (SPARSE_CONV_BACKEND=none), which the paste does not name; explain says update macOS or turn that "
+    "Metal kernel off",
     "insanely-fast-whisper-275-float64-timestamps.txt": "the thread's fix upgrades transformers (pipx runpip ...), "
     "which made the float64 tensor; the paste does not name it",
     "llama-cpp-python-847-x86-dylib-arm-conda.txt": "the wrong-arch library is llama-cpp-python's, rebuilt with "

@@ -127,3 +127,18 @@ def test_the_tables_default_macos_for_int64_ops_is_the_op_limits_one() -> None:
 
     (limit,) = [limit for limit in OP_LIMITS if limit.id == "cumsum-int64-macos13.3"]
     assert parse_version(error_rows.INT64_KERNELS_MACOS) == limit.macos_below
+
+
+def test_a_metal_library_for_a_newer_metal_language_is_macos_too_old_whatever_the_version() -> None:
+    # the class, not the one paste: any library, any language version, cut or not after "this OS"
+    for line in (
+        "RuntimeError: Failed to load metallib from /x/kernels.metallib: This library is using language version 3.2 "
+        "which is not supported on this OS",
+        # the real line (trellis-mac#9) with another library and version: the rule reads the class, not the path
+        "RuntimeError: Failed to load metallib from /opt/ext/other.metallib: This library is using language version "
+        "4.0 which is not supported on this OS",
+    ):
+        hit = table.first(line)
+        assert hit is not None and hit.row.id == "metal-language-newer-than-os", line
+        assert hit.row.cause == "macos-too-old"
+    assert table.first("This library is using language version 4.0") is None

@@ -198,6 +198,20 @@ EARLY: tuple[Row, ...] = (
         "macOS 14 SDK: 'you will need macOS Sonoma and Xcode 15')",
     ),
     Row(
+        "metal-language-newer-than-os",
+        # Metal refusing a compiled library (a .metallib, or a kernel built at run time) made for a newer Metal
+        # Shading Language than this macOS loads: the OS is older than the kernel's author built for
+        r"language version (?P<msl>\d{1,3}(?:\.\d{1,3}){0,2}) which is not supported on this OS",
+        "macos-too-old",
+        "a Metal library was built for Metal language {msl}, which this macOS cannot load: the kernel needs a newer "
+        "macOS",
+        "Update macOS to the version that library's project asks for, or turn that Metal kernel off and use the "
+        "project's PyTorch path.",
+        ("softwareupdate --list",),
+        "https://github.com/shivampkumar/trellis-mac/issues/9 (flex_gemm's metallib uses MSL 4.0: 'only loads on "
+        "macOS 26 (Tahoe) or newer')",
+    ),
+    Row(
         "cuda-checkpoint-on-mac",
         r"Attempting to deserialize object on a CUDA device but torch\.cuda\.is_available\(\) is False"
         r"|Attempting to deserialize object on CUDA device \d+ but torch\.cuda\.device_count\(\) is",
