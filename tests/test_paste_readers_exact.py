@@ -1091,3 +1091,13 @@ def test_the_users_word_that_mps_does_not_work_reads_exactly() -> None:
         ("paste.mps_fails_said", True, 3, None),
         ("paste.mps_fails_said", True, 4, None),
     ]
+
+
+def test_a_warning_header_left_alone_by_a_word_wrap_is_still_its_path() -> None:
+    """Python's "path.py:NNN: Category: message" wrapped after its line number still names the path."""
+    path = "/opt/anaconda3/envs/bobo/lib/python3.11/multiprocessing/resource_tracker.py"
+    assert read_with("traceback", [f"{path}:254:"]) == [
+        ("paste.frame", path, 1, None),
+        ("interpreter.conda_prefix", "/opt/anaconda3/envs/bobo", 1, None),
+    ]
+    assert read_with("traceback", [f"{path}:254: and more words"]) == []  # not a warning's header

@@ -13,10 +13,11 @@ from mpscheck.probes.paste.model import Observation, Seen, each_line
 
 KIND = "traceback"
 # A warning's path also after a tqdm progress bar that the warning interrupted ("  0%|     | 0/1 [00:00<?, ?it/s]/opt/
-# .../functional.py:4038: UserWarning: ..."), as the same path reads when the terminal wraps the bar away.
+# .../functional.py:4038: UserWarning: ..."), as the same path reads when the terminal wraps the bar away, and
+# when a word wrap leaves "path.py:NNN:" alone on its line.
 FRAME = re.compile(
     r'^\s*File "(?P<path>[^"]+)", line \d+|^(?:\s*\d{1,3}%\|[^|\n]{0,300}\|[^\]\n]{0,120}\])?'
-    r"(?P<wpath>/\S+\.py):\d+: \w*Warning"
+    r"(?P<wpath>/\S+\.py):\d+:(?: \w*Warning|\s*$)"  # or its header alone: a wrap put the category below
 )
 EXECUTABLE = re.compile(r"^\s*(?P<path>/\S+/bin/python[\d.]*)\s*$")
 EXCEPTION = re.compile(
