@@ -142,3 +142,19 @@ def test_a_metal_library_for_a_newer_metal_language_is_macos_too_old_whatever_th
         assert hit is not None and hit.row.id == "metal-language-newer-than-os", line
         assert hit.row.cause == "macos-too-old"
     assert table.first("This library is using language version 4.0") is None
+
+
+def test_the_attention_mask_rows_torch_release_is_the_op_tables() -> None:
+    """transformers' refusal on mps needs torch.isin's MPS kernel: the release the row names is the generated
+    op table's first release with it, not a number written by hand."""
+    import json
+    from pathlib import Path
+
+    import mpscheck.knowledge as knowledge
+    from mpscheck.knowledge.errors import BY_ID
+
+    ops = json.loads((Path(knowledge.__file__).parent / "op_coverage.json").read_text())["ops"]
+    first = next(release for release, kind in ops["aten::isin.Tensor_Tensor_out"]["history"] if kind == "mps")
+    major_minor = ".".join(first.split(".")[:2])
+    row = BY_ID["hf-attention-mask-mps"]
+    assert f"torch>={major_minor}'" in row.commands[0] and f"torch {major_minor}" in row.summary

@@ -116,7 +116,8 @@ NOTES: tuple[Row, ...] = (
     Row(
         "hf-attention-mask-mps",
         # transformers' generate() refuses to infer the attention mask on mps: it needs torch.isin, which had no MPS
-        # kernel before torch 2.4 (transformers' isin_mps_friendly works around it from then on).
+        # kernel before torch 2.4 (transformers' isin_mps_friendly works around it from then on). The release is the
+        # op table's (op_coverage.json: aten::isin.Tensor_Tensor_out, mps from 2.4.0; tests/test_error_table.py).
         r"Can't infer missing attention mask on .mps. device",
         "op-not-implemented",
         "transformers will not build the attention mask on mps: that needs torch.isin, which has no MPS kernel before "
