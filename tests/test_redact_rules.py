@@ -21,6 +21,14 @@ def test_of_two_overlapping_secrets_the_longer_is_masked_whole() -> None:
     assert redact("x=s3cretvalue-and-more-9;", environ) == f"x={MASK};"
 
 
+def test_the_longer_secret_is_masked_first_even_where_it_sorts_before_the_shorter() -> None:
+    # In reverse alphabetical order the shorter value ("wxyz12") would come first and leave the longer one's
+    # ends ("a-" and "-b") in the text: the order is by length, not by the values' letters.
+    environ = {"A_TOKEN": "wxyz12", "B_SECRET": "a-wxyz12-b"}
+    assert secret_values(environ) == ["a-wxyz12-b", "wxyz12"]
+    assert redact("k=a-wxyz12-b.", environ) == f"k={MASK}."
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

@@ -167,7 +167,7 @@ def _os(seen: Seen, value: str) -> list[Observation]:
         if match["machine"]:
             found.append(seen("interpreter.machine", match["machine"]))
         return found
-    for word, system in (("Windows", "Windows"), ("Ubuntu", "Linux"), ("Linux", "Linux"), ("Debian", "Linux")):
+    for word, system in (("Windows", "Windows"), ("Ubuntu", "Linux"), ("Linux", "Linux")):
         if word in value:
             return [seen("host.system", system)]
     return []
