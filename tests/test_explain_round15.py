@@ -108,3 +108,13 @@ def test_a_tool_on_the_cpu_told_with_a_named_chip_is_mps_not_requested() -> None
     assert diagnosis.exit_code != 0
     # without the words, the same paste says too little to name a cause
     assert explain_text(text.rsplit("# user: Whisper", 1)[0]).cause.id != "mps-not-requested"
+
+
+def test_the_op_message_whose_space_was_lost_is_the_op_not_implemented() -> None:
+    text = (
+        "NotImplementedError: The operatoraten::_linalg_solve_ex.result is not currently implemented for the MPS "
+        "device."
+    )
+    diagnosis = explain_text(text)
+    assert diagnosis.cause.id == "op-not-implemented"
+    assert "aten::_linalg_solve_ex.result" in diagnosis.cause.summary

@@ -123,7 +123,7 @@ TABLE: tuple[Row, ...] = (
         "op-not-implemented",
         # torch's words, and the same retold ("The operation aten::x is not currently implemented for MPS"), or cut
         # to the op and the rest in a title ("'torchvision::deform_conv2d' is not currently implemented for ...")
-        r"[Tt]he (?:operator|operation|op) [`'\"‘’]?(?P<op>\w+::[\w.]+)[`'\"‘’]? is not current(?:ly)? implemented "
+        r"[Tt]he (?:operator|operation|op) ?[`'\"‘’]?(?P<op>\w+::[\w.]+)[`'\"‘’]? is not current(?:ly)? implemented "
         r"for (?:the )?MPS(?: device| backend)?"
         r"|(?<![\w:])[`'\"‘’](?P<op2>[A-Za-z_]\w{0,40}::[\w.]{1,80})[`'\"‘’] is not current(?:ly)? implemented for "
         r"(?:the )?MPS(?: device| backend)?",
