@@ -123,9 +123,9 @@ TABLE: tuple[Row, ...] = (
         "op-not-implemented",
         # torch's words, and the same retold ("The operation aten::x is not currently implemented for MPS"), or cut
         # to the op and the rest in a title ("'torchvision::deform_conv2d' is not currently implemented for ...")
-        r"[Tt]he (?:operator|operation|op) [`'\"]?(?P<op>\w+::[\w.]+)[`'\"]? is not current(?:ly)? implemented for "
-        r"(?:the )?MPS(?: device| backend)?"
-        r"|(?<![\w:])[`'\"](?P<op2>[A-Za-z_]\w{0,40}::[\w.]{1,80})[`'\"] is not current(?:ly)? implemented for "
+        r"[Tt]he (?:operator|operation|op) ?[`'\"‘’]?(?P<op>\w+::[\w.]+)[`'\"‘’]? is not current(?:ly)? implemented "
+        r"for (?:the )?MPS(?: device| backend)?"
+        r"|(?<![\w:])[`'\"‘’](?P<op2>[A-Za-z_]\w{0,40}::[\w.]{1,80})[`'\"‘’] is not current(?:ly)? implemented for "
         r"(?:the )?MPS(?: device| backend)?",
         "op-not-implemented",
         "{op} has no MPS kernel in this torch, and the CPU fallback is off",
@@ -151,8 +151,10 @@ TABLE: tuple[Row, ...] = (
     Row(
         "op-fallback",
         # the warning's first clause alone (a title cut there) is still the warning: torch words no error so
-        r"[Tt]he operator '(?P<op>\w+::[\w.]+)' is not currently supported on the MPS backend(?: and will fall "
-        r"back to run on the CPU)?",
+        # and retold or re-rendered: the op in other quotes or none ("The operator aten::linalg_svd is not currently
+        # supported ...", a blog's code span that lost its quotes, even its space: "The operatoraten::linalg_svd")
+        r"[Tt]he operator ?[`'\"‘’]?(?P<op>\w+::[\w.]+)[`'\"‘’]? is not currently supported on the MPS backend(?: "
+        r"and will fall back to run on the CPU)?",
         "op-fallback-warning",
         "{op} runs on the CPU (PYTORCH_ENABLE_MPS_FALLBACK is on): slower, but not a failure",
         "Nothing is broken; for speed, upgrade torch if a newer release has an MPS kernel for this op.",

@@ -151,6 +151,11 @@ ONLY_ON_MPS = re.compile(
 )
 
 
+def _cpu_said(line: str) -> bool:
+    said = CPU_SAID.search(line)
+    return said is not None and "?" not in line[said.end() : said.end() + 80]
+
+
 def _mps_fails_cpu_works(line: str) -> bool:
     return bool(CONTRAST.search(line) and MPS_FAILS.search(line) and CPU_WORKS.search(line))
 
@@ -206,6 +211,15 @@ CPU_ONLY = re.compile(
     r"|us(?:e|ing) (?:the )?(?:gpu|mps|metal)\b[^\n]{0,60}?\b(?:rather th[ae]n|instead of)(?: \w{1,10}){0,2} cpu)\b"
     # The same in Chinese ("只能CPU跑", "无法调用 mps"): no word boundaries between CJK and Latin letters.
     r"|只能\s*(?:用|使用|在)?\s*(?i:cpu)|(?:无法|不能)\s*(?:调用|使用|用)\s*(?i:mps|gpu)"
+)
+# The same told as a tool's default ("Whisper defaults to CPU on macOS"), or the GPU left out ("completely ignores
+# the M4 Pro's GPU", "the GPU is not being used"); not when asked ("..., and the GPU is not being used?": a guess),
+# not a library's own log ("Defaulting to cpu instead": its notice, read by the error table). A GPU at 0 % is no
+# such statement: a run on mps that swaps shows it too (LLaMA_MPS#2).
+CPU_SAID = re.compile(
+    r"(?i)\bdefault(?:s|ed)? to (?:the |using (?:the )?)?cpu\b"
+    r"|\bignor(?:es?|ed|ing) (?:the |my |its |your )?(?:[\w'’-]{1,20} ){0,2}?(?:gpu|mps|metal)\b"
+    r"|\b(?:gpu|mps)\b (?:is|was|are|were)(?: not|n't|n’t) (?:being |even )?used\b"
 )
 # The user's words that the tool asks for CUDA ("it keeps asking for cuda libraries", "where can I disable cuda"):
 # what "Torch not compiled with CUDA enabled" says, told without the error. Not "my Mac has no CUDA".
@@ -302,7 +316,7 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.not_a_mac", True))
     if NO_MPS_BUILD.search(line):
         found.append(seen("paste.no_mps_build", True))
-    if CPU_ONLY.search(line):
+    if CPU_ONLY.search(line) or _cpu_said(line):
         found.append(seen("paste.device_used", "cpu"))
         if named_mac:
             found.append(seen("host.system", "Darwin"))
