@@ -115,8 +115,6 @@ WRONG_CAUSE = {
     "invokeai-1451-mkl-fatal-face-restore-m1.txt": "Intel MKL's fatal error with nothing that shows a Mac (the M1 is "
     "only in the thread's title): Linux x86 prints it too, so not enough evidence",
     # round 14 (the PyTorch forums), scored before any change
-    "discuss-pytorch-152189-fallback-request-slow-conv2d.txt": "the dispatcher's second sentence alone ('aten::"
-    "_slow_conv2d_forward' is only available for these backends: ...), quoted in prose: no error line is read",
     "discuss-pytorch-191237-optim-step-slow-on-mps.txt": "'optim.step() ... way too slow, especially on MPS', with the "
     "timings in screenshots: slowness told in words names no cause (says not enough evidence)",
 }
