@@ -46,3 +46,48 @@ def test_the_dispatchers_second_sentence_quoted_alone_in_prose() -> None:
     # another op's list of backends says nothing about devices
     other = "'aten::_fft_r2c' is only available for these backends: [CPU, CUDA]."
     assert explain_text(other).cause.id != "device-mismatch"
+
+
+def test_slowness_on_mps_told_in_words_names_the_causes_that_tell_it_apart() -> None:
+    # discuss.pytorch.org/t/191237 (title and body), ChatTTS#742 (a title in Chinese): no error, no figure
+    for text in (
+        "Optim.step() is significantly SLOW on MPS",
+        "However, if we look at optim.step(), which should be a very simple step, it is way too slow, especially on "
+        "MPS, which is nonsense.",
+        "为什么mac mps 加速比cpu 慢",
+        "The GPU is slower than the CPU for my model",
+    ):
+        diagnosis = explain_text(text)
+        assert (diagnosis.cause.id, diagnosis.cause.variant) == ("not-enough-evidence", "slow"), text
+        assert diagnosis.exit_code != 0  # slowness is never a pass
+        assert diagnosis.cause.fix is not None
+        assert diagnosis.cause.fix.commands == (
+            "mpscheck ops -- python your_script.py",
+            "mpscheck doctor --format markdown",
+        )
+        assert "fall back to the CPU" in diagnosis.cause.fix.summary and "memory" in diagnosis.cause.fix.summary
+        assert diagnosis.cause.evidence and diagnosis.cause.evidence[0].text == text
+
+
+def test_slowness_of_the_cpu_or_in_torchs_own_words_is_not_said_of_mps() -> None:
+    for text in (
+        "but when I change mps as cpu generating can work well but too slow",  # ng-video-lecture#35: the CPU's
+        "it is slow",  # no device named
+        "slow_conv2d runs on mps",  # an op's name, not a word
+    ):
+        assert explain_text(text).cause.variant != "slow", text
+    # torch's NotImplementedError says "slower than running natively on MPS": the error is the cause
+    error = (
+        "NotImplementedError: The operator 'aten::_fft_r2c' is not currently implemented for the MPS device. As a "
+        "temporary fix, you can set the environment variable `PYTORCH_ENABLE_MPS_FALLBACK=1` to use the CPU as a "
+        "fallback for this op. WARNING: this will be slower than running natively on MPS."
+    )
+    assert explain_text(error).cause.id == "op-not-implemented"
+    # a comparison still counts where the CPU comes first ("mps 加速比cpu 慢": mps slower than the CPU)
+    assert explain_text("on my M2 the cpu run is faster, mps is slower").cause.variant == "slow"
+
+
+def test_a_healthy_paste_that_also_says_slow_stays_read_by_its_evidence() -> None:
+    # positive evidence of mps (a tensor on mps:0) outranks words: slowness is no failure of MPS itself
+    text = ">>> torch.ones(1, device='mps')\ntensor([1.], device='mps:0')\nbut training is slow on mps\n"
+    assert explain_text(text).cause.id == "healthy"
