@@ -114,6 +114,10 @@ WRONG_CAUSE = {
     "error: the Intel MacBook Pro of the prose is answered (says intel-mac; its AMD eGPU has no supported MPS either)",
     "invokeai-1451-mkl-fatal-face-restore-m1.txt": "Intel MKL's fatal error with nothing that shows a Mac (the M1 is "
     "only in the thread's title): Linux x86 prints it too, so not enough evidence",
+    # round 14 (the PyTorch forums), scored before any change
+    "discuss-pytorch-191237-optim-step-slow-on-mps.txt": "'optim.step() ... way too slow, especially on MPS', with the "
+    "timings in screenshots: slowness told in words names no cause (says not enough evidence, variant slow, with the "
+    "commands that tell its usual causes apart)",
 }
 WRONG_FIX = {
     # round 13: the cause is right (macOS too old for the Metal library); the thread's command is that project's

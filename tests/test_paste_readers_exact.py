@@ -985,6 +985,7 @@ def test_eighth_round_prose_reads_exactly() -> None:
         ("paste.wrong_results", True, 3, None),
         ("paste.wrong_results", True, 4, None),
         ("paste.wrong_results", True, 5, None),
+        ("paste.slow_said", True, 6, None),  # round 14: slowness said of mps is read (checks/causes/slow.py)
         ("paste.mps_fails_cpu_works", True, 8, None),
         ("paste.mps_fails_cpu_works", True, 9, None),
         ("paste.wrong_results", True, 12, None),
@@ -1101,3 +1102,29 @@ def test_a_warning_header_left_alone_by_a_word_wrap_is_still_its_path() -> None:
         ("interpreter.conda_prefix", "/opt/anaconda3/envs/bobo", 1, None),
     ]
     assert read_with("traceback", [f"{path}:254: and more words"]) == []  # not a warning's header
+
+
+def test_fourteenth_round_slowness_on_mps_reads_exactly() -> None:
+    """Slowness said of mps or the GPU, on either side of it or compared with the CPU; not said of the CPU the user
+    switched to, not in torch's own "slower than running natively", not with no device named, not an op's name."""
+    lines = [
+        "# user: Optim.step() is significantly SLOW on MPS",
+        "# user: mps training is slowly getting there",
+        "# user: the GPU is slower than the CPU",
+        "# user: 为什么mac mps 加速比cpu 慢",
+        "# user: when I change mps as cpu it works but too slow",
+        "# user: this will be slower than running natively on MPS",
+        "# user: it is slow",
+        "# user: slow_conv2d on mps",
+        "# user: metal is slow",
+        "# user: slow, with metal",
+        "# user: mps, then the cpu, slower",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.slow_said", True, 1, None),
+        ("paste.slow_said", True, 2, None),
+        ("paste.slow_said", True, 3, None),
+        ("paste.slow_said", True, 4, None),
+        ("paste.slow_said", True, 9, None),
+        ("paste.slow_said", True, 11, None),
+    ]

@@ -11,6 +11,7 @@ literals and bounded classes: linear on any line.
 
 from __future__ import annotations
 
+from mpscheck.knowledge.dispatch_rows import DISPATCH
 from mpscheck.knowledge.error_rows import TORCH_ISSUE, WARNING, Row
 from mpscheck.knowledge.install_rows import INSTALL
 from mpscheck.knowledge.metal_rows import MEMORY
@@ -295,6 +296,7 @@ MORE_EARLY: tuple[Row, ...] = (
         ("{python} -m pip install --upgrade 'torch>=2.0'",),
         "torch/mps/__init__.py (functions added release by release); https://github.com/huggingface/accelerate/pull/2686",
     ),
+    *DISPATCH,
     Row(
         "library-op-no-mps",
         r"Could not run '(?P<op>(?!aten::)\w+::\w+)' with arguments from the 'MPS' backend",

@@ -20,6 +20,7 @@ from mpscheck.checks.causes.findings import check_cause, check_inputs, relevant_
 from mpscheck.checks.causes.model import Cause, Diagnosis, Evidence, evidence_of
 from mpscheck.checks.causes.ops import OpCoverage, knowledge_ops
 from mpscheck.checks.causes.setup import SetupRules
+from mpscheck.checks.causes.slow import slow_said
 from mpscheck.checks.causes.unmatched import UnmatchedRules
 from mpscheck.checks.policy import decide_text
 from mpscheck.facts import Facts
@@ -267,6 +268,8 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
         if positive:
             how = "; ".join(sorted({_describe(o) for o in positive}))
             return self.general(HEALTHY, evidence_of(positive), how=how)
+        if (said := self.paste.get("paste.slow_said")) is not None:
+            return slow_said(said)
         return self.general(NOT_ENOUGH, ())
 
 

@@ -14,6 +14,7 @@ import re
 
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 from mpscheck.probes.paste.near import Near
+from mpscheck.probes.paste.slow_words import slow_on_mps
 
 KIND = "prose"
 # Any casing, the tier joined or hyphenated as people type it: "m1 pro", "M1Pro", "M2-Max", "m3 max".
@@ -322,6 +323,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
             found.append(seen("host.system", "Darwin"))
     if MPS_FAILS_SAID.search(line):
         found.append(seen("paste.mps_fails_said", True))
+    if slow_on_mps(line):
+        found.append(seen("paste.slow_said", True))
     if MEMORY_GROWTH.search(line):
         found.append(seen("paste.memory_growth", True))
     if MACOS_REGRESSION.search(line):

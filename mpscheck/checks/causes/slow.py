@@ -1,0 +1,37 @@
+"""The user says the run is slow on mps, and the paste shows no error and nothing that names why: still not enough
+evidence (slowness alone names no cause: the corpus's slow threads ended in ops falling back to the CPU, a model
+swapping out of unified memory, a library with no Metal backend and a torch whose kernels got faster later), but the
+answer names those causes and the commands that tell them apart instead of the bare "run mpscheck on the Mac".
+"""
+
+from __future__ import annotations
+
+from mpscheck.checks.causes.model import Cause, Evidence
+from mpscheck.model import Remediation
+from mpscheck.probes.paste.model import Observation
+
+NOT_ENOUGH = "not-enough-evidence"
+SOURCES = (
+    "https://github.com/pytorch/pytorch/issues/77764 (ops that fall back to the CPU); "
+    "https://github.com/pytorch/pytorch/pull/127242 (fused Adam/AdamW on MPS, torch 2.4); "
+    "https://github.com/2noise/ChatTTS/issues/742; https://discuss.pytorch.org/t/optim-step-is-significantly-slow-on-mps/191237"
+)
+
+
+def slow_said(said: Observation) -> Cause:
+    """Slowness told in words: which of its usual causes it is, the paste does not show; the commands that tell."""
+    return Cause(
+        NOT_ENOUGH,
+        "the paste says the run is slow on mps, and shows nothing that names why (no error, no fallback warning, "
+        "no memory figure, no device line)",
+        Remediation(
+            "Tell the usual causes apart: list the ops that would fall back to the CPU (each copies its tensors "
+            "back and forth), check that the model and its inputs are on mps (a GPU idle at 0 % means the run "
+            "never used it), watch memory pressure while it runs (a model larger than unified memory swaps), and "
+            "upgrade torch (MPS kernels, the optimizers' among them, got faster in later releases).",
+            ("mpscheck ops -- python your_script.py", "mpscheck doctor --format markdown"),
+        ),
+        (Evidence(said.line, said.text),),
+        SOURCES,
+        variant="slow",
+    )

@@ -1,0 +1,28 @@
+"""The user's words that the run is slow on mps: read apart from prose.py's other words (which must stay under 400
+lines), in linear time like them (near.py). What the judge makes of it: checks/causes/slow.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mpscheck.probes.paste.near import Near
+
+GPU_WORD = re.compile(r"(?i)\b(?:mps|gpu|metal)\b")
+# The user's words that the run is slow on mps ("Optim.step() is significantly SLOW on MPS", discuss.pytorch.org
+# /t/191237; "mps 加速比cpu 慢", ChatTTS#742): slowness told, which names no cause of its own (checks/causes/slow.py).
+SLOW_WORDS = re.compile(r"(?i)\bslow(?:er|ly|ness)?\b|慢")
+SLOW_SAID = (Near(SLOW_WORDS), Near(SLOW_WORDS, 60, GPU_WORD, len("metal")))
+TORCH_SLOWER = "slower than running natively"  # torch's own words in its NotImplementedError, not the user's
+COMPARED = re.compile(r"(?i)\bslower\b|\bthan\b|比")
+
+
+def slow_on_mps(line: str) -> bool:
+    """Slowness said of mps (or the GPU), not of the CPU the user switched to ("when I change mps as cpu generating
+    can work well but too slow", ng-video-lecture#35): a plain "slow" after a later "cpu" than "mps" is the CPU's."""
+    if TORCH_SLOWER in line or not any(near.search(line) for near in SLOW_SAID):
+        return False
+    match = SLOW_WORDS.search(line)
+    assert match is not None
+    before = line[: match.start()].lower()
+    return before.rfind("cpu") <= before.rfind("mps") or bool(COMPARED.search(line))
