@@ -1021,6 +1021,7 @@ def test_eighth_round_hosted_runner_read_exactly() -> None:
         "# user: the self-hosted runner on macOS 14",
     ]
     assert read_with("prose", lines) == [
+        ("paste.ci_said", True, 1, None),  # GitHub Actions: a CI run (round 17)
         ("host.hypervisor", True, 1, None),
         ("host.macos_version", "14", 1, None),
         ("host.system", "Darwin", 1, None),
@@ -1101,3 +1102,29 @@ def test_a_warning_header_left_alone_by_a_word_wrap_is_still_its_path() -> None:
         ("interpreter.conda_prefix", "/opt/anaconda3/envs/bobo", 1, None),
     ]
     assert read_with("traceback", [f"{path}:254: and more words"]) == []  # not a warning's header
+
+
+def test_seventeenth_round_prose_reads_exactly() -> None:
+    """A CI run said (an uppercase word CI, GitHub Actions; not CI/CD, a word that starts with CI, a lowercase ci,
+    nor a self-hosted runner); the CPU used instead of mps with an owner's name and a verb between
+    (TotalSegmentator#250), and the GPU seen idle, which is not read (llama-mps#2, RVC#767)."""
+    lines = [
+        "# user: Run platform tests on AutoGluon CI",
+        "# user: it fails in GitHub Actions",
+        "# user: our CI/CD pipeline, CIFAR data, the ci folder",
+        "# user: on our self-hosted CI Mac mini",
+        "# user: Is it possible that it just uses the Macbook's CPU instead of calling the Macbook's \"MPS\" here?",
+        "# user: it is using my M1's CPU rather than its GPU",
+        "# user: GPU usage 0% and no GPU usage observed; the GPU is not being used?",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.ci_said", True, 1, None),
+        ("paste.ci_said", True, 2, None),
+        ("paste.mac_named", True, 4, None),
+        ("paste.device_used", "cpu", 5, None),
+        ("host.system", "Darwin", 5, None),  # the Mac named on the line
+        ("paste.device_used", "cpu", 6, None),
+        ("host.cpu_brand", "Apple M1", 6, None),
+        ("host.arm64_hardware", True, 6, None),
+        ("host.system", "Darwin", 6, None),
+    ]

@@ -78,7 +78,8 @@ TABLE: tuple[Row, ...] = (
         rf"MPS backend out of memory \(MPS allocated: (?P<allocated>{SIZE}), other allocations: "
         rf"(?P<other>{SIZE})(?:, max allowed: (?P<max>{SIZE}))?\)\. Tried to allocate (?P<requested>{SIZE})"
         r"|MPS backend out of memory \(MPS allocated: (?P<allocated2>[^,]{1,60}), "
-        r"other allocations: (?P<other2>[^,)]{1,60})",
+        # cut before "Tried to allocate" (a title, a repr, a stored copy that ends): the cap is still read when shown
+        r"other allocations: (?P<other2>[^,)]{1,60})(?:, max allowed: (?P<max2>[^,)]{1,60}))?",
         "out-of-memory",
         "MPS ran out of memory",
         "Use less memory per step (smaller batch or resolution, half precision); free unified memory: see which "

@@ -43,6 +43,10 @@ HOSTED_RUNNER = re.compile(
 # The tool cache of GitHub's hosted runners, in a path a log prints: the process ran on one of them (torch's own
 # build paths, /Users/runner/work/..., say where torch was built, not where it runs).
 HOSTED_TOOLCACHE = re.compile(r"/Users/runner/hostedtoolcache/")
+# The user's words that the run was a CI job ("Run platform tests on AutoGluon CI", "fails in GitHub Actions on
+# macOS"): on macOS most often a hosted runner, a VM; read with an out-of-memory message's numbers only (a
+# self-hosted Mac is CI too, so the cause built on it names the command that tells the two apart).
+CI_SAID = re.compile(r"\bCI\b(?![-/]?(?:CD\b|\w))|\b(?i:github actions|continuous integration)\b")
 INTEL = re.compile(r"\bIntel\b")
 APPLE_TIER = re.compile(r"M[1-5] (?:Pro|Max|Ultra)$")
 # "on Mac Silicon" / "my Apple silicon" with no chip named: the user's own arm64 Mac all the same (not a mention of
@@ -197,8 +201,12 @@ CPU_ONLY = re.compile(
     # the passive and the reordered: "Only the CPU is used", "it uses only the CPU"
     r"|(?<!not )\bonly (?:the )?cpu (?:is|was|gets|got) (?:being )?used|\b(?:uses?|using) only (?:the )?cpu(?![\w-])"
     r"|(?:does(?: not|n't)|do(?: not|n't)|is(?: not|n't)|not) us(?:e|ing) (?:the )?(?:mps|gpu|metal)"
-    r"|(?:uses?|using|goes to use|runs? on|running on) (?:the )?cpu,? (?:instead of|not|rather than) (?:the )?"
-    r"(?:mps|gpu|metal)"
+    # "just uses the Macbook's CPU instead of calling the Macbook's "MPS"": an owner's name and a verb between
+    r"|(?:uses?|using|goes to use|runs? on|running on) (?:the |my |its )?(?:[\w-]{1,20}'s )?cpu,? "
+    r"(?:instead of|not|rather than) (?:(?:calling|using|utili[sz]ing) )?(?:the |my |its )?(?:[\w-]{1,20}'s )?"
+    r"[\"'`]?(?:mps|gpu|metal)"
+    # Not the GPU seen idle ("GPU usage 0%", "the GPU is not being used?"): said of runs that asked for mps and
+    # swapped, or fell back op by op (llama-mps#2, RVC#767), so no evidence of which device was asked for.
     # a tool's "no CUDA, so the CPU" retold: "it doesn't detect any CUDA and will switch to CPU"
     r"|(?:no|not|doesn't|don't|didn't|isn't|can't|cannot|without)\b[^\n]{0,30}?\bcuda\b[^\n]{0,40}?"
     r"\b(?:switch|fall|go|default|revert)\w* (?:back )?to (?:the )?cpu"
@@ -338,6 +346,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("host.system", "Linux" if match["linux"] else "Windows"))
     if named_mac and not any(o.fact == "host.system" for o in found):  # a Mac named, nothing else said of it
         found.append(seen("paste.mac_named", True))
+    if CI_SAID.search(line) and "self-hosted" not in line.lower():
+        found.append(seen("paste.ci_said", True))
     runner = "macos" in line.lower() and (HOSTED_RUNNER.search(line) or RUNNER_LABEL.search(line))
     if runner and "self-hosted" not in line.lower():
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
