@@ -14,6 +14,8 @@ from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, sa
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
+    "totalsegmentator-428-prose-specific-torch.txt": "prose only: 'issues on my M2 Mac + mps' and a link to an nnU-Net "
+    "thread; the ConvTranspose3d error behind the link is not in the paste",
     "pytorch3d-1983-bus-error-sample-points.txt": "a bus error on mps with PyTorch3D's version listed: that the crash "
     "is PyTorch3D's compiled CPU/CUDA op reading MPS memory is the reporter's guess, not in the paste; read as an MPS "
     "crash fixed later",

@@ -76,3 +76,18 @@ def test_the_macs_cpu_used_instead_of_mps_is_mps_not_requested_but_an_idle_gpu_i
     assert diagnosis.cause.fix is not None and "mps" in diagnosis.cause.fix.summary
     # a GPU seen idle is said of runs that asked for mps too (llama-mps#2 swapped): no device is read from it
     assert explain_text("# user: GPU usage 0% at M2 Max MacBook Pro").cause.id != "mps-not-requested"
+
+
+def test_a_result_called_strange_or_weird_near_mps_is_a_wrong_result() -> None:
+    text = (  # facebookresearch/segment-anything#458
+        "# user: Hi, I was doing some tests with CT images and while using the vit_h model on mps in my macbook pro it "
+        "gives me the following strange result.\n"
+        "# user: On the same macbook I tested on cpu and it gave a very different and more meaningful result, the same "
+        "result that I had on my desktop with cuda.\n"
+    )
+    assert explain_text(text).cause.id == "metal-bug-fixed-later"
+    assert explain_text("# user: weird outputs from the model on mps on my M2 MacBook").cause.id == (
+        "metal-bug-fixed-later"
+    )
+    # a strange error, or a strange result far from mps, is no wrong result
+    assert explain_text("# user: a strange error when I start it on my M2 MacBook").cause.id != "metal-bug-fixed-later"

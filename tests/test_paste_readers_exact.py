@@ -1116,6 +1116,8 @@ def test_seventeenth_round_prose_reads_exactly() -> None:
         "# user: Is it possible that it just uses the Macbook's CPU instead of calling the Macbook's \"MPS\" here?",
         "# user: it is using my M1's CPU rather than its GPU",
         "# user: GPU usage 0% and no GPU usage observed; the GPU is not being used?",
+        "# user: using the vit_h model on mps it gives me the following strange result.",
+        "# user: weird outputs, I think",  # no mps near
     ]
     assert read_with("prose", lines) == [
         ("paste.ci_said", True, 1, None),
@@ -1127,4 +1129,5 @@ def test_seventeenth_round_prose_reads_exactly() -> None:
         ("host.cpu_brand", "Apple M1", 6, None),
         ("host.arm64_hardware", True, 6, None),
         ("host.system", "Darwin", 6, None),
+        ("paste.wrong_results", True, 8, None),
     ]

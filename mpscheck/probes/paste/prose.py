@@ -102,7 +102,11 @@ _OUTPUTS = (
     r"(?:results?|outputs?|images?|masks?|boxes|predictions?|detections?|embeddings?|values|numbers|weights|tokens"
     r"|text|audio|segmentations?|transcriptions?)"
 )
-_STRONG = rf"(?:wrong|incorrect|corrupt(?:ed)?|garbage|gibberish|garbled|nonsense)(?: [\w-]{{1,20}}){{0,2}}? {_OUTPUTS}"
+# "the following strange result" (segment-anything#458), "weird outputs": the user's own word for a result gone wrong
+_STRONG = (
+    rf"(?:wrong|incorrect|corrupt(?:ed)?|garbage|gibberish|garbled|nonsense|strange|weird|meaningless)"
+    rf"(?: [\w-]{{1,20}}){{0,2}}? {_OUTPUTS}"
+)
 STRONG_RESULT = re.compile(rf"(?i)\b{_STRONG}\b")
 WRONG_WORDS = re.compile(rf"(?i)\b{_WRONG}\b")
 WRONG_NEAR = (Near(WRONG_WORDS), Near(STRONG_RESULT, 120))
