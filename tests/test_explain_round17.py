@@ -91,3 +91,12 @@ def test_a_result_called_strange_or_weird_near_mps_is_a_wrong_result() -> None:
     )
     # a strange error, or a strange result far from mps, is no wrong result
     assert explain_text("# user: a strange error when I start it on my M2 MacBook").cause.id != "metal-bug-fixed-later"
+
+
+def test_a_hand_written_os_row_under_another_label_is_read_by_its_value() -> None:
+    from mpscheck.probes.paste import read
+
+    # facebookresearch/pytorch3d#1983's "OS: macOS 15.3.2(Apple Silicon) M1 pro", its label translated
+    assert read("Betriebssystem: macOS 15.3.2(Apple Silicon) M1 pro").facts.host.macos_version == "15.3.2"
+    assert read("Betriebssystem: macOS 15.3.2 (Apple silicon)").facts.host.macos_version == "15.3.2"
+    assert read("Betriebssystem: macOS 14 is great").facts.host.macos_version is None  # prose, not a value
