@@ -14,6 +14,13 @@ from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, sa
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
+    "totalsegmentator-428-prose-specific-torch.txt": "prose only: 'issues on my M2 Mac + mps' and a link to an nnU-Net "
+    "thread; the ConvTranspose3d error behind the link is not in the paste",
+    "pytorch3d-1983-bus-error-sample-points.txt": "a bus error on mps with PyTorch3D's version listed: that the crash "
+    "is PyTorch3D's compiled CPU/CUDA op reading MPS memory is the reporter's guess, not in the paste; read as an MPS "
+    "crash fixed later",
+    "autogluon-1242-num-gpus-zero-m1.txt": "AutoGluon's own resource check ('num_gpus=0 is less than minimum "
+    "num_gpus=1') with no torch error: that AutoGluon counts only CUDA GPUs is the thread's knowledge, not the paste's",
     "cellpose-1034-gpu-detects-no-cells-m1.txt": "'the GPU option does not detect any cells' names neither mps nor a "
     "wrong number: not read as wrong results from the Apple GPU (the thread's answer, a newer torch, is not shown)",
     "mmdetection-9411-init-detector-mps-img-on-cpu.txt": "the words say the image stays on the CPU while the weights "

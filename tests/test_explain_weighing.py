@@ -15,7 +15,7 @@ import pytest
 from mpscheck.checks.causes import explain_text, unmatched
 from mpscheck.knowledge import error_texts
 from mpscheck.model import ExitCode
-from mpscheck.probes.paste import error_line, prose, read
+from mpscheck.probes.paste import error_line, prose, read, wrong_words
 from mpscheck.probes.paste.near import Near
 from tests.corpus_cases import CORPUS, load
 
@@ -269,12 +269,12 @@ def _patterns() -> list[re.Pattern[str] | Near]:
         repl.NAN_ROW,
         repl.MPS_TENSOR,
         repl.SHORT_LABEL,
-        prose.WRONG_RESULTS,
-        *prose.WRONG_NEAR,
-        prose.MAC_RESULTS_BAD,
-        prose.MAC_RESULTS_DIFFER,
+        wrong_words.WRONG_RESULTS,
+        *wrong_words.WRONG_NEAR,
+        wrong_words.MAC_RESULTS_BAD,
+        wrong_words.MAC_RESULTS_DIFFER,
         prose.MPS_FAILS_SAID,
-        prose.WRONG_PICTURE,
+        wrong_words.WRONG_PICTURE,
         prose.MEMORY_GROWTH,
         prose.NOT_A_MAC,
         prose.NO_MPS_BUILD,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.probes.paste import prose
+from mpscheck.probes.paste import prose, wrong_words
 from mpscheck.probes.paste.near import Near
 
 WORD = re.compile(r"(?i)\bwrong\b")
@@ -52,7 +52,7 @@ def test_another_anchor_counts_only_before_the_words() -> None:
 def test_the_readings_built_on_it_keep_their_reach() -> None:
     assert prose.MPS_FAILS_SAID.search("training with MPS does not work")
     assert not prose.MPS_FAILS_SAID.search("it does not work with MPS")  # the anchor comes first
-    assert prose.MAC_RESULTS_BAD.search("an issue for Mac users that are causing the results to be messed up")
-    assert prose.WRONG_PICTURE.search("I just get noise if I try and use the hardware accelerated MPS device")
+    assert wrong_words.MAC_RESULTS_BAD.search("an issue for Mac users that are causing the results to be messed up")
+    assert wrong_words.WRONG_PICTURE.search("I just get noise if I try and use the hardware accelerated MPS device")
     assert prose.MEMORY_GROWTH.search("MPS backend leaks when input sizes vary")
     assert not prose.MEMORY_GROWTH.search("memory leaks" + " " * 70 + "mps")

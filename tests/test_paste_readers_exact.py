@@ -1022,6 +1022,7 @@ def test_eighth_round_hosted_runner_read_exactly() -> None:
         "# user: the self-hosted runner on macOS 14",
     ]
     assert read_with("prose", lines) == [
+        ("paste.ci_said", True, 1, None),  # GitHub Actions: a CI run (round 17)
         ("host.hypervisor", True, 1, None),
         ("host.macos_version", "14", 1, None),
         ("host.system", "Darwin", 1, None),
@@ -1127,4 +1128,33 @@ def test_fourteenth_round_slowness_on_mps_reads_exactly() -> None:
         ("paste.slow_said", True, 4, None),
         ("paste.slow_said", True, 9, None),
         ("paste.slow_said", True, 11, None),
+    ]
+
+
+def test_seventeenth_round_prose_reads_exactly() -> None:
+    """A CI run said (an uppercase word CI, GitHub Actions; not CI/CD, a word that starts with CI, a lowercase ci,
+    nor a self-hosted runner); the CPU used instead of mps with an owner's name and a verb between
+    (TotalSegmentator#250), and the GPU seen idle, which is not read (llama-mps#2, RVC#767)."""
+    lines = [
+        "# user: Run platform tests on AutoGluon CI",
+        "# user: it fails in GitHub Actions",
+        "# user: our CI/CD pipeline, CIFAR data, the ci folder",
+        "# user: on our self-hosted CI Mac mini",
+        "# user: Is it possible that it just uses the Macbook's CPU instead of calling the Macbook's \"MPS\" here?",
+        "# user: it is using my M1's CPU rather than its GPU",
+        "# user: GPU usage 0% and no GPU usage observed; the GPU is not being used?",
+        "# user: using the vit_h model on mps it gives me the following strange result.",
+        "# user: weird outputs, I think",  # no mps near
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.ci_said", True, 1, None),
+        ("paste.ci_said", True, 2, None),
+        ("paste.mac_named", True, 4, None),
+        ("paste.device_used", "cpu", 5, None),
+        ("host.system", "Darwin", 5, None),  # the Mac named on the line
+        ("paste.device_used", "cpu", 6, None),
+        ("host.cpu_brand", "Apple M1", 6, None),
+        ("host.arm64_hardware", True, 6, None),
+        ("host.system", "Darwin", 6, None),
+        ("paste.wrong_results", True, 8, None),
     ]

@@ -49,7 +49,9 @@ def read_oom(groups: Mapping[str, str], facts: Facts) -> OomReading:
     set_to = (info.env or {}).get(HIGH) if info else None
     if cap is not None and set_to is not None and strtod(set_to).value == 0.0:
         return OomReading("watermark-not-applied", _not_applied(set_to), _not_applied_fix(), numbers)
-    if cap is None and allocated is not None:
+    # no "max allowed" in a whole message (one that goes on to "Tried to allocate"): the limit is off; in a message
+    # cut before that, the cap may have been cut too, so nothing is said of the limit
+    if cap is None and allocated is not None and requested is not None:
         kind = (
             "the upper limit is already off (PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0: no 'max allowed' in the "
             "message), so the machine itself is out of memory"
@@ -104,9 +106,22 @@ def _by_share(
         return OomReading("other-processes", kind, fix, numbers)
     where = f" with {gib(memory)}" if memory else ""
     kind = f"a model or batch too large for this Mac{where}: torch's own tensors fill the cap"
+    if groups.get("requested") is None and allocated is not None and cap and held_little(groups):
+        # the request was cut from the paste: torch held little of the cap, so one request asked for the rest
+        kind = (
+            f"a model or batch too large for this Mac{where}: torch held little of the cap, so the request (cut from "
+            "the paste) was larger than all that was left"
+        )
     fix = Remediation(
         "Use a smaller model, batch or resolution, or float16; lifting the cap with the variable below lets "
         "macOS swap (slow; may freeze the system).",
         (LIFT,),
     )
     return OomReading("too-large", kind, fix, numbers)
+
+
+def held_little(groups: Mapping[str, str]) -> bool:
+    """torch's own and the other allocations together under half the cap: the numbers of a refused first request
+    (a VM's paravirtual GPU refuses modest ones), not of memory filled up; False when a number is not shown."""
+    allocated, other, cap = (size_bytes(groups.get(key)) for key in ("allocated", "other", "max"))
+    return allocated is not None and other is not None and cap is not None and allocated + other < cap / 2

@@ -20,13 +20,13 @@ from mpscheck.knowledge.error_notes import NOTES
 from mpscheck.knowledge.error_rows import ERROR, TORCH_ISSUE, WARNING, Hit, Row, fill, groups_of
 from mpscheck.knowledge.error_texts import EARLY, LATE, MORE_EARLY
 from mpscheck.knowledge.library_rows import LIBRARY
+from mpscheck.knowledge.memory_rows import MEMORY
 from mpscheck.knowledge.metal_rows import ASSERTION
 from mpscheck.knowledge.needles import may_match
 
 __all__ = ["BY_ID", "ERROR", "TABLE", "WARNING", "Hit", "Row", "fill", "find", "first", "groups_of"]
 
 
-SIZE = r"[\d.]+ ?(?:bytes|[KMGT]i?B)"
 UNIFIED_MEMORY = "MPS backend is only supported on devices with unified memory"
 
 
@@ -63,51 +63,7 @@ TABLE: tuple[Row, ...] = (
         ("{python} -m pip install --force-reinstall --no-cache-dir torch",),
         TORCH_ISSUE + "63558; https://github.com/LaurentMazare/tch-rs/issues/881 (ld64's two wordings)",
     ),
-    Row(
-        "oom-zero",
-        r"MPS backend out of memory \(MPS allocated: 0 bytes, other allocations: 0 bytes",
-        "virtual-machine",
-        "the first MPS allocation fails with 0 bytes in use: the paravirtual GPU of a macOS virtual machine "
-        "(such as a hosted CI runner), where is_available() is True and nothing can be allocated",
-        "Run MPS work on a physical Mac (a self-hosted runner in CI); in a hosted macOS VM, test on the CPU.",
-        ("mpscheck doctor --require none",),
-        "https://github.com/actions/runner-images/issues/9918",
-    ),
-    Row(
-        "oom",
-        rf"MPS backend out of memory \(MPS allocated: (?P<allocated>{SIZE}), other allocations: "
-        rf"(?P<other>{SIZE})(?:, max allowed: (?P<max>{SIZE}))?\)\. Tried to allocate (?P<requested>{SIZE})"
-        r"|MPS backend out of memory \(MPS allocated: (?P<allocated2>[^,]{1,60}), "
-        r"other allocations: (?P<other2>[^,)]{1,60})",
-        "out-of-memory",
-        "MPS ran out of memory",
-        "Use less memory per step (smaller batch or resolution, half precision); free unified memory: see which "
-        "processes hold it.",
-        ("top -l 1 -o mem -n 10",),  # macOS top: one sample, sorted by memory, ten processes
-        "aten/src/ATen/mps/MPSAllocator.mm (format of the message); mps-facts.md 3.3",
-    ),
-    Row(
-        "buffer-too-large",
-        r"Invalid buffer size: (?P<requested>[\d.]+ ?(?:bytes|[KMGT]i?B))",
-        "out-of-memory",
-        "one tensor of {requested} is larger than the largest buffer Metal allows on this GPU",
-        "Split the work into smaller tensors (smaller batch, tile the image); a watermark setting does not help.",
-        (),
-        "aten/src/ATen/mps/MPSAllocator.mm ('Invalid buffer size'); mps-facts.md 3.3",
-    ),
-    Row(
-        "watermark",
-        r"invalid (?P<which>high|low) watermark ratio (?P<value>\S+)?",
-        "watermark-invalid",
-        "PYTORCH_MPS_{which_upper}_WATERMARK_RATIO is out of range: torch refuses the first MPS allocation",
-        "Unset both watermark variables before Python starts (or set both: low <= high within [0, 2]; both 0.0 "
-        "lifts the limit, which may freeze the system).",
-        (
-            "unset PYTORCH_MPS_HIGH_WATERMARK_RATIO PYTORCH_MPS_LOW_WATERMARK_RATIO",
-            "export PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 PYTORCH_MPS_LOW_WATERMARK_RATIO=0.0",
-        ),
-        "aten/src/ATen/mps/MPSAllocator.mm (TORCH_CHECK on the watermark ratios)",
-    ),
+    *MEMORY,
     Row(
         "sparse",
         r"Could not run '(?P<op>aten::[\w.]+)' with arguments from the 'SparseMPS' backend"

@@ -9,7 +9,8 @@ from dataclasses import replace
 
 from mpscheck.checks.causes.base import HIGH, Reader
 from mpscheck.checks.causes.model import Cause, Evidence
-from mpscheck.checks.memory import read_oom
+from mpscheck.checks.machine import virtual_machine
+from mpscheck.checks.memory import held_little, read_oom
 from mpscheck.knowledge import errors as table
 
 
@@ -18,6 +19,15 @@ class MemoryRules(Reader):
         reading = read_oom(hit.groups, self.facts)  # checks/memory.py: the one reading, the smoke test's too
         if reading.variant == "vm-cap":
             vm = self.virtual_machine(evidence, f": {reading.kind}")
+            return replace(vm, variant="vm-cap")
+        if held_little(hit.groups) and (virtual_machine(self.facts) or self.value("paste.ci_said")):
+            # a macOS VM (a hosted CI runner) said, and torch held little of the cap: the paravirtual GPU refused it
+            vm = self.virtual_machine(
+                evidence + self.ev("host.hypervisor", "paste.ci_said"),
+                f": the run was in CI or a VM and torch held little of the cap ({reading.numbers}); a hosted "
+                "macOS runner's paravirtual GPU refuses such requests (on a physical Mac this would be a too "
+                "large request instead: `sysctl -n kern.hv_vmm_present` prints 1 in a VM)",
+            )
             return replace(vm, variant="vm-cap")
         if reading.variant == "watermark-not-applied":
             evidence = evidence + self.ev(f"interpreter.env.{HIGH}")

@@ -84,7 +84,11 @@ def _line(lines: list[str], number: int, line: str) -> list[Observation]:
 
 
 # Values whose shape says what they are, whatever the label's language (a translated collect_env).
-VALUE_OS = re.compile(r"\A(?:macOS|Mac OS X) \d+(?:\.\d+)*(?: \((?:arm64|x86_64)\))?\Z")
+# ... and a hand-written one's "macOS 15.3.2(Apple Silicon) M1 pro" (facebookresearch/pytorch3d#1983)
+VALUE_OS = re.compile(
+    r"\A(?:macOS|Mac OS X) \d+(?:\.\d+)*(?: ?\((?:arm64|x86_64|Apple [Ss]ilicon)\))?"
+    r"(?: M[1-9](?: (?i:pro|max|ultra))?)?\Z"
+)
 VALUE_PLATFORM = re.compile(r"\AmacOS-\d+(?:\.\d+)*-(?:arm64|x86_64)-(?:arm|i386)(?:-64bit)?(?:-Mach-O)?\Z")
 VALUE_CHIP = re.compile(r"\AApple M[1-9](?: (?:Pro|Max|Ultra))?\Z")
 # "3.11.9 (main, ...) [Clang ...] (64-bit runtime)", "3.8.13 | packaged by conda-forge | (default, ...", cut or not

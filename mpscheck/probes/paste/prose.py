@@ -15,6 +15,7 @@ import re
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 from mpscheck.probes.paste.near import Near
 from mpscheck.probes.paste.slow_words import slow_on_mps
+from mpscheck.probes.paste.wrong_words import WRONG_RESULTS, WRONG_SAID
 
 KIND = "prose"
 # Any casing, the tier joined or hyphenated as people type it: "m1 pro", "M1Pro", "M2-Max", "m3 max".
@@ -44,6 +45,10 @@ HOSTED_RUNNER = re.compile(
 # The tool cache of GitHub's hosted runners, in a path a log prints: the process ran on one of them (torch's own
 # build paths, /Users/runner/work/..., say where torch was built, not where it runs).
 HOSTED_TOOLCACHE = re.compile(r"/Users/runner/hostedtoolcache/")
+# The user's words that the run was a CI job ("Run platform tests on AutoGluon CI", "fails in GitHub Actions on
+# macOS"): on macOS most often a hosted runner, a VM; read with an out-of-memory message's numbers only (a
+# self-hosted Mac is CI too, so the cause built on it names the command that tells the two apart).
+CI_SAID = re.compile(r"\bCI\b(?![-/]?(?:CD\b|\w))|\b(?i:github actions|continuous integration)\b")
 INTEL = re.compile(r"\bIntel\b")
 APPLE_TIER = re.compile(r"M[1-5] (?:Pro|Max|Ultra)$")
 # "on Mac Silicon" / "my Apple silicon" with no chip named: the user's own arm64 Mac all the same (not a mention of
@@ -65,21 +70,6 @@ INTEL_MAC = re.compile(r"\b(?:Intel|intel|Radeon|AMD|Xeon|Core i[3579]|i[3579]-\
 # Mac words its CPU so (a PC's reads "Intel(R) Core(TM) i7-9750H CPU @ 2.60GHz"), so no Mac word is needed.
 ABOUT_THIS_MAC_CPU = re.compile(r"\b\d[.,]\d{1,2} ?GHz (?:(?:Dual|Quad|\d{1,2})-Core )?Intel Core i[3579]\b")
 RUNNER_LABEL = re.compile(r"(?i)\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)\b")  # larger runners: GitHub's VMs
-# The user's words that the results on mps are wrong: the run "works", but nothing may call it healthy.
-# Also the shapes wrong results take in words: NaN, all zeros, "reports 0", black images, pure noise.
-_WRONG = (
-    r"(?:wrong|incorrect|different|broken|gibberish|garbage|messed[- ]up|not (?:the )?same|nan|(?:all )?zeros"
-    r"|(?:reports?|outputs?|returns?|gives?|shows?) (?:all )?0|black (?:images?|outputs?|pictures?|frames?)"
-    r"|(?:pure|just|only) noise|corrupt(?:ed|s|ion)?|inconsistent"
-    # what a detector's wrong results look like: nothing found ("there is no detections", "finds zero masks")
-    r"|(?:no|zero) (?:detections?|boxes|masks|objects|predictions)"
-    # results called worse or poor, never a speed ("worse results", "the result ... is significantly worse",
-    # "causes poor results")
-    r"|(?:worse|poor|bad) (?:results?|outputs?|quality|accuracy|predictions?|images?|loss)"
-    r"|results? [^\n]{0,40}?\bworse)"
-)
-
-
 # The user says MPS (or the GPU) does not work at all: "training with MPS does not work", "the GPU isn't available".
 GPU_WORD = re.compile(r"(?i)\b(?:mps|gpu|metal)\b")
 NOT_WORKING = re.compile(
@@ -89,42 +79,6 @@ NOT_WORKING = re.compile(
 MPS_FAILS_SAID = Near(NOT_WORKING, 40, GPU_WORD, len("metal"))
 # The user's words that the run crashes on mps ("made it start crashing on startup ... MPS"): a crash told, not shown.
 CRASH_SAID = re.compile(r"(?i)\bcrash(?:es|ed|ing)?\b|\bbus error\b|\bsegfault")
-# ... or results called wrong on a line about the Mac rather than mps ("Torch 2.8.0 appears to have an issue for Mac
-# users that are causing the results to be all kinds of messed up"): only words that say the results are wrong.
-_RESULTS = r"(?:results?|outputs?|images?|embeddings?|predictions?|transcriptions?)"
-_BAD = r"(?:wrong|incorrect|messed[- ]up|garbage|gibberish|broken|nonsense|garbled)"
-# ... further from mps, only such a word said of a result ("when using device=mps, the segmentation appears to
-# remove the bounding boxes, showing only the incorrect segmentation masks"), not of a claim ("... is incorrect").
-_OUTPUTS = (
-    r"(?:results?|outputs?|images?|masks?|boxes|predictions?|detections?|embeddings?|values|numbers|weights|tokens"
-    r"|text|audio|segmentations?|transcriptions?)"
-)
-_STRONG = rf"(?:wrong|incorrect|corrupt(?:ed)?|garbage|gibberish|garbled|nonsense)(?: [\w-]{{1,20}}){{0,2}}? {_OUTPUTS}"
-STRONG_RESULT = re.compile(rf"(?i)\b{_STRONG}\b")
-WRONG_WORDS = re.compile(rf"(?i)\b{_WRONG}\b")
-WRONG_NEAR = (Near(WRONG_WORDS), Near(STRONG_RESULT, 120))
-WRONG_RESULTS = re.compile(
-    # "the result by the MPS backend is significantly worse": mps between the result and its judgement
-    r"(?i)(?<![a-z])results?\b[^\n]{0,40}?(?<![a-z])mps\b[^\n]{0,40}?\bworse\b"
-)
-MAC_OR_MACOS = re.compile(r"(?i)\b(?:mac|macs|macos|apple silicon)\b")
-RESULTS_BAD = re.compile(rf"(?i)\b(?:{_RESULTS}\b[^\n]{{0,30}}?\b{_BAD}|{_BAD} {_RESULTS})\b")
-MAC_RESULTS_BAD = Near(RESULTS_BAD, 80, MAC_OR_MACOS, len("apple silicon"))
-# results said to differ on the Mac or its chip ("on M2 it works (and it is quite fast) but the results are
-# different", alpaca-lora#444): the results themselves called different, not a speed or a setup
-MAC_OR_CHIP = re.compile(r"(?i)\b(?:mac|macs|macos|apple silicon|m[1-5])\b")
-RESULTS_DIFFER = re.compile(
-    rf"(?i)\b{_RESULTS} (?:are|were|is|was) (?:\w{{1,12}} )?(?:different|not (?:the )?same|inconsistent)\b"
-)
-MAC_RESULTS_DIFFER = Near(RESULTS_DIFFER, 80, MAC_OR_CHIP, len("apple silicon"))
-# ... and the image words said near mps ("I just get noise if I try and use the hardware accelerated MPS device",
-# GLPDepth#45; "Visual artefacts ... when device is set to 'mps'", ai-forever/Real-ESRGAN#13): a pattern of its own, so
-# that each stays fast on hostile lines (tests/test_explain_weighing.py).
-# A longer reach than WRONG_RESULTS' (few words, so it stays fast): "using the MPS backend does not work at all and
-# only produces images that appear to be white noise" (kuprel/min-dalle#102), "random snow".
-PICTURE_WORDS = re.compile(r"(?i)\b(?:noise|snow|arte?facts?|distorted|corrupted)\b")
-WRONG_PICTURE = Near(PICTURE_WORDS, 100)
-WRONG_SAID = (*WRONG_NEAR, MAC_RESULTS_BAD, MAC_RESULTS_DIFFER, WRONG_PICTURE)
 # The user's words that the run fails on mps where the CPU's works ("works well when running on CPU but failed on
 # Apple MPS", "it fails on mps but works on cpu", "works on the CPU but not on MPS"): a backend bug told with no
 # error shown, neither a crash nor wrong numbers said. All three on one line: a failure word near mps, a working
@@ -203,8 +157,12 @@ CPU_ONLY = re.compile(
     # the passive and the reordered: "Only the CPU is used", "it uses only the CPU"
     r"|(?<!not )\bonly (?:the )?cpu (?:is|was|gets|got) (?:being )?used|\b(?:uses?|using) only (?:the )?cpu(?![\w-])"
     r"|(?:does(?: not|n't)|do(?: not|n't)|is(?: not|n't)|not) us(?:e|ing) (?:the )?(?:mps|gpu|metal)"
-    r"|(?:uses?|using|goes to use|runs? on|running on) (?:the )?cpu,? (?:instead of|not|rather than) (?:the )?"
-    r"(?:mps|gpu|metal)"
+    # "just uses the Macbook's CPU instead of calling the Macbook's "MPS"": an owner's name and a verb between
+    r"|(?:uses?|using|goes to use|runs? on|running on) (?:the |my |its )?(?:[\w-]{1,20}'s )?cpu,? "
+    r"(?:instead of|not|rather than) (?:(?:calling|using|utili[sz]ing) )?(?:the |my |its )?(?:[\w-]{1,20}'s )?"
+    r"[\"'`]?(?:mps|gpu|metal)"
+    # Not the GPU seen idle ("GPU usage 0%", "the GPU is not being used?"): said of runs that asked for mps and
+    # swapped, or fell back op by op (llama-mps#2, RVC#767), so no evidence of which device was asked for.
     # a tool's "no CUDA, so the CPU" retold: "it doesn't detect any CUDA and will switch to CPU"
     r"|(?:no|not|doesn't|don't|didn't|isn't|can't|cannot|without)\b[^\n]{0,30}?\bcuda\b[^\n]{0,40}?"
     r"\b(?:switch|fall|go|default|revert)\w* (?:back )?to (?:the )?cpu"
@@ -355,6 +313,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("host.system", "Linux" if match["linux"] else "Windows"))
     if named_mac and not any(o.fact == "host.system" for o in found):  # a Mac named, nothing else said of it
         found.append(seen("paste.mac_named", True))
+    if CI_SAID.search(line) and "self-hosted" not in line.lower():
+        found.append(seen("paste.ci_said", True))
     runner = "macos" in line.lower() and (HOSTED_RUNNER.search(line) or RUNNER_LABEL.search(line))
     if runner and "self-hosted" not in line.lower():
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
