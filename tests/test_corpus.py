@@ -135,7 +135,19 @@ WRONG_FIX = {
 
 # Cases added on 2026-11-24 that the engine did not yet get right when they were added (cause or fix):
 # each leaves this set when a rule explains it (strict: an explained case fails until it is removed).
-NOT_YET_EXPLAINED: set[str] = set()
+NOT_YET_EXPLAINED: set[str] = {
+    # round 18 (vision, face, OCR, speech and audio apps), before its fixes
+    "audiocraft-31-garbled-sounds-mps.txt",
+    "chainner-2138-black-output-m1-monterey.txt",
+    "chainner-2216-fp16-half-not-implemented-monterey.txt",
+    "chatterbox-357-lack-of-cuda-title-only.txt",
+    "easyocr-1039-no-text-detected-1-7-m1.txt",
+    "easyocr-1071-backends-no-mps-py36.txt",
+    "easyocr-806-enable-gpu-m1-device-arg.txt",
+    "easyocr-961-crash-report-x86-translated.txt",
+    "realesrgan-798-m3-using-only-cpu.txt",
+    "tortoise-773-27gb-ram-m2-prose.txt",
+}
 
 
 def _params() -> list[object]:
