@@ -144,7 +144,6 @@ NOT_YET_EXPLAINED: set[str] = {
     "easyocr-1039-no-text-detected-1-7-m1.txt",
     "easyocr-1071-backends-no-mps-py36.txt",
     "easyocr-806-enable-gpu-m1-device-arg.txt",
-    "easyocr-961-crash-report-x86-translated.txt",
     "realesrgan-798-m3-using-only-cpu.txt",
     "tortoise-773-27gb-ram-m2-prose.txt",
 }
