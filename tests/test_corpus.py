@@ -139,7 +139,6 @@ NOT_YET_EXPLAINED: set[str] = {
     # round 18 (vision, face, OCR, speech and audio apps), before its fixes
     "audiocraft-31-garbled-sounds-mps.txt",
     "chainner-2138-black-output-m1-monterey.txt",
-    "chainner-2216-fp16-half-not-implemented-monterey.txt",
     "chatterbox-357-lack-of-cuda-title-only.txt",
     "easyocr-1039-no-text-detected-1-7-m1.txt",
     "easyocr-1071-backends-no-mps-py36.txt",

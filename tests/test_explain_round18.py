@@ -78,3 +78,37 @@ def test_crash_report_lines_that_are_not_the_header_are_not_read() -> None:
         "host.macos_build": "19H2",
     }
     assert _facts("Hardware Model:        MacBookPro18,3") == {"host.model": "MacBookPro18,3"}
+
+
+def test_a_macos_named_without_its_minor_is_not_judged_against_a_floor_inside_that_major() -> None:
+    from mpscheck.knowledge.versions import surely_below
+
+    assert not surely_below((12,), (12, 3))  # "Monterey" may be 12.6
+    assert surely_below((12,), (13, 0))
+    assert surely_below((12, 0), (12, 3))
+    assert surely_below((12, 2, 1), (12, 3))
+    assert not surely_below((12, 3), (12, 3))
+    assert not surely_below((14,), (13, 0))
+    # chaiNNer-org/chaiNNer#2216: "the latest Monterey" is no macOS older than 12.3
+    text = "# user: Using chaiNNer 0.20.0 on a M1 Macbook with the latest Monterey, every upscale attempt fails"
+    diagnosis = explain_text(text)
+    assert diagnosis.cause.id != "macos-too-old"
+    assert all(f.status != "fail" for f in diagnosis.findings if f.id == "macos-version")
+    # a version that is surely too old still is
+    assert explain_text("# user: M1 Macbook on macOS 12.1, torch 2.3.0, mps is not available").cause.id == (
+        "macos-too-old"
+    )
+
+
+def test_a_half_error_retyped_from_a_dialog_is_still_read() -> None:
+    # chaiNNer-org/chaiNNer#2216: the dialog's text retyped, spaces for underscores and a mistyped closing quote
+    for line in (
+        "\"compute indices weights _nearest\" not implemented for 'Half'",
+        '"slow conv2d cpu" not implemented for \'Half"',
+        "\"slow_conv2d_cpu\" not implemented for 'Half'",
+    ):
+        assert explain_text(line).cause.id == "half-on-cpu-fallback", line
+    # more than a few words in quotes is prose, not an op's name
+    assert explain_text("\"this one two three four five six\" not implemented for 'Half'").cause.id != (
+        "half-on-cpu-fallback"
+    )

@@ -246,7 +246,8 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "half-on-cpu",
-        r"\"(?P<op>\w+)\" not implemented for 'Half'",
+        # also as retyped from a GUI's error dialog: spaces for underscores, the closing quote mistyped
+        r"\"(?P<op>\w+(?: \w+){0,4})\" not implemented for 'Half['\"]",
         "half-on-cpu-fallback",
         "{op} ran on the CPU with float16, which the CPU kernel does not take (a CPU fallback, or a model half on "
         "the CPU)",
