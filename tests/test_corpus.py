@@ -144,7 +144,6 @@ NOT_YET_EXPLAINED: set[str] = {
     "easyocr-1071-backends-no-mps-py36.txt",
     "easyocr-806-enable-gpu-m1-device-arg.txt",
     "realesrgan-798-m3-using-only-cpu.txt",
-    "tortoise-773-27gb-ram-m2-prose.txt",
 }
 
 

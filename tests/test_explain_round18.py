@@ -112,3 +112,29 @@ def test_a_half_error_retyped_from_a_dialog_is_still_read() -> None:
     assert explain_text("\"this one two three four five six\" not implemented for 'Half'").cause.id != (
         "half-on-cpu-fallback"
     )
+
+
+def test_mps_out_of_memory_told_in_words_is_an_out_of_memory_not_a_crash() -> None:
+    # neonbjb/tortoise-tts#773: the message is only named in the user's words, beside "crashes"
+    for line in (
+        "# user: I have 16gb m2 and python is using 19+gb and it constantly crashes with MPS out of memory error",
+        "it runs out of memory on mps after a few steps",
+        "the GPU goes OOM on my M1 after the first image",
+    ):
+        diagnosis = explain_text(line)
+        assert diagnosis.cause.id == "out-of-memory", line
+        assert diagnosis.cause.variant == "told"
+        assert diagnosis.cause.fix is not None and "smaller batch" in diagnosis.cause.fix.summary
+    # a crash said without memory words stays a crash; memory words far from mps or the GPU are not this
+    assert explain_text("it crashes on mps every time").cause.id != "out-of-memory"
+    assert explain_text("my disk is out of memory, and mps is slow to start").cause.id != "out-of-memory"
+
+
+def test_torch_s_own_out_of_memory_message_is_no_out_of_memory_told() -> None:
+    from mpscheck.probes.paste import prose
+
+    for line in (
+        "`MPS backend out of memory (MPS allocated: 1024.00 MB). Tried to allocate 256 bytes on shared pool.`",
+        "torch.OutOfMemoryError: MPS out of memory",
+    ):
+        assert all(obs.fact != "paste.oom_said" for obs in prose.parse([line])), line

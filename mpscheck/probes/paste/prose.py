@@ -87,6 +87,13 @@ NOT_WORKING = re.compile(
 )
 MPS_FAILS_SAID = Near(NOT_WORKING, 40, GPU_WORD, len("metal"))
 # The user's words that the run crashes on mps ("made it start crashing on startup ... MPS"): a crash told, not shown.
+# The user's words that mps (or the GPU) ran out of memory ("it constantly crashes with MPS out of memory error"), the
+# message itself not shown: an out-of-memory told, which outranks the crash said on the same line.
+OOM_SAID = re.compile(
+    r"(?i)\b(?:mps|gpu|metal|vram|unified memory)\b[^\n]{0,40}?\b(?:out of memory|oom)\b"
+    r"|\b(?:out of memory|oom)\b[^\n]{0,40}?\b(?:on|with|using) (?:the )?(?:mps|gpu)\b"
+)
+OOM_MESSAGE = re.compile(r"(?i)backend out of memory|OutOfMemoryError|Tried to allocate")  # torch's own, shown
 CRASH_SAID = re.compile(r"(?i)\bcrash(?:es|ed|ing)?\b|\bbus error\b|\bsegfault")
 # ... or results called wrong on a line about the Mac rather than mps ("Torch 2.8.0 appears to have an issue for Mac
 # users that are causing the results to be all kinds of messed up"): only words that say the results are wrong.
@@ -287,6 +294,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
     if _checkpoint_elsewhere(line):
         found.append(seen("paste.checkpoint_elsewhere", True))
+    if OOM_SAID.search(line) and not OOM_MESSAGE.search(line) and not _looks_like_code_or_output(line):
+        found.append(seen("paste.oom_said", True))
     if ("mps" in line or "MPS" in line) and CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
         found.append(seen("paste.crash_said", True))
     if NCCL_CALLED.search(line):
