@@ -137,7 +137,6 @@ WRONG_FIX = {
 # each leaves this set when a rule explains it (strict: an explained case fails until it is removed).
 NOT_YET_EXPLAINED: set[str] = {
     # round 18 (vision, face, OCR, speech and audio apps), before its fixes
-    "audiocraft-31-garbled-sounds-mps.txt",
     "chainner-2138-black-output-m1-monterey.txt",
     "chatterbox-357-lack-of-cuda-title-only.txt",
     "easyocr-1039-no-text-detected-1-7-m1.txt",

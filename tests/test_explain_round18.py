@@ -138,3 +138,16 @@ def test_torch_s_own_out_of_memory_message_is_no_out_of_memory_told() -> None:
         "torch.OutOfMemoryError: MPS out of memory",
     ):
         assert all(obs.fact != "paste.oom_said" for obs in prose.parse([line])), line
+
+
+def test_garbled_audio_on_mps_is_wrong_results() -> None:
+    # facebookresearch/audiocraft#31: "I was able to get the model to run on MPS. Unfortunately, it just spits out
+    # garbled sounds"; the same words of speech and voices
+    for line in (
+        "I was able to get the model to run on MPS. Unfortunately, it just spits out garbled sounds",
+        "with device='mps' the output is garbled",
+        "on mps I only get garbled speech",
+    ):
+        assert explain_text(line).cause.id == "metal-bug-fixed-later", line
+    # garbled words far from any device, or a garbled download, are not results on mps
+    assert explain_text("the README's table is garbled on GitHub").cause.id != "metal-bug-fixed-later"

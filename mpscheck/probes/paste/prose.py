@@ -67,7 +67,7 @@ RUNNER_LABEL = re.compile(r"(?i)\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)
 # The user's words that the results on mps are wrong: the run "works", but nothing may call it healthy.
 # Also the shapes wrong results take in words: NaN, all zeros, "reports 0", black images, pure noise.
 _WRONG = (
-    r"(?:wrong|incorrect|different|broken|gibberish|garbage|messed[- ]up|not (?:the )?same|nan|(?:all )?zeros"
+    r"(?:wrong|incorrect|different|broken|gibberish|garbage|garbled|messed[- ]up|not (?:the )?same|nan|(?:all )?zeros"
     r"|(?:reports?|outputs?|returns?|gives?|shows?) (?:all )?0|black (?:images?|outputs?|pictures?|frames?)"
     r"|(?:pure|just|only) noise|corrupt(?:ed|s|ion)?|inconsistent"
     # what a detector's wrong results look like: nothing found ("there is no detections", "finds zero masks")
@@ -103,7 +103,7 @@ _BAD = r"(?:wrong|incorrect|messed[- ]up|garbage|gibberish|broken|nonsense|garbl
 # remove the bounding boxes, showing only the incorrect segmentation masks"), not of a claim ("... is incorrect").
 _OUTPUTS = (
     r"(?:results?|outputs?|images?|masks?|boxes|predictions?|detections?|embeddings?|values|numbers|weights|tokens"
-    r"|text|audio|segmentations?|transcriptions?)"
+    r"|text|audio|sounds?|speech|voices?|segmentations?|transcriptions?)"
 )
 _STRONG = rf"(?:wrong|incorrect|corrupt(?:ed)?|garbage|gibberish|garbled|nonsense)(?: [\w-]{{1,20}}){{0,2}}? {_OUTPUTS}"
 STRONG_RESULT = re.compile(rf"(?i)\b{_STRONG}\b")
