@@ -142,7 +142,6 @@ NOT_YET_EXPLAINED: set[str] = {
     "easyocr-1039-no-text-detected-1-7-m1.txt",
     "easyocr-1071-backends-no-mps-py36.txt",
     "easyocr-806-enable-gpu-m1-device-arg.txt",
-    "realesrgan-798-m3-using-only-cpu.txt",
 }
 
 

@@ -151,3 +151,27 @@ def test_garbled_audio_on_mps_is_wrong_results() -> None:
         assert explain_text(line).cause.id == "metal-bug-fixed-later", line
     # garbled words far from any device, or a garbled download, are not results on mps
     assert explain_text("the README's table is garbled on GitHub").cause.id != "metal-bug-fixed-later"
+
+
+def test_the_cpu_said_to_run_now_or_a_question_how_to_use_the_gpu_is_the_cpu_used() -> None:
+    from mpscheck.probes.paste import prose
+
+    def device(line: str) -> object:
+        return next((obs.value for obs in prose.parse([line]) if obs.fact == "paste.device_used"), None)
+
+    # xinntao/Real-ESRGAN#798, JaidedAI/EasyOCR#806
+    for line in (
+        "I'm running RealESRGAN on my Mac M3. While I suspect it's currently using the CPU, is there a way",
+        "is there a way to leverage the M3's GPU or the neural engine for faster processing?",
+        "I wonder how would I enable gpu using GPU parameters.",
+        "how can I use the mps device with this?",
+    ):
+        assert device(line) == "cpu", line
+    for line in (
+        "it's using the cpu count to pick the number of workers",  # no: "cpu count" is no device
+        "I use the GPU and it crashes",  # no question: the GPU is what runs
+        "how the GPU is used is unclear",
+    ):
+        assert device(line) is None, line
+    text = "I'm running RealESRGAN on my Mac M3. While I suspect it's currently using the CPU, is there a way?"
+    assert explain_text(text).cause.id == "mps-not-requested"

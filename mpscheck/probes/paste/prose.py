@@ -211,6 +211,13 @@ CPU_ONLY = re.compile(
     r"\b(?:switch|fall|go|default|revert)\w* (?:back )?to (?:the )?cpu"
     # asked the other way round: "a way to use the GPU of an Apple Silicon Mac rather then using teh CPU"
     r"|us(?:e|ing) (?:the )?(?:gpu|mps|metal)\b[^\n]{0,60}?\b(?:rather th[ae]n|instead of)(?: \w{1,10}){0,2} cpu)\b"
+    # the CPU said to be what runs now ("I suspect it's currently using the CPU"), and the question how to use the GPU
+    # at all ("is there a way to leverage the M3's GPU", "how would I enable gpu"): the run does not ask for it
+    r"|\b(?:it'?s|it is) (?:currently |still |only |just )?(?:using|running on) (?:the )?cpu\b"
+    r"(?![ -](?:count|cores?|threads?|usage|time))"
+    r"|\b(?:how (?:do|can|could|would|should) (?:i|we)|how to|is there a way to|any way to)"
+    r"(?: \w{1,12}){0,3}? (?:enable|use|leverage|utili[sz]e|run on|make use of) (?:the )?(?:[\w']{1,12} ){0,2}?"
+    r"(?:gpu|mps|metal)\b"
     # The same in Chinese ("只能CPU跑", "无法调用 mps"): no word boundaries between CJK and Latin letters.
     r"|只能\s*(?:用|使用|在)?\s*(?i:cpu)|(?:无法|不能)\s*(?:调用|使用|用)\s*(?i:mps|gpu)"
 )
