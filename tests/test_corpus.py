@@ -140,7 +140,6 @@ NOT_YET_EXPLAINED: set[str] = {
     "chainner-2138-black-output-m1-monterey.txt",
     "chatterbox-357-lack-of-cuda-title-only.txt",
     "easyocr-1039-no-text-detected-1-7-m1.txt",
-    "easyocr-1071-backends-no-mps-py36.txt",
     "easyocr-806-enable-gpu-m1-device-arg.txt",
 }
 

@@ -175,3 +175,23 @@ def test_the_cpu_said_to_run_now_or_a_question_how_to_use_the_gpu_is_the_cpu_use
         assert device(line) is None, line
     text = "I'm running RealESRGAN on my Mac M3. While I suspect it's currently using the CPU, is there a way?"
     assert explain_text(text).cause.id == "mps-not-requested"
+
+
+def test_a_check_for_mps_that_crashes_on_an_old_torch_is_the_old_torch_off_macos_too() -> None:
+    # JaidedAI/EasyOCR#1071: easyocr's torch.backends.mps.is_available() on Windows with a torch older than 1.12
+    text = (
+        'File "c:\\users\\42072\\appdata\\local\\programs\\python\\python36\\lib\\site-packages\\easyocr\\easyocr.py",'
+        " line 75, in __init__\n"
+        "    elif torch.backends.mps.is_available():\n"
+        "AttributeError: module 'torch.backends' has no attribute 'mps'\n"
+    )
+    diagnosis = explain_text(text)
+    assert diagnosis.cause.id == "torch-too-old"
+    assert "not-macos" in [other.id for other in diagnosis.others]
+    # the device string 'mps' refused by an old torch off macOS is still the system's: no torch has mps there
+    text = (
+        'File "C:\\Users\\me\\train.py", line 3, in <module>\n'
+        "RuntimeError: Expected one of cpu, cuda, xpu, mkldnn, opengl, opencl, ideep, hip, msnpu, xla, vulkan device "
+        "type at start of device string: mps\n"
+    )
+    assert explain_text(text).cause.id == "not-macos"
