@@ -138,7 +138,6 @@ WRONG_FIX = {
 NOT_YET_EXPLAINED: set[str] = {
     # round 18 (vision, face, OCR, speech and audio apps), before its fixes
     "chainner-2138-black-output-m1-monterey.txt",
-    "chatterbox-357-lack-of-cuda-title-only.txt",
     "easyocr-1039-no-text-detected-1-7-m1.txt",
     "easyocr-806-enable-gpu-m1-device-arg.txt",
 }

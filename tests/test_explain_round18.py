@@ -195,3 +195,19 @@ def test_a_check_for_mps_that_crashes_on_an_old_torch_is_the_old_torch_off_macos
         "type at start of device string: mps\n"
     )
     assert explain_text(text).cause.id == "not-macos"
+
+
+def test_a_failure_put_down_to_missing_cuda_is_cuda_asked_for() -> None:
+    from mpscheck.probes.paste import prose
+
+    def asked(line: str) -> bool:
+        return any(obs.fact == "paste.cuda_asked" for obs in prose.parse([line]))
+
+    # resemble-ai/chatterbox#357's title
+    assert asked("Chatterbox doesn't work on Apple silicon due to the lack of CUDA.")
+    assert asked("the model fails to load because there is no CUDA on my Mac")
+    # the Mac's lack of CUDA said alone asks for nothing
+    assert not asked("my Mac has no CUDA, so I use mps")
+    assert not asked("it works fine due to the lack of CUDA overhead")  # no failure said
+    diagnosis = explain_text("# title: Chatterbox doesn't work on Apple silicon due to the lack of CUDA.")
+    assert diagnosis.cause.id == "cuda-requested-on-mac"

@@ -14,6 +14,7 @@ import re
 
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 from mpscheck.probes.paste.near import Near
+from mpscheck.probes.paste.prose_cuda import CUDA_ASKED, CUDA_CALL, CUDA_GUARD, NCCL_CALLED
 
 KIND = "prose"
 # Any casing, the tier joined or hyphenated as people type it: "m1 pro", "M1Pro", "M2-Max", "m3 max".
@@ -221,25 +222,6 @@ CPU_ONLY = re.compile(
     # The same in Chinese ("只能CPU跑", "无法调用 mps"): no word boundaries between CJK and Latin letters.
     r"|只能\s*(?:用|使用|在)?\s*(?i:cpu)|(?:无法|不能)\s*(?:调用|使用|用)\s*(?i:mps|gpu)"
 )
-# The user's words that the tool asks for CUDA ("it keeps asking for cuda libraries", "where can I disable cuda"):
-# what "Torch not compiled with CUDA enabled" says, told without the error. Not "my Mac has no CUDA".
-CUDA_ASKED = re.compile(
-    r"(?i)\b(?:(?:asks?|asking|asked|requires?|requiring|needs?|wants?|insists? on) (?:for )?(?:the )?cuda"
-    r"|(?:disable|turn off|switch off|get rid of) (?:the )?cuda"
-    # the refusal retold: "it tells me that torch doesn't work with cuda"
-    r"|(?:py)?torch (?:doesn't|does not|doesn’t|isn't|is not|won't) (?:work(?:ing)? with|compiled with|support) cuda"
-    # conda's CUDA packages asked for by name ("versions of pytorch-cuda for MacOS", "conda install ... cudatoolkit")
-    r"|(?<!no )(?<!without )(?:pytorch-cuda|cudatoolkit))\b"
-)
-# A traceback's source line that starts torch.distributed with NCCL (Meta's llama examples:
-# `torch.distributed.init_process_group("nccl")`): code that ran and asks for an NVIDIA GPU, even where the stored
-# traceback ends before the error line. A config's `backend = 'nccl'` alone is no call (nanoGPT runs on mps with it).
-NCCL_CALLED = re.compile(r"""\binit_process_group\(\s?(?:backend\s?=\s?)?["']nccl["']""")
-# The user's own code moving work to CUDA ("self.model.half().cuda()"), unguarded: a line that tests for CUDA
-# ("... if torch.cuda.is_available() else ...") asks for nothing, nor does an indented line (inside a block, maybe
-# an `if torch.cuda.is_available():` one).
-CUDA_CALL = re.compile(r"^\S[^\n]*\.cuda\(\s*\)")
-CUDA_GUARD = re.compile(r"\bis_available\b|\bif\b|\belse\b")
 # The user's words that the machine is not a Mac ("I'm not on a Mac", "an error obtained with Mac computer but I'm
 # not on it"): MPS asked for where macOS is not, told without the system's name.
 NOT_A_MAC = re.compile(
