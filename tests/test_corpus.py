@@ -114,6 +114,15 @@ WRONG_CAUSE = {
     "error: the Intel MacBook Pro of the prose is answered (says intel-mac; its AMD eGPU has no supported MPS either)",
     "invokeai-1451-mkl-fatal-face-restore-m1.txt": "Intel MKL's fatal error with nothing that shows a Mac (the M1 is "
     "only in the thread's title): Linux x86 prints it too, so not enough evidence",
+    # round 18 (vision, face, OCR, speech and audio apps): the misses left, each with why
+    "chainner-2138-black-output-m1-monterey.txt": "black images outside chaiNNer's CPU mode, on a Mac named only in "
+    "the template's OS line: no line names mps or the GPU, and chaiNNer also runs NCNN, so the paste does not say the "
+    "black images come from torch's MPS",
+    "easyocr-1039-no-text-detected-1-7-m1.txt": "'returned an empty string' after an easyocr upgrade on an M1 Mac: "
+    "neither mps nor the GPU is named (the maintainer's answer is that 1.7.0 started using mps), so an empty result "
+    "is not read as wrong results on mps",
+    "easyocr-806-enable-gpu-m1-device-arg.txt": "the question how to enable the GPU is read as the CPU used, but no "
+    "line names a Mac (mps only in code, the M1 only in the title), so the CPU is not placed on a Mac",
 }
 WRONG_FIX = {
     # round 13: the cause is right (macOS too old for the Metal library); the thread's command is that project's
@@ -135,12 +144,7 @@ WRONG_FIX = {
 
 # Cases added on 2026-11-24 that the engine did not yet get right when they were added (cause or fix):
 # each leaves this set when a rule explains it (strict: an explained case fails until it is removed).
-NOT_YET_EXPLAINED: set[str] = {
-    # round 18 (vision, face, OCR, speech and audio apps), before its fixes
-    "chainner-2138-black-output-m1-monterey.txt",
-    "easyocr-1039-no-text-detected-1-7-m1.txt",
-    "easyocr-806-enable-gpu-m1-device-arg.txt",
-}
+NOT_YET_EXPLAINED: set[str] = set()
 
 
 def _params() -> list[object]:
