@@ -211,3 +211,15 @@ def test_a_failure_put_down_to_missing_cuda_is_cuda_asked_for() -> None:
     assert not asked("it works fine due to the lack of CUDA overhead")  # no failure said
     diagnosis = explain_text("# title: Chatterbox doesn't work on Apple silicon due to the lack of CUDA.")
     assert diagnosis.cause.id == "cuda-requested-on-mac"
+
+
+def test_ctranslate2_told_to_fall_back_to_the_cpu_is_a_backend_without_mps() -> None:
+    # collabora/WhisperLive#394, the round's second batch
+    for line in (
+        "faster_whisper is more like slower_whisper on M-series processors because CTranslate2 isn't optimized "
+        "falling back to the CPU.",
+        "faster-whisper only runs on the CPU on my Mac",
+    ):
+        assert explain_text(line).cause.id == "backend-has-no-mps", line
+    # the CPU named without CTranslate2 or faster-whisper is not this
+    assert explain_text("whisper falls back to the CPU on my Mac").cause.id != "backend-has-no-mps"
