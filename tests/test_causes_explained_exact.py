@@ -23,7 +23,10 @@ ERRORS = {
     "accelerator is not available.",
     "no-matching-distribution": "  Unable to find installation candidates for torch (2.3.1)",
     "torch-not-built-with-mps": "RuntimeError: PyTorch is not linked with support for mps devices",
-    "torch-too-old": "AttributeError: module 'torch.backends' has no attribute 'mps'",
+    # the device string refused: off macOS no torch would take it (the AttributeError of a library's check for MPS
+    # is the old torch's anywhere: test_a_check_for_mps_that_crashes_on_an_old_torch_is_the_old_torch_everywhere)
+    "torch-too-old": "RuntimeError: Expected one of cpu, cuda, xpu, mkldnn, opengl, opencl, ideep, hip, msnpu, xla, "
+    "vulkan device type at start of device string: mps",
     "autocast-needs-newer-torch": "RuntimeError: User specified an unsupported autocast device_type 'mps'",
 }
 SETUPS = {
@@ -144,3 +147,11 @@ def test_a_failure_shown_with_torch_or_interpreter_facts_needs_no_doctor_run() -
     assert (built.cause.id, built.next_step) == ("torch-not-built-with-mps", None)
     env = explain_text("export PYTORCH_ENABLE_MPS_FALLBACK=yes please")
     assert (env.cause.id, env.next_step) == ("doctor-check-failed", None)
+
+
+def test_a_check_for_mps_that_crashes_on_an_old_torch_is_the_old_torch_everywhere() -> None:
+    line = "AttributeError: module 'torch.backends' has no attribute 'mps'"
+    for setup in SETUPS.values():
+        diagnosis = explain_text("\n".join([*setup, line]))
+        assert diagnosis.cause.id == "torch-too-old", setup
+        assert Evidence(len(setup) + 1, line) in diagnosis.cause.evidence

@@ -125,6 +125,21 @@ WRONG_CAUSE = {
     "discuss-pytorch-191237-optim-step-slow-on-mps.txt": "'optim.step() ... way too slow, especially on MPS', with the "
     "timings in screenshots: slowness told in words names no cause (says not enough evidence, variant slow, with the "
     "commands that tell its usual causes apart)",
+    # round 18 (vision, face, OCR, speech and audio apps): the misses left, each with why
+    "chainner-2138-black-output-m1-monterey.txt": "black images outside chaiNNer's CPU mode, on a Mac named only in "
+    "the template's OS line: no line names mps or the GPU, and chaiNNer also runs NCNN, so the paste does not say the "
+    "black images come from torch's MPS",
+    "easyocr-1039-no-text-detected-1-7-m1.txt": "'returned an empty string' after an easyocr upgrade on an M1 Mac: "
+    "neither mps nor the GPU is named (the maintainer's answer is that 1.7.0 started using mps), so an empty result "
+    "is not read as wrong results on mps",
+    "chainner-876-network-request-failed-ram.txt": "chaiNNer's UI error (TypeError: Network request failed) after 20 "
+    "minutes on a 2048x2048 image is read as an unknown error of torch; the maintainer's answer, the Mac's RAM "
+    "exhausted by PyTorch on the CPU, is not in the paste (no memory words, no figure)",
+    "chainner-2000-upscale-so-slow-m1-max.txt": "'going for over 3 hours without producing a single one' on an M1 Max: "
+    "a run that is slow, told with no device, torch or tool's backend named; the maintainer's answer (chaiNNer's "
+    "bundled torch on the CPU) is not in the paste",
+    "easyocr-806-enable-gpu-m1-device-arg.txt": "the question how to enable the GPU is read as the CPU used, but no "
+    "line names a Mac (mps only in code, the M1 only in the title), so the CPU is not placed on a Mac",
 }
 WRONG_FIX = {
     # round 13: the cause is right (macOS too old for the Metal library); the thread's command is that project's

@@ -20,6 +20,7 @@ from mpscheck.knowledge.versions import (
     last_intel_mac_torch,
     parse_version,
     show,
+    surely_below,
 )
 from mpscheck.model import Remediation
 
@@ -49,8 +50,14 @@ def macos_version(ctx: Context) -> Outcome:
     assert floor is not None  # torch >= 1.12
     notes = tuple(n for n in (floor.note(torch.version or ""),) if n)
     assumed = f" ({notes[0]})" if floor.assumed else ""  # said in the summary, not only under -v
-    if not at_least(macos, floor.macos):
+    if surely_below(macos, floor.macos):
         return _below_floor(ctx, shown, floor, advice, notes, assumed)
+    if not at_least(macos, floor.macos):  # a major alone ("Monterey") against a floor inside that major
+        return skipped(
+            f"{shown}: its minor version is not shown, and torch {torch.version} needs macOS "
+            f"{show(floor.macos)} for MPS",
+            *notes,
+        )
     if torch_version[:2] == (2, 2) and at_least(macos, (14, 4)):
         return _wrong_results_on_2_2(ctx, shown, advice)
     if (gated := _dtypes_gated(ctx, macos, shown, floor, notes)) is not None:
@@ -162,6 +169,9 @@ def _floor_fix(ctx: Context, floor: tuple[int, ...], advice: InstallAdvice) -> R
 
 def _macos_without_torch(ctx: Context, macos: tuple[int, ...], shown: str) -> Outcome:
     advice = install_advice(macos, _python(ctx), _arch(ctx))
+    if len(macos) == 1 and install_advice((*macos, 99), _python(ctx), _arch(ctx)).newest != advice.newest:
+        # A major alone ("Monterey"): its first and last minors differ here (12.0 runs no torch's MPS, 12.3 does).
+        return skipped(f"{shown}: its minor version is not shown, and MPS depends on it")
     if advice.plain is None and _python(ctx):
         # No torch has a wheel for this Python at all (Python 3.15, or 3.13 on x86_64): no macOS would
         # change that; torch-import names the Pythons to use instead.

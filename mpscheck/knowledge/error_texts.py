@@ -246,8 +246,8 @@ EARLY: tuple[Row, ...] = (
         "aten/src/ATen/core/Generator.h (check_generator); https://github.com/riffusion/riffusion-hobby/issues/125",
     ),
     Row(
-        "half-on-cpu",
-        r"\"(?P<op>\w+)\" not implemented for 'Half'",
+        "half-on-cpu",  # the op also as retyped from a dialog: spaces for underscores, the closing quote mistyped
+        r"\"(?P<op>\w+(?: \w+){0,4})\" not implemented for 'Half['\"]",
         "half-on-cpu-fallback",
         "{op} ran on the CPU with float16, which the CPU kernel does not take (a CPU fallback, or a model half on "
         "the CPU)",
@@ -274,6 +274,9 @@ EARLY: tuple[Row, ...] = (
         r"\s*(?:the )?(?:mps|MPS|[Mm]etal)\b"
         r"|[Ff]aster[-_][Ww]hisper[^\n]{0,40}?(?:不支持|(?:does not|doesn't|doesn’t|has no) support(?: for)?)"
         r"\s*(?:the )?(?:mps|MPS|[Mm]etal)\b"
+        # ... or told to run on the CPU ("CTranslate2 isn't optimized falling back to the CPU", WhisperLive#394)
+        r"|(?:[Cc][Tt]ranslate2|[Ff]aster[-_][Ww]hisper)\b[^\n]{0,60}?\b(?:(?:falls?|falling|fell) back to|"
+        r"(?:only|just) (?:runs?|running) on) (?:the )?CPU\b"
         # CTranslate2's refusal of float16 where it runs, the CPU on a Mac (its compute-type check)
         r"|Requested float16 compute type, but the target device or backend do not support efficient float16",
         "backend-has-no-mps",

@@ -37,6 +37,14 @@ def at_least(version: Version, floor: Version) -> bool:
     return version + (0,) * (width - len(version)) >= floor + (0,) * (width - len(floor))
 
 
+def surely_below(version: Version, floor: Version) -> bool:
+    """*version* is older than *floor* whatever the parts it does not show: 'macOS 12' (a paste's "Monterey")
+    is below 13.0 but may be 12.3 or later, so it is not surely below 12.3; '12.0' is."""
+    if len(version) < len(floor):
+        return version < floor[: len(version)]
+    return not at_least(version, floor)
+
+
 @dataclass(frozen=True)
 class Floor:
     """The oldest macOS on which a torch finds an MPS device, and where that was read."""

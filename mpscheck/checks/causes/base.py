@@ -17,10 +17,10 @@ from mpscheck.knowledge.causes import CAUSES
 from mpscheck.knowledge.error_rows import INT64_KERNELS_MACOS
 from mpscheck.knowledge.versions import (
     PRE_TABLE_FLOOR,
-    at_least,
     last_intel_mac_torch,
     macos_floor,
     parse_version,
+    surely_below,
     torch_pin_for_macos,
 )
 from mpscheck.model import Finding, Remediation
@@ -100,8 +100,8 @@ class Reader:
             floor = (13, 0) if floor_text == "12.3" else parse_version(floor_text) or PRE_TABLE_FLOOR
         else:
             floor = PRE_TABLE_FLOOR  # the oldest floor of any torch with MPS (knowledge/versions.py cites it)
-        if at_least(macos, floor):
-            return None
+        if not surely_below(macos, floor):
+            return None  # at or above the floor, or a major alone ("Monterey") that may be either
         info = self.facts.target.interpreter
         python = info.version if info and info.version else None
         pin = torch_pin_for_macos(macos, python, wheel_arch(info))  # as the doctor's macos-version check does

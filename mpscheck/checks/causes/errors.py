@@ -28,6 +28,9 @@ EXPLAINED_BY: dict[str, tuple[str, ...]] = {
     "torch-too-old": ("not-macos",),
     "autocast-needs-newer-torch": ("not-macos",),  # accelerate's "requires a GPU" on Windows/Linux: no mps there
 }
+# A library's check for MPS (torch.backends.mps.is_available()) that crashes on a torch older than 1.12: a newer torch
+# answers it, with False off macOS, so the old torch is the cause there too (JaidedAI/EasyOCR#1071, on Windows).
+PROBE_ROWS = frozenset({"old-torch-no-backends-mps"})
 # Ops reached only when the input is on the CPU and the weights on MPS (pytorch/pytorch#86844).
 # Ops reached on MPS also for an input too large for 32-bit indexing (issue 17): the paste cannot tell which.
 LARGE_INPUT_OPS = ("aten::slow_conv3d_forward",)
@@ -57,6 +60,8 @@ class ErrorRules(MemoryRules):
     def error_cause(self, hit: table.Hit, setup: dict[str, Cause]) -> Cause:
         row, evidence = hit.row, (Evidence(hit.line, hit.text),)
         for deeper in EXPLAINED_BY.get(row.cause, ()):
+            if row.id in PROBE_ROWS and deeper == "not-macos":
+                continue  # the crash is the probe's: a newer torch answers it (False) on any system
             if deeper in setup:
                 cause = setup[deeper]
                 return Cause(cause.id, cause.summary, cause.fix, evidence + cause.evidence, cause.source, cause.notes)

@@ -250,6 +250,8 @@ class UnmatchedRules(Reader):
         if said is not None and (nan is None or on_mps is None):
             return [self.loaded_onto_mps(said) or self.wrong_results(said)]
         if nan is None or on_mps is None:
+            if oom := self.paste.get("paste.oom_said"):
+                return [self.oom_said(oom)]
             if crashed := self.paste.get("paste.crash_said"):
                 return [self.crash_said(crashed)]
             return self.told_in_words()
@@ -320,6 +322,19 @@ class UnmatchedRules(Reader):
         remedy = Remediation(advice, (table.fill(UPGRADE, {"python": self.python}),))
         evidence = (Evidence(said.line, said.text),)
         return self.named_bug(Cause(BUG, summary, remedy, evidence, ISSUES, variant=variant))
+
+    def oom_said(self, said: Any) -> Cause:
+        """The paste says mps ran out of memory, and shows no message with its numbers: an out-of-memory, whose
+        kind (a model too large, memory held by others, a watermark setting) only those numbers tell."""
+        remedy = Remediation(
+            "Use less memory per step: a smaller batch, model or resolution, or float16; then paste torch's whole "
+            "'MPS backend out of memory' line, whose numbers tell a model too large from memory other programs hold.",
+            (),
+        )
+        summary = "the paste says MPS ran out of memory (torch's message with its numbers is not shown)"
+        evidence = (Evidence(said.line, said.text),)
+        source = "aten/src/ATen/mps/MPSAllocator.mm (the MPS backend out of memory message)"
+        return Cause("out-of-memory", summary, remedy, evidence, source, variant="told")
 
     def crash_said(self, said: Any) -> Cause:
         """The paste says the run crashes on mps and shows no error: a backend bug until shown otherwise."""

@@ -14,6 +14,7 @@ import re
 
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 from mpscheck.probes.paste.near import Near
+from mpscheck.probes.paste.prose_cuda import CUDA_ASKED, CUDA_CALL, CUDA_GUARD, NCCL_CALLED
 from mpscheck.probes.paste.slow_words import slow_on_mps
 from mpscheck.probes.paste.wrong_words import WRONG_RESULTS, WRONG_SAID
 
@@ -78,6 +79,13 @@ NOT_WORKING = re.compile(
 )
 MPS_FAILS_SAID = Near(NOT_WORKING, 40, GPU_WORD, len("metal"))
 # The user's words that the run crashes on mps ("made it start crashing on startup ... MPS"): a crash told, not shown.
+# The user's words that mps (or the GPU) ran out of memory ("it constantly crashes with MPS out of memory error"), the
+# message itself not shown: an out-of-memory told, which outranks the crash said on the same line.
+OOM_SAID = re.compile(
+    r"(?i)\b(?:mps|gpu|metal|vram|unified memory)\b[^\n]{0,40}?\b(?:out of memory|oom)\b"
+    r"|\b(?:out of memory|oom)\b[^\n]{0,40}?\b(?:on|with|using) (?:the )?(?:mps|gpu)\b"
+)
+OOM_MESSAGE = re.compile(r"(?i)backend out of memory|OutOfMemoryError|Tried to allocate")  # torch's own, shown
 CRASH_SAID = re.compile(r"(?i)\bcrash(?:es|ed|ing)?\b|\bbus error\b|\bsegfault")
 # The user's words that the run fails on mps where the CPU's works ("works well when running on CPU but failed on
 # Apple MPS", "it fails on mps but works on cpu", "works on the CPU but not on MPS"): a backend bug told with no
@@ -168,6 +176,13 @@ CPU_ONLY = re.compile(
     r"\b(?:switch|fall|go|default|revert)\w* (?:back )?to (?:the )?cpu"
     # asked the other way round: "a way to use the GPU of an Apple Silicon Mac rather then using teh CPU"
     r"|us(?:e|ing) (?:the )?(?:gpu|mps|metal)\b[^\n]{0,60}?\b(?:rather th[ae]n|instead of)(?: \w{1,10}){0,2} cpu)\b"
+    # the CPU said to be what runs now ("I suspect it's currently using the CPU"), and the question how to use the GPU
+    # at all ("is there a way to leverage the M3's GPU", "how would I enable gpu"): the run does not ask for it
+    r"|\b(?:it'?s|it is) (?:currently |still |only |just )?(?:using|running on) (?:the )?cpu\b"
+    r"(?![ -](?:count|cores?|threads?|usage|time))"
+    r"|\b(?:how (?:do|can|could|would|should) (?:i|we)|how to|is there a way to|any way to)"
+    r"(?: \w{1,12}){0,3}? (?:enable|use|leverage|utili[sz]e|run on|make use of) (?:the )?(?:[\w']{1,12} ){0,2}?"
+    r"(?:gpu|mps|metal)\b"
     # The same in Chinese ("只能CPU跑", "无法调用 mps"): no word boundaries between CJK and Latin letters.
     r"|只能\s*(?:用|使用|在)?\s*(?i:cpu)|(?:无法|不能)\s*(?:调用|使用|用)\s*(?i:mps|gpu)"
 )
@@ -180,25 +195,6 @@ CPU_SAID = re.compile(
     r"|\bignor(?:es?|ed|ing) (?:the |my |its |your )?(?:[\w'’-]{1,20} ){0,2}?(?:gpu|mps|metal)\b"
     r"|\b(?:gpu|mps)\b (?:is|was|are|were)(?: not|n't|n’t) (?:being |even )?used\b"
 )
-# The user's words that the tool asks for CUDA ("it keeps asking for cuda libraries", "where can I disable cuda"):
-# what "Torch not compiled with CUDA enabled" says, told without the error. Not "my Mac has no CUDA".
-CUDA_ASKED = re.compile(
-    r"(?i)\b(?:(?:asks?|asking|asked|requires?|requiring|needs?|wants?|insists? on) (?:for )?(?:the )?cuda"
-    r"|(?:disable|turn off|switch off|get rid of) (?:the )?cuda"
-    # the refusal retold: "it tells me that torch doesn't work with cuda"
-    r"|(?:py)?torch (?:doesn't|does not|doesn’t|isn't|is not|won't) (?:work(?:ing)? with|compiled with|support) cuda"
-    # conda's CUDA packages asked for by name ("versions of pytorch-cuda for MacOS", "conda install ... cudatoolkit")
-    r"|(?<!no )(?<!without )(?:pytorch-cuda|cudatoolkit))\b"
-)
-# A traceback's source line that starts torch.distributed with NCCL (Meta's llama examples:
-# `torch.distributed.init_process_group("nccl")`): code that ran and asks for an NVIDIA GPU, even where the stored
-# traceback ends before the error line. A config's `backend = 'nccl'` alone is no call (nanoGPT runs on mps with it).
-NCCL_CALLED = re.compile(r"""\binit_process_group\(\s?(?:backend\s?=\s?)?["']nccl["']""")
-# The user's own code moving work to CUDA ("self.model.half().cuda()"), unguarded: a line that tests for CUDA
-# ("... if torch.cuda.is_available() else ...") asks for nothing, nor does an indented line (inside a block, maybe
-# an `if torch.cuda.is_available():` one).
-CUDA_CALL = re.compile(r"^\S[^\n]*\.cuda\(\s*\)")
-CUDA_GUARD = re.compile(r"\bis_available\b|\bif\b|\belse\b")
 # The user's words that the machine is not a Mac ("I'm not on a Mac", "an error obtained with Mac computer but I'm
 # not on it"): MPS asked for where macOS is not, told without the system's name.
 NOT_A_MAC = re.compile(
@@ -260,6 +256,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
     if _checkpoint_elsewhere(line):
         found.append(seen("paste.checkpoint_elsewhere", True))
+    if OOM_SAID.search(line) and not OOM_MESSAGE.search(line) and not _looks_like_code_or_output(line):
+        found.append(seen("paste.oom_said", True))
     if ("mps" in line or "MPS" in line) and CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
         found.append(seen("paste.crash_said", True))
     if NCCL_CALLED.search(line):

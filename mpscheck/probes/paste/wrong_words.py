@@ -11,7 +11,7 @@ from mpscheck.probes.paste.near import Near
 # The user's words that the results on mps are wrong: the run "works", but nothing may call it healthy.
 # Also the shapes wrong results take in words: NaN, all zeros, "reports 0", black images, pure noise.
 _WRONG = (
-    r"(?:wrong|incorrect|different|broken|gibberish|garbage|messed[- ]up|not (?:the )?same|nan|(?:all )?zeros"
+    r"(?:wrong|incorrect|different|broken|gibberish|garbage|garbled|messed[- ]up|not (?:the )?same|nan|(?:all )?zeros"
     r"|(?:reports?|outputs?|returns?|gives?|shows?) (?:all )?0|black (?:images?|outputs?|pictures?|frames?)"
     r"|(?:pure|just|only) noise|corrupt(?:ed|s|ion)?|inconsistent"
     # what a detector's wrong results look like: nothing found ("there is no detections", "finds zero masks")
@@ -31,7 +31,7 @@ _BAD = r"(?:wrong|incorrect|messed[- ]up|garbage|gibberish|broken|nonsense|garbl
 # remove the bounding boxes, showing only the incorrect segmentation masks"), not of a claim ("... is incorrect").
 _OUTPUTS = (
     r"(?:results?|outputs?|images?|masks?|boxes|predictions?|detections?|embeddings?|values|numbers|weights|tokens"
-    r"|text|audio|segmentations?|transcriptions?)"
+    r"|text|audio|sounds?|speech|voices?|segmentations?|transcriptions?)"
 )
 # "the following strange result" (segment-anything#458), "weird outputs": the user's own word for a result gone wrong
 _STRONG = (

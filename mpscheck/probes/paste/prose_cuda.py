@@ -1,0 +1,33 @@
+"""The user's words and code lines that ask for CUDA on a Mac (the tool "keeps asking for cuda", a failure "due to
+the lack of CUDA", `init_process_group("nccl")`, an unguarded `.cuda()`): what "Torch not compiled with CUDA enabled"
+says, told or about to happen without the error shown. Read by prose.py on each line.
+"""
+
+from __future__ import annotations
+
+import re
+
+# The user's words that the tool asks for CUDA ("it keeps asking for cuda libraries", "where can I disable cuda"):
+# what "Torch not compiled with CUDA enabled" says, told without the error. Not "my Mac has no CUDA".
+CUDA_ASKED = re.compile(
+    r"(?i)\b(?:(?:asks?|asking|asked|requires?|requiring|needs?|wants?|insists? on) (?:for )?(?:the )?cuda"
+    r"|(?:disable|turn off|switch off|get rid of) (?:the )?cuda"
+    # the refusal retold: "it tells me that torch doesn't work with cuda"
+    r"|(?:py)?torch (?:doesn't|does not|doesn’t|isn't|is not|won't) (?:work(?:ing)? with|compiled with|support) cuda"
+    # a failure put down to CUDA missing ("Chatterbox doesn't work on Apple silicon due to the lack of CUDA"): the
+    # code needs it, which "my Mac has no CUDA" alone does not say
+    r"|(?:doesn't|does not|doesn’t|won't|can't|cannot|fails? to) (?:work|run|load|start)\b[^\n]{0,50}?"
+    r"\b(?:due to|because of|because there is no|as there is no|since there is no) (?:the )?"
+    r"(?:lack of |missing |no )?cuda"
+    # conda's CUDA packages asked for by name ("versions of pytorch-cuda for MacOS", "conda install ... cudatoolkit")
+    r"|(?<!no )(?<!without )(?:pytorch-cuda|cudatoolkit))\b"
+)
+# A traceback's source line that starts torch.distributed with NCCL (Meta's llama examples:
+# `torch.distributed.init_process_group("nccl")`): code that ran and asks for an NVIDIA GPU, even where the stored
+# traceback ends before the error line. A config's `backend = 'nccl'` alone is no call (nanoGPT runs on mps with it).
+NCCL_CALLED = re.compile(r"""\binit_process_group\(\s?(?:backend\s?=\s?)?["']nccl["']""")
+# The user's own code moving work to CUDA ("self.model.half().cuda()"), unguarded: a line that tests for CUDA
+# ("... if torch.cuda.is_available() else ...") asks for nothing, nor does an indented line (inside a block, maybe
+# an `if torch.cuda.is_available():` one).
+CUDA_CALL = re.compile(r"^\S[^\n]*\.cuda\(\s*\)")
+CUDA_GUARD = re.compile(r"\bis_available\b|\bif\b|\belse\b")
