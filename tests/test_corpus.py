@@ -114,6 +114,28 @@ WRONG_CAUSE = {
     "error: the Intel MacBook Pro of the prose is answered (says intel-mac; its AMD eGPU has no supported MPS either)",
     "invokeai-1451-mkl-fatal-face-restore-m1.txt": "Intel MKL's fatal error with nothing that shows a Mac (the M1 is "
     "only in the thread's title): Linux x86 prints it too, so not enough evidence",
+    # round 16 (the Hugging Face training and serving stack): the misses before any change, each with why
+    "accelerate-1396-autocast-mps-question.txt": "a question with accelerate's fp16 autocast code and macOS 13.3.1, "
+    "no error: fp16 mixed precision asked for on the Mac is not read",
+    "accelerate-692-notebook-launcher-runs-on-cpu.txt": "'it runs the training on *CPU* instead' (words between the "
+    "verb and 'on', markdown stars, a bare 'instead') is not read as the run's device",
+    "audio-2065-torchaudio-0-10-m1-no-wheel.txt": "the paste is a feature template whose only words are "
+    "'torchaudio.pipelines cannot be called': the missing arm64 wheel is in the title and the replies (says "
+    "unreadable)",
+    "bertopic-1469-slow-embeddings-not-on-mps.txt": "the paste is the user's workaround (an embedding model with "
+    "device='mps', 4h30m down to 58m): that the default ran on the CPU is said only as 'no support for this "
+    "parameter' (says not enough evidence)",
+    "diffusers-548-slower-768-gpu-50-percent.txt": "slower at 768x512, '50% GPU usage' and a sluggish UI told in "
+    "words: memory pressure and swap are the later docs' reading, not shown (says not enough evidence)",
+    "lerobot-496-eval-mps-bad-results.txt": "'fails all eval episodes on mac' and 'works with Cuda' are on separate "
+    "lines with no error, and the torch issue is only linked: not read as wrong results on mps (says not enough "
+    "evidence)",
+    "lerobot-665-x86-python-mujoco.txt": "MuJoCo's 'You are running an x86_64 build of Python on an Apple Silicon "
+    "machine', quoted in prose, is in no row",
+    "transformers-32035-trainer-fp16-valueerror-cut.txt": "a ValueError from Trainer.__init__ cut before its message, "
+    "under 'Can MPS use FP16 when training?': read as an unrecognised error",
+    "transformers-35954-trainer-fp16-torch-2-2-screenshot.txt": "TrainingArguments(fp16=True) on macOS 15.2 with the "
+    "error in a screenshot: fp16 mixed precision asked for on the Mac is not read",
 }
 WRONG_FIX = {
     # round 13: the cause is right (macOS too old for the Metal library); the thread's command is that project's
