@@ -130,8 +130,6 @@ WRONG_CAUSE = {
     "lerobot-496-eval-mps-bad-results.txt": "'fails all eval episodes on mac' and 'works with Cuda' are on separate "
     "lines with no error, and the torch issue is only linked: not read as wrong results on mps (says not enough "
     "evidence)",
-    "lerobot-665-x86-python-mujoco.txt": "MuJoCo's 'You are running an x86_64 build of Python on an Apple Silicon "
-    "machine', quoted in prose, is in no row",
     "transformers-32035-trainer-fp16-valueerror-cut.txt": "a ValueError from Trainer.__init__ cut before its message, "
     "under 'Can MPS use FP16 when training?': read as an unrecognised error",
     "transformers-35954-trainer-fp16-torch-2-2-screenshot.txt": "TrainingArguments(fp16=True) on macOS 15.2 with the "
