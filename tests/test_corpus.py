@@ -117,8 +117,6 @@ WRONG_CAUSE = {
     # round 16 (the Hugging Face training and serving stack): the misses before any change, each with why
     "accelerate-1396-autocast-mps-question.txt": "a question with accelerate's fp16 autocast code and macOS 13.3.1, "
     "no error: fp16 mixed precision asked for on the Mac is not read",
-    "accelerate-692-notebook-launcher-runs-on-cpu.txt": "'it runs the training on *CPU* instead' (words between the "
-    "verb and 'on', markdown stars, a bare 'instead') is not read as the run's device",
     "audio-2065-torchaudio-0-10-m1-no-wheel.txt": "the paste is a feature template whose only words are "
     "'torchaudio.pipelines cannot be called': the missing arm64 wheel is in the title and the replies (says "
     "unreadable)",

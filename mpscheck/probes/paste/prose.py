@@ -204,6 +204,10 @@ CPU_ONLY = re.compile(
     r"\b(?:switch|fall|go|default|revert)\w* (?:back )?to (?:the )?cpu"
     # asked the other way round: "a way to use the GPU of an Apple Silicon Mac rather then using teh CPU"
     r"|us(?:e|ing) (?:the )?(?:gpu|mps|metal)\b[^\n]{0,60}?\b(?:rather th[ae]n|instead of)(?: \w{1,10}){0,2} cpu)\b"
+    # what happened, with words before "on" and a bare "instead" ("Observe it runs the training on *CPU* instead",
+    # accelerate#692); never the advice ("run it on the CPU instead": no bare "run")
+    r"|\b(?:runs|ran|trains|trained|(?:is|was|are|were|keeps?) (?:running|training))(?: [\w-]{1,20}){0,3}?"
+    r" on (?:the )?cpu,? instead\b"
     # The same in Chinese ("只能CPU跑", "无法调用 mps"): no word boundaries between CJK and Latin letters.
     r"|只能\s*(?:用|使用|在)?\s*(?i:cpu)|(?:无法|不能)\s*(?:调用|使用|用)\s*(?i:mps|gpu)"
 )
@@ -302,7 +306,7 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.not_a_mac", True))
     if NO_MPS_BUILD.search(line):
         found.append(seen("paste.no_mps_build", True))
-    if CPU_ONLY.search(line):
+    if CPU_ONLY.search(line.replace("*", "").replace("`", "")):  # markdown's *CPU* and `cpu` read as the word
         found.append(seen("paste.device_used", "cpu"))
         if named_mac:
             found.append(seen("host.system", "Darwin"))
