@@ -115,8 +115,6 @@ WRONG_CAUSE = {
     "invokeai-1451-mkl-fatal-face-restore-m1.txt": "Intel MKL's fatal error with nothing that shows a Mac (the M1 is "
     "only in the thread's title): Linux x86 prints it too, so not enough evidence",
     # round 16 (the Hugging Face training and serving stack): the misses before any change, each with why
-    "accelerate-1396-autocast-mps-question.txt": "a question with accelerate's fp16 autocast code and macOS 13.3.1, "
-    "no error: fp16 mixed precision asked for on the Mac is not read",
     "audio-2065-torchaudio-0-10-m1-no-wheel.txt": "the paste is a feature template whose only words are "
     "'torchaudio.pipelines cannot be called': the missing arm64 wheel is in the title and the replies (says "
     "unreadable)",
@@ -128,10 +126,6 @@ WRONG_CAUSE = {
     "lerobot-496-eval-mps-bad-results.txt": "'fails all eval episodes on mac' and 'works with Cuda' are on separate "
     "lines with no error, and the torch issue is only linked: not read as wrong results on mps (says not enough "
     "evidence)",
-    "transformers-32035-trainer-fp16-valueerror-cut.txt": "a ValueError from Trainer.__init__ cut before its message, "
-    "under 'Can MPS use FP16 when training?': read as an unrecognised error",
-    "transformers-35954-trainer-fp16-torch-2-2-screenshot.txt": "TrainingArguments(fp16=True) on macOS 15.2 with the "
-    "error in a screenshot: fp16 mixed precision asked for on the Mac is not read",
 }
 WRONG_FIX = {
     # round 13: the cause is right (macOS too old for the Metal library); the thread's command is that project's

@@ -36,3 +36,93 @@ def test_an_arm64_python_or_another_build_named_is_not_that_check() -> None:
         "an x86_64 build of Python runs fine on an Intel Mac",
     ):
         assert explain_text(text).cause.id != "rosetta-python", text
+
+
+# ---- mixed precision asked for on a Mac (probes/paste/precision.py, checks/causes/precision.py) ----------------
+
+TRAINER_FP16 = (  # huggingface/transformers#35954: the error itself was a screenshot
+    "``torch -- 2.2.2``\n"
+    "``system -- mac os 15.2 (24C101)``\n"
+    "training_args = TrainingArguments(\n"
+    '    output_dir="out",\n'
+    "    fp16=True,\n"
+    ")\n"
+)
+
+
+def mixed(line: str) -> object:
+    from mpscheck.probes.paste import read
+
+    found = read(line).get("paste.mixed_precision")
+    return None if found is None else found.value
+
+
+def test_the_mixed_precision_asked_for_is_read_exactly() -> None:
+    assert mixed("    fp16=True,") == "fp16"
+    assert mixed("args = TrainingArguments(bf16=True)") == "bf16"
+    assert mixed('>>> accelerator = Accelerator(mixed_precision="fp16")') == "fp16"
+    assert mixed('  --mixed_precision="fp16" \\') == "fp16"
+    assert mixed("accelerate launch --mixed_precision bf16 train.py") == "bf16"
+    assert mixed("- mixed_precision: fp16") == "fp16"  # accelerate env's config
+    assert mixed("python run_glue.py --fp16") == "fp16"
+    assert mixed("fp16: true") == "fp16"
+    assert mixed("# user: Can MPS use FP16 when training?Why I can't?") == "fp16"  # transformers#32035
+    assert mixed("we use mixed precision for training") == "fp16"
+    # asking for nothing: off, compared, another name, or fp16 with no training
+    for line in (
+        "    fp16=False,",
+        "python run.py --bf16=false",
+        '        if self.mixed_precision == "fp16" and is_torch_version(">=", "1.10"):',
+        "\t- mixed_precision: no",
+        "model.to(torch.float16)  # fp16 weights",
+        "--fp16_backend amp",
+        "myfp16=True",
+    ):
+        assert mixed(line) is None, line
+
+
+def test_mixed_precision_asked_for_on_a_mac_with_an_older_or_unshown_torch_needs_a_newer_torch() -> None:
+    diagnosis = explain_text(TRAINER_FP16)
+    assert diagnosis.cause.id == "autocast-needs-newer-torch"
+    assert diagnosis.cause.fix is not None
+    assert diagnosis.cause.fix.commands[0] == "python3 -c 'import torch; print(torch.__version__)'"  # not shown
+    assert "fp16=False" in diagnosis.cause.fix.summary
+    assert any("'torch>=2.8'" in command for command in diagnosis.cause.fix.commands)
+    assert "a torch the paste does not show" in diagnosis.cause.summary
+    assert diagnosis.exit_code == 1
+    shown = explain_text("PyTorch version: 2.7.1\nOS: macOS 15.2 (arm64)\n" + TRAINER_FP16)
+    assert shown.cause.id == "autocast-needs-newer-torch" and "torch 2.7.1" in shown.cause.summary
+    assert shown.cause.fix is not None and not shown.cause.fix.commands[0].endswith("print(torch.__version__)'")
+
+
+def test_mixed_precision_is_no_cause_with_torch_2_8_off_a_mac_when_off_or_over_mps_working() -> None:
+    for text in (
+        "PyTorch version: 2.8.0\nOS: macOS 15.2 (arm64)\n" + TRAINER_FP16,  # fp16 amp on mps exists there
+        "OS: Ubuntu 22.04.4 LTS (x86_64)\n" + TRAINER_FP16.replace("mac os 15.2", "ubuntu"),
+        TRAINER_FP16.replace("fp16=True", "fp16=False"),
+        # positive evidence that mps works outranks a setting: never turned into a failure
+        TRAINER_FP16 + ">>> torch.ones(1, device='mps')\ntensor([1.], device='mps:0')\n",
+    ):
+        assert explain_text(text).cause.id != "autocast-needs-newer-torch", text
+
+
+NOTEBOOK_CUT = (  # huggingface/transformers#32035: the traceback stops before the ValueError's message
+    "# user: Can MPS use FP16 when training?Why I can't?\n"
+    "ValueError                                Traceback (most recent call last)\n"
+    "Cell In[15], line 1\n"
+    "----> 1 trainer = Trainer(\n"
+    "      2     model=model,\n"
+    "File ~/Trans-Penv/transformers/src/transformers/trainer.py:409, in Trainer.__init__(self, model, args)\n"
+)
+
+
+def test_an_unknown_error_while_the_trainer_is_built_with_mixed_precision_asked_is_its_refusal() -> None:
+    diagnosis = explain_text(NOTEBOOK_CUT)
+    assert diagnosis.cause.id == "autocast-needs-newer-torch"
+    assert "most likely that refusal" in diagnosis.cause.summary
+    assert [e.line for e in diagnosis.cause.evidence] == [1, 2, 4]
+    # without mixed precision asked, or with no Trainer built, it stays an error no rule recognises
+    plain = explain_text(NOTEBOOK_CUT.replace("FP16 when training", "the GPU"))
+    assert (plain.cause.id, plain.cause.variant) == ("metal-bug-fixed-later", "unrecognised")
+    elsewhere = explain_text(NOTEBOOK_CUT.replace("Trainer(", "evaluate(").replace("Trainer.__init__", "evaluate"))
+    assert elsewhere.cause.id != "autocast-needs-newer-torch"

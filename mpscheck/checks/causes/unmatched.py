@@ -18,6 +18,7 @@ from typing import Any, Callable
 from mpscheck.checks.causes.base import HIGH, Reader
 from mpscheck.checks.causes.library import own_frames
 from mpscheck.checks.causes.model import Cause, Evidence
+from mpscheck.checks.causes.precision import PrecisionRules
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.causes import CAUSES
 from mpscheck.model import Remediation
@@ -54,7 +55,7 @@ def messages_lookup() -> Callable[[str], list[Any]] | None:
     return found
 
 
-class UnmatchedRules(Reader):
+class UnmatchedRules(PrecisionRules):
     def unmatched_errors(self) -> list[Cause]:
         """One cause for the first error the rows did not explain: its message-table class, or unrecognised."""
         if any(h.row.severity == table.ERROR for h in self.hits):
@@ -78,6 +79,8 @@ class UnmatchedRules(Reader):
             return [loading]
         if crash is None and (named := self.named_op(first)) is not None:
             return [named]
+        if crash is None and (refused := self.precision_refused(first)) is not None:  # checks/causes/precision.py
+            return [refused]
         return [self.unrecognised(first, crash)]
 
     def named_op(self, first: Any) -> Cause | None:

@@ -30,6 +30,7 @@ PARSERS = (
     "traceback",
     "error_line",
     "environment",
+    "precision",
     "prose",
     "errors",
 )
