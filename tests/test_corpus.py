@@ -116,8 +116,8 @@ WRONG_CAUSE = {
     "only in the thread's title): Linux x86 prints it too, so not enough evidence",
     # round 16 (the Hugging Face training and serving stack): the misses before any change, each with why
     "audio-2065-torchaudio-0-10-m1-no-wheel.txt": "the paste is a feature template whose only words are "
-    "'torchaudio.pipelines cannot be called': the missing arm64 wheel is in the title and the replies (says "
-    "unreadable)",
+    "'torchaudio.pipelines cannot be called': the missing arm64 wheel is in the title and the replies (says not "
+    "enough evidence)",
     "bertopic-1469-slow-embeddings-not-on-mps.txt": "the paste is the user's workaround (an embedding model with "
     "device='mps', 4h30m down to 58m): that the default ran on the CPU is said only as 'no support for this "
     "parameter' (says not enough evidence)",

@@ -126,3 +126,12 @@ def test_an_unknown_error_while_the_trainer_is_built_with_mixed_precision_asked_
     assert (plain.cause.id, plain.cause.variant) == ("metal-bug-fixed-later", "unrecognised")
     elsewhere = explain_text(NOTEBOOK_CUT.replace("Trainer(", "evaluate(").replace("Trainer.__init__", "evaluate"))
     assert elsewhere.cause.id != "autocast-needs-newer-torch"
+
+
+def test_text_about_torch_family_packages_is_read_not_unreadable() -> None:
+    # pytorch/audio#2065: a feature template whose only words are about torchaudio
+    for text in ("torchaudio.pipelines cannot be called", "torchvision.ops.nms is missing here"):
+        diagnosis = explain_text(text)
+        assert diagnosis.cause.id == "not-enough-evidence", text
+        assert diagnosis.exit_code == 1
+    assert explain_text("torchaudiox pipelines cannot be called").cause.id == "unreadable"  # not the package

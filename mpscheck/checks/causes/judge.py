@@ -33,7 +33,7 @@ HEALTHY, NOT_ENOUGH = "healthy", "not-enough-evidence"
 AMBIGUOUS = (NOT_ENOUGH, "x86_64-python", "no-metal-device")  # the paste cannot settle these alone
 DOCTOR_HINT = "mpscheck doctor --format markdown"
 # Text about torch on the GPU that shows no fact (a script, a question) is read, and lacks evidence: not "unreadable".
-ON_TOPIC = re.compile(r"(?i)\b(?:torch|pytorch|mps)\b")
+ON_TOPIC = re.compile(r"(?i)\b(?:torch(?:vision|audio|text|tune|ao|rec)?|pytorch|mps)\b")
 
 
 def explain_text(
