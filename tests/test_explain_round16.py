@@ -135,3 +135,23 @@ def test_text_about_torch_family_packages_is_read_not_unreadable() -> None:
         assert diagnosis.cause.id == "not-enough-evidence", text
         assert diagnosis.exit_code == 1
     assert explain_text("torchaudiox pipelines cannot be called").cause.id == "unreadable"  # not the package
+
+
+TRANSFORMERS_REFUSAL = (  # transformers/training_args.py, __post_init__: what a Mac user with fp16=True meets
+    "ValueError: FP16 Mixed precision training with AMP or APEX (`--fp16`) and FP16 half precision evaluation "
+    "(`--fp16_full_eval`) can only be used on CUDA or NPU devices or certain XPU devices (with IPEX)."
+)
+
+
+def test_transformers_refusal_of_fp16_naming_the_flag_is_mixed_precision_needing_a_newer_torch() -> None:
+    assert mixed(TRANSFORMERS_REFUSAL) == "fp16"
+    for text in (TRANSFORMERS_REFUSAL, "# user: on my MacBook M2\n" + TRANSFORMERS_REFUSAL):
+        diagnosis = explain_text(text)
+        assert diagnosis.cause.id == "autocast-needs-newer-torch", text
+        assert [e.line for e in diagnosis.cause.evidence] == [text.count("\n") + 1]
+    # on Linux the same words are no Mac's: the other system is the answer
+    linux = explain_text("OS: Ubuntu 22.04.4 LTS (x86_64)\n" + TRANSFORMERS_REFUSAL)
+    assert linux.cause.id == "not-macos"
+    # an error about something else, with fp16 asked on another line and no Trainer built, stays unrecognised
+    other = explain_text("fp16=True\nmodel on my MacBook M2\nValueError: some other thing went wrong")
+    assert (other.cause.id, other.cause.variant) == ("metal-bug-fixed-later", "unrecognised")

@@ -48,11 +48,17 @@ class PrecisionRules(Reader):
         return self.precision_cause(asked, ())
 
     def precision_refused(self, first: Any) -> Cause | None:
-        """An error no rule knows, in a paste that builds the Trainer or the Accelerator (a notebook prints the call
-        below the error's header) and asks for mixed precision on a Mac: the refusal of mixed precision on mps,
-        whatever its cut-off message said."""
+        """An error no rule knows, in a paste that asks for mixed precision on a Mac, where the error's own words name
+        it (transformers' "FP16 Mixed precision training with AMP or APEX (`--fp16`) ... can only be used on CUDA or
+        NPU devices") or the paste builds the Trainer or the Accelerator (a notebook prints the call below the error's
+        header): the refusal of mixed precision on mps, whatever its cut-off message said."""
         asked = self.paste.get("paste.mixed_precision")
-        if asked is None or not self.mac_or_mps_shown() or self.torch_has_amp_on_mps():
+        if asked is None or self.facts.host.system in ("Linux", "Windows") or self.torch_has_amp_on_mps():
+            return None
+        said = next((o for o in self.paste.all("paste.mixed_precision") if o.line == first.line), None)
+        if said is not None:  # the refusal itself, on any Mac (no other system shown: this is a Mac's tool)
+            return self.precision_cause(said, (Evidence(first.line, first.text),))
+        if not self.mac_or_mps_shown():
             return None
         lines = self.paste.text.split("\n")
         built = next((n for n, line in enumerate(lines, start=1) if BUILT_HERE.search(line)), None)
