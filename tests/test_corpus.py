@@ -123,9 +123,6 @@ WRONG_CAUSE = {
     "parameter' (says not enough evidence)",
     "diffusers-548-slower-768-gpu-50-percent.txt": "slower at 768x512, '50% GPU usage' and a sluggish UI told in "
     "words: memory pressure and swap are the later docs' reading, not shown (says not enough evidence)",
-    "lerobot-496-eval-mps-bad-results.txt": "'fails all eval episodes on mac' and 'works with Cuda' are on separate "
-    "lines with no error, and the torch issue is only linked: not read as wrong results on mps (says not enough "
-    "evidence)",
 }
 WRONG_FIX = {
     # round 13: the cause is right (macOS too old for the Metal library); the thread's command is that project's

@@ -155,3 +155,53 @@ def test_transformers_refusal_of_fp16_naming_the_flag_is_mixed_precision_needing
     # an error about something else, with fp16 asked on another line and no Trainer built, stays unrecognised
     other = explain_text("fp16=True\nmodel on my MacBook M2\nValueError: some other thing went wrong")
     assert (other.cause.id, other.cause.variant) == ("metal-bug-fixed-later", "unrecognised")
+
+
+# ---- "fails on the Mac" and "works with CUDA" on two lines (probes/paste/contrast.py) ----------------------------
+
+LEROBOT = (  # huggingface/lerobot#496, cut to its lines of facts and words
+    "- Platform: macOS-14.7.1-arm64-arm-64bit\n"
+    "- PyTorch version (GPU?): 2.5.1 (False)\n"
+    "fails all eval episodes on mac.\n"
+    "### Expected behavior\n"
+    "The same agent works with Cuda\n"
+)
+
+
+def said(text: str) -> tuple[bool, bool]:
+    from mpscheck.probes.paste import read
+
+    paste = read(text)
+    return paste.get("paste.fails_on_mac") is not None, paste.get("paste.works_elsewhere") is not None
+
+
+def test_the_two_halves_are_read_exactly() -> None:
+    assert said("fails all eval episodes on mac.") == (True, False)
+    assert said("it doesn't work on my MacBook") == (True, False)
+    assert said("training breaks with mps") == (True, False)
+    assert said("The same agent works with Cuda") == (False, True)
+    assert said("runs fine on Colab") == (False, True)
+    assert said("it works perfectly on the CPU") == (False, True)
+    for line in (
+        "fails to install on mac",  # an installer's trouble
+        "it failed to build the wheel on my Mac",
+        "works on my mac",  # works said of the Mac itself
+        "failures on mac are rare",
+    ):
+        assert said(line) == (False, False), line
+
+
+def test_failing_on_the_mac_and_working_elsewhere_with_no_error_is_a_backend_bug() -> None:
+    diagnosis = explain_text(LEROBOT)
+    assert (diagnosis.cause.id, diagnosis.cause.variant) == ("metal-bug-fixed-later", "wrong-results")
+    assert [e.line for e in diagnosis.cause.evidence] == [3, 5]
+    assert diagnosis.exit_code == 1
+    for text in (
+        LEROBOT.replace("The same agent works with Cuda", "No idea why"),  # one half only
+        LEROBOT.replace("fails all eval episodes on mac.", "it is slow"),
+        LEROBOT.replace("- Platform: macOS-14.7.1-arm64-arm-64bit\n", ""),  # no Mac and no mps shown
+    ):
+        assert explain_text(text).cause.variant != "wrong-results", text
+    # an error shown is the cause, not the words
+    shown = explain_text(LEROBOT + "RuntimeError: Placeholder storage has not been allocated on MPS device!\n")
+    assert shown.cause.id == "device-mismatch"

@@ -31,6 +31,7 @@ PARSERS = (
     "error_line",
     "environment",
     "precision",
+    "contrast",
     "prose",
     "errors",
 )
