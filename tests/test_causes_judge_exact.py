@@ -64,7 +64,8 @@ def test_text_about_torch_with_no_fact_is_read_not_unreadable() -> None:
         assert diagnosis.cause == expected, text
         assert (diagnosis.status, diagnosis.exit_code) == (Status.FAIL, ExitCode.PROBLEMS)
         assert diagnosis.next_step == "mpscheck doctor --format markdown"
-    assert explain_text("torchvision").cause.id == "unreadable"  # a word that only contains torch
+    assert explain_text("torchlight").cause.id == "unreadable"  # a word that only contains torch
+    assert explain_text("torchvision").cause.id == "not-enough-evidence"  # torch's own family is on topic
 
 
 # ---- a pasted mpscheck report --------------------------------------------------------------------------

@@ -140,6 +140,15 @@ WRONG_CAUSE = {
     "bundled torch on the CPU) is not in the paste",
     "easyocr-806-enable-gpu-m1-device-arg.txt": "the question how to enable the GPU is read as the CPU used, but no "
     "line names a Mac (mps only in code, the M1 only in the title), so the CPU is not placed on a Mac",
+    # round 16 (the Hugging Face training and serving stack): the misses before any change, each with why
+    "audio-2065-torchaudio-0-10-m1-no-wheel.txt": "the paste is a feature template whose only words are "
+    "'torchaudio.pipelines cannot be called': the missing arm64 wheel is in the title and the replies (says not "
+    "enough evidence)",
+    "bertopic-1469-slow-embeddings-not-on-mps.txt": "the paste is the user's workaround (an embedding model with "
+    "device='mps', 4h30m down to 58m): that the default ran on the CPU is said only as 'no support for this "
+    "parameter' (says not enough evidence)",
+    "diffusers-548-slower-768-gpu-50-percent.txt": "slower at 768x512, '50% GPU usage' and a sluggish UI told in "
+    "words: memory pressure and swap are the later docs' reading, not shown (says not enough evidence)",
 }
 WRONG_FIX = {
     # round 13: the cause is right (macOS too old for the Metal library); the thread's command is that project's

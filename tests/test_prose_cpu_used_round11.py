@@ -36,3 +36,29 @@ def test_the_cpu_alone_said_in_the_passive_or_reordered_is_read(line: str) -> No
 )
 def test_near_misses_are_not_read(line: str) -> None:
     assert not cpu_used(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "3. Observe it runs the training on *CPU* instead",  # huggingface/accelerate#692, markdown stars kept
+        "the model was running on the `cpu` instead",
+        "it ran on CPU instead of MPS",
+        "Training keeps running on the CPU, instead",
+    ],
+)
+def test_the_run_said_to_go_to_the_cpu_instead_is_read(line: str) -> None:
+    assert cpu_used(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "You can run it on the CPU instead",  # advice: a bare "run"
+        "try to train on cpu instead",
+        "it runs the training on CPU and the eval on mps",  # no "instead"
+        "while it is running, so use the CPU instead",
+    ],
+)
+def test_advice_to_use_the_cpu_instead_is_not_read(line: str) -> None:
+    assert not cpu_used(line)

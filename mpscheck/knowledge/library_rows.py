@@ -4,8 +4,8 @@ that older releases raised.
 
 Kept apart from ``error_texts.py`` (torch's and the installers' own texts): these rows read a library's
 device table (DGL's ``KeyError: 'mps'``, DeepSpeed's half-written ``MPS_Accelerator``), torch's legacy type
-strings that had no MPS entry. Every pattern is an alternation of literals
-and bounded classes: linear on any line.
+strings that had no MPS entry, and a library's own check that the Python runs translated (MuJoCo). Every
+pattern is an alternation of literals and bounded classes: linear on any line.
 """
 
 from __future__ import annotations
@@ -43,5 +43,19 @@ LIBRARY: tuple[Row, ...] = (
         (UPGRADE,),
         "torch/csrc/utils/tensor_types.cpp ('invalid type: '%s''); https://github.com/pytorch/pytorch/issues/82296; "
         "https://github.com/speechbrain/speechbrain/issues/1794",
+    ),
+    Row(
+        "library-says-rosetta-python",
+        # MuJoCo's own check on import (mujoco/__init__.py: sysctl.proc_translated is 1 and platform.machine() is
+        # x86_64), also passed on by gymnasium's DependencyNotInstalled: the library saw the translation itself.
+        r"running an x86_64 build of Python on an Apple Silicon machine",
+        "rosetta-python",
+        "the library checked the process itself: this Python is an x86_64 build running translated by Rosetta 2 "
+        "on Apple silicon",
+        "Install a native arm64 Python (an arm64 Miniforge/Miniconda, or python.org's universal2 installer from a "
+        "terminal not opened with Rosetta) and make the environment again with it; check with:",
+        ("arch", "{python} -c 'import platform; print(platform.machine())'"),
+        "https://github.com/google-deepmind/mujoco (python/mujoco/__init__.py: the ImportError on a translated "
+        "x86_64 Python); https://github.com/huggingface/lerobot/pull/665",
     ),
 )

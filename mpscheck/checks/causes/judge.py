@@ -34,7 +34,7 @@ HEALTHY, NOT_ENOUGH = "healthy", "not-enough-evidence"
 AMBIGUOUS = (NOT_ENOUGH, "x86_64-python", "no-metal-device")  # the paste cannot settle these alone
 DOCTOR_HINT = "mpscheck doctor --format markdown"
 # Text about torch on the GPU that shows no fact (a script, a question) is read, and lacks evidence: not "unreadable".
-ON_TOPIC = re.compile(r"(?i)\b(?:torch|pytorch|mps)\b")
+ON_TOPIC = re.compile(r"(?i)\b(?:torch(?:vision|audio|text|tune|ao|rec)?|pytorch|mps)\b")
 
 
 def explain_text(
@@ -147,6 +147,8 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
             cause = self.error_cause(hit, by_id)
             if cause.id not in {c.id for c in found}:
                 found.append(cause)
+        if not found and (asked := self.mixed_precision_asked()) and self.health().id != HEALTHY:
+            found.append(asked)  # never over positive evidence that mps works
         if not found:
             found.append(self.health())
         return found

@@ -18,6 +18,7 @@ from typing import Any, Callable
 from mpscheck.checks.causes.base import HIGH, Reader
 from mpscheck.checks.causes.library import own_frames
 from mpscheck.checks.causes.model import Cause, Evidence
+from mpscheck.checks.causes.precision import PrecisionRules
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.causes import CAUSES
 from mpscheck.model import Remediation
@@ -54,7 +55,7 @@ def messages_lookup() -> Callable[[str], list[Any]] | None:
     return found
 
 
-class UnmatchedRules(Reader):
+class UnmatchedRules(PrecisionRules):
     def unmatched_errors(self) -> list[Cause]:
         """One cause for the first error the rows did not explain: its message-table class, or unrecognised."""
         if any(h.row.severity == table.ERROR for h in self.hits):
@@ -78,6 +79,8 @@ class UnmatchedRules(Reader):
             return [loading]
         if crash is None and (named := self.named_op(first)) is not None:
             return [named]
+        if crash is None and (refused := self.precision_refused(first)) is not None:  # checks/causes/precision.py
+            return [refused]
         return [self.unrecognised(first, crash)]
 
     def named_op(self, first: Any) -> Cause | None:
@@ -244,7 +247,7 @@ class UnmatchedRules(Reader):
     def nan_results(self) -> list[Cause]:
         """A tensor on mps printed full of NaN: the run went through, but its results are wrong; not healthy."""
         nan, on_mps = self.paste.get("paste.nan_values"), self.paste.get("paste.mps_tensor")
-        said = self.paste.get("paste.wrong_results") or self.paste.get("paste.mps_fails_cpu_works")
+        said = self.paste.get("paste.wrong_results") or self.paste.get("paste.mps_fails_cpu_works") or self.split_said()
         if said is None and "mps" in self.paste.text.lower():
             said = self.paste.get("paste.only_on_mps")  # "on the CPU this does not happen", where mps is named
         if said is not None and (nan is None or on_mps is None):
@@ -360,11 +363,21 @@ class UnmatchedRules(Reader):
             if said.fact == "paste.wrong_results"
             else "the paste says the run fails on mps where it works on the CPU, and shows no error that would say why"
             if said.fact == "paste.mps_fails_cpu_works"
+            else "the paste says the run fails on the Mac and that the same works elsewhere (CUDA, the CPU), and shows "
+            "no error that would say why"
+            if said.fact == "paste.fails_on_mac"
             else "the paste says the trouble goes away on the CPU (or with another torch), and shows no error: a "
             "backend bug of this torch on mps"
         )
-        evidence = (Evidence(said.line, said.text),)
+        elsewhere = self.paste.get("paste.works_elsewhere") if said.fact == "paste.fails_on_mac" else None
+        evidence = tuple(Evidence(o.line, o.text) for o in (said, elsewhere) if o is not None)
         return self.named_bug(Cause(BUG, summary, remedy, evidence, ISSUES, variant="wrong-results"))
+
+    def split_said(self) -> Any:
+        """ "fails ... on mac" and "works with CUDA" on two lines, on a Mac (or with mps named): the failure half."""
+        fails, works = self.paste.get("paste.fails_on_mac"), self.paste.get("paste.works_elsewhere")
+        mac = self.facts.host.system == "Darwin" or "mps" in self.paste.text.lower()
+        return fails if fails is not None and works is not None and mac else None
 
     def named_bug(self, cause: Cause) -> Cause:
         """The known silent bug of a shown op in the paste's torch, where there is one (checks/causes/silent.py)."""

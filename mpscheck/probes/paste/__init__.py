@@ -31,6 +31,8 @@ PARSERS = (
     "traceback",
     "error_line",
     "environment",
+    "precision",
+    "contrast",
     "prose",
     "errors",
 )
@@ -51,6 +53,7 @@ ACCEPTED = (
     "a Python REPL or python -c transcript (torch.backends.mps.is_available(), platform.processor() ...)",
     "framework banners (Lightning, Ultralytics, ComfyUI, transformers-cli env)",
     "tracebacks and warnings from torch on MPS",
+    "mixed precision asked for (TrainingArguments(fp16=True), accelerate's --mixed_precision fp16)",
     "an error, warning or crash line anywhere (with or without a traceback or an exception prefix)",
     "a line of prose naming the Mac (e.g. 'on an M2 Max with 32 GB, macOS 14.5')",
 )

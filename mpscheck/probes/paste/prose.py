@@ -183,6 +183,10 @@ CPU_ONLY = re.compile(
     r"|\b(?:how (?:do|can|could|would|should) (?:i|we)|how to|is there a way to|any way to)"
     r"(?: \w{1,12}){0,3}? (?:enable|use|leverage|utili[sz]e|run on|make use of) (?:the )?(?:[\w']{1,12} ){0,2}?"
     r"(?:gpu|mps|metal)\b"
+    # what happened, with words before "on" and a bare "instead" ("Observe it runs the training on *CPU* instead",
+    # accelerate#692); never the advice ("run it on the CPU instead": no bare "run")
+    r"|\b(?:runs|ran|trains|trained|(?:is|was|are|were|keeps?) (?:running|training))(?: [\w-]{1,20}){0,3}?"
+    r" on (?:the )?cpu,? instead\b"
     # The same in Chinese ("只能CPU跑", "无法调用 mps"): no word boundaries between CJK and Latin letters.
     r"|只能\s*(?:用|使用|在)?\s*(?i:cpu)|(?:无法|不能)\s*(?:调用|使用|用)\s*(?i:mps|gpu)"
 )
@@ -273,7 +277,7 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.not_a_mac", True))
     if NO_MPS_BUILD.search(line):
         found.append(seen("paste.no_mps_build", True))
-    if CPU_ONLY.search(line) or _cpu_said(line):
+    if CPU_ONLY.search(line.replace("*", "").replace("`", "")) or _cpu_said(line):  # markdown's *CPU*, `cpu`
         found.append(seen("paste.device_used", "cpu"))
         if named_mac:
             found.append(seen("host.system", "Darwin"))
