@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from mpscheck.checks.causes import explain_text
-from mpscheck.probes.paste import prose, sw_vers
+from mpscheck.probes.paste import banner, prose, sw_vers
 
 CRASH = (
     "*** Terminating app due to uncaught exception 'NSInvalidArgumentException', reason: "
@@ -153,3 +153,56 @@ def test_a_mac_word_against_cjk_letters_names_the_mac() -> None:
 def test_a_word_that_only_starts_like_mac_is_not_the_mac() -> None:
     facts = {o.fact: o.value for o in prose.parse(["machine其实是在用cpu推理"])}
     assert "host.system" not in facts
+
+
+# The round's second batch (ChatTTS threads): torch's index on another device, memory that grows told in Chinese
+# against "mps" with no space, a framework's "No GPU found, use CPU instead".
+
+
+def test_an_index_on_the_other_device_is_a_device_mismatch() -> None:
+    # ChatTTS#772
+    diagnosis = explain_text(
+        "RuntimeError: indices should be either on cpu or on the same device as the indexed tensor (cpu)"
+    )
+    assert diagnosis.cause.id == "device-mismatch"
+    assert diagnosis.cause.fix is not None
+    assert ".to(" in diagnosis.cause.fix.summary
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "使用mps版本内存爆掉了，芯片：Apple M2 Pro",  # ChatTTS#96
+        "mps 运行时内存泄漏",
+        "用mps跑显存一直增长",
+        "memory keeps growing on mps",
+    ],
+)
+def test_memory_that_grows_on_mps_is_read_in_chinese_too(line: str) -> None:
+    facts = {o.fact: o.value for o in prose.parse([line])}
+    assert facts.get("paste.memory_growth") is True
+
+
+@pytest.mark.parametrize("line", ["内存爆掉了", "cpu 内存泄漏", "mpsx 内存泄漏", "mps 速度很快，内存够用"])
+def test_memory_words_without_mps_or_without_growth_are_not_that(line: str) -> None:
+    facts = {o.fact: o.value for o in prose.parse([line])}
+    assert "paste.memory_growth" not in facts
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "WARNING:ChatTTS.utils.gpu_utils:No GPU found, use CPU instead",  # ChatTTS#60
+        "No GPU detected, using CPU",
+        "modelscope - INFO - cuda is not available, using cpu instead.",
+        "GPU not available, falling back to CPU",
+    ],
+)
+def test_a_framework_that_found_no_gpu_runs_on_the_cpu(line: str) -> None:
+    facts = {o.fact: o.value for o in banner.parse([line])}
+    assert facts.get("paste.device_used") == "cpu"
+
+
+@pytest.mark.parametrize("line", ["No GPU found", "no GPU found, please install CUDA", "GPU not available on CI"])
+def test_no_gpu_without_the_cpu_taken_is_not_the_runs_device(line: str) -> None:
+    assert "paste.device_used" not in {o.fact for o in banner.parse([line])}

@@ -5,7 +5,7 @@ that older releases raised; for a library's or a training script's refusal of an
 
 Kept apart from ``error_texts.py`` (torch's and the installers' own texts): these rows read a library's
 device table (DGL's ``KeyError: 'mps'``, DeepSpeed's half-written ``MPS_Accelerator``), torch's legacy type
-strings that had no MPS entry. Every pattern is an alternation of literals
+strings that had no MPS entry, torch's index on another device. Every pattern is an alternation of literals
 and bounded classes: linear on any line.
 """
 
@@ -74,6 +74,19 @@ LIBRARY: tuple[Row, ...] = (
         (),
         "https://github.com/dmlc/dgl/issues/4274 ('DGL currently does not support mps device'); "
         "https://github.com/deepspeedai/DeepSpeed/issues/5132 (MPS_Accelerator with abstract methods)",
+    ),
+    Row(
+        "index-device-mismatch",
+        # torch's check of an index: a CPU tensor indexed with a mask or indices on mps (ChatTTS's experimental mps
+        # path, ChatTTS#772), or the reverse; the other device-mismatch texts are in errors.py.
+        r"indices should be either on cpu or on the same device as the indexed tensor \((?:cpu|mps(?::\d)?)\)",
+        "device-mismatch",
+        "a tensor was indexed with indices (or a mask) on another device: one is on mps, the other on the CPU",
+        "Move the indices to the indexed tensor's device (x[idx.to(x.device)]), or the tensor .to(idx.device), so "
+        "both are on mps or both on the CPU.",
+        (),
+        "aten/src/ATen/native/TensorAdvancedIndexing.cpp (check_indices_on_cpu_or_selfdevice); "
+        "https://github.com/2noise/ChatTTS/issues/772",
     ),
     Row(
         "legacy-type-string-mps",

@@ -266,7 +266,7 @@ _GROWTH = (
     r"(?:leak(?:s|ing|ed)?|memory (?:usage )?(?:keeps? |kept )?(?:grow(?:s|ing)?|increas(?:es|ing)|climb(?:s|ing)"
     r"|ris(?:es|ing)))"
 )
-GROWTH_WORDS = re.compile(rf"(?i)\b{_GROWTH}\b")
+GROWTH_WORDS = re.compile(rf"(?i)\b{_GROWTH}\b|(?:内|显)存\s*(?:泄[漏露]|爆|炸|(?:一直|不断|持续)(?:增长|上涨|涨))")
 MEMORY_GROWTH = Near(GROWTH_WORDS)
 # The user's words that it worked until macOS was updated ("Everything was fine before upgrading to the latest version
 # of mac", "stopped working after updating to Sonoma"): a regression of this torch under the new macOS.
