@@ -107,6 +107,14 @@ WRONG_CAUSE = {
     "llama-mps-2-gpu-usage-0-13b-m2-max.txt": "'without utilizing the MPS backend' and one word per three minutes with "
     "a 13B model on an M2 Max: the 32 GB that makes it a swap is in the reporter's later comment, not the paste (says "
     "not enough evidence)",
+    "chatglm-6b-462-m1pro-half-mps-stuck-nan.txt": "a web UI's queue timer (561.3s) and half().to('mps') with no "
+    "error: the NaN attention of float16 on mps that the maintainer names is shown nowhere (says not enough evidence)",
+    "chatglm-6b-835-m1-32g-mps-very-slow-memory-full.txt": "memory full and slower than the CPU, told in Chinese with "
+    "no error: the float16 attention bug of the linked thread is shown nowhere (says not enough evidence)",
+    "llamafactory-6469-m3-max-x86-64-platform-cuda-missing.txt": "an x86_64 Platform line and torch 2.2.2 with no "
+    "word on the chip in the body (the M3 Max is only in the title): says x86_64-python, the chip's sysctl first",
+    "chattts-60-no-gpu-found-use-cpu-m1.txt": "ChatTTS's 'No GPU found, use CPU instead' is read as a run on the CPU, "
+    "but the M1 is only in the title: nothing in the paste says it ran on a Mac (says not enough evidence)",
     "chattts-742-mps-slower-than-cpu-chinese-title.txt": "a title alone asking why mps is slower than the CPU: the "
     "leak the maintainer names is shown nowhere (says not enough evidence)",
     "surya-382-segfault-recognizing-text-oom.txt": "a segmentation fault in the middle of a progress bar with no "

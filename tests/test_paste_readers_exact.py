@@ -826,6 +826,7 @@ def test_sixth_round_prose_banner_and_repl_lines_read_exactly() -> None:
         ("host.arm64_hardware", True, 2, None),
         ("host.system", "Darwin", 2, None),
         ("paste.device_used", "cpu", 3, None),
+        ("host.system", "Darwin", 3, None),  # round 19: "我的Mac只能" names the Mac (no \b against CJK letters)
         ("paste.device_used", "cpu", 4, None),
         ("paste.cuda_asked", True, 5, None),
         ("paste.cuda_asked", True, 6, None),

@@ -1,11 +1,12 @@
 """Rows of the known-errors table (``mpscheck/knowledge/errors.py`` joins them into ``TABLE``) for what the
 libraries built on torch say when they have no MPS path of their own, and for a torch message about MPS type names
-that older releases raised.
+that older releases raised; for a library's or a training script's refusal of any device but CUDA (transformers'
+``--fp16`` check, ModelScope's device list, a script's ``assert torch.cuda.is_available()``).
 
 Kept apart from ``error_texts.py`` (torch's and the installers' own texts): these rows read a library's
 device table (DGL's ``KeyError: 'mps'``, DeepSpeed's half-written ``MPS_Accelerator``), torch's legacy type
-strings that had no MPS entry, and a library's own check that the Python runs translated (MuJoCo). Every
-pattern is an alternation of literals and bounded classes: linear on any line.
+strings that had no MPS entry, torch's index on another device, and a library's own check that the Python runs
+translated (MuJoCo). Every pattern is an alternation of literals and bounded classes: linear on any line.
 """
 
 from __future__ import annotations
@@ -15,6 +16,50 @@ from mpscheck.knowledge.error_rows import Row
 UPGRADE = "{python} -m pip install --upgrade torch"
 
 LIBRARY: tuple[Row, ...] = (
+    Row(
+        "library-device-list-no-mps",
+        # A library's own check of the device string, listing what it takes and no mps (ModelScope's pipelines,
+        # FunASR's through them: "device should be either cpu, cuda, gpu, gpu:X or cuda:X ..."). The bounded look
+        # ahead keeps a list that does name mps out; the device it was given ("got mps") is no such list.
+        r"\bdevice (?:should|must) be (?:either |one of:? )?[\['\"(]?(?:cpu|cuda|gpu)\b"
+        r"(?![^\n]{0,160}?(?<!got )(?<!got ')(?<!got \")(?<!not )\bmps\b)",
+        "backend-has-no-mps",
+        "the library that raised this takes only the devices it lists (cpu, cuda, gpu), not mps: its own device "
+        "check refuses the Apple GPU",
+        "Give that library device='cpu' (its device check lists no mps) and keep mps for plain torch work; upgrade "
+        "the library if a newer release lists mps.",
+        (),
+        "https://github.com/jianchang512/pyvideotrans/pull/1028 (ModelScope's pipeline() accepts cpu/cuda/gpu only: "
+        "'FunASRPipeline: device should be either cpu, cuda, gpu ...')",
+    ),
+    Row(
+        "transformers-fp16-amp-mps",
+        # transformers' TrainingArguments refusing --fp16 (or --bf16) anywhere but CUDA/NPU/XPU: on a Mac the Trainer's
+        # device is mps, and that transformers/torch pair has no mixed precision there.
+        r"(?:FP16 |BF16 )?Mixed precision training with AMP or APEX \(`--(?:fp16|bf16)`",
+        "autocast-needs-newer-torch",
+        "transformers refuses --fp16 mixed precision on mps with this transformers and torch (it allows it on CUDA, "
+        "NPU and XPU only; fp16 amp on mps came with torch 2.8 and a newer accelerate)",
+        "Train without mixed precision on mps (drop --fp16: float32), or upgrade torch to 2.8+ with transformers and "
+        "accelerate.",
+        ("{python} -m pip install --upgrade 'torch>=2.8' transformers accelerate",),
+        "https://github.com/hiyouga/LlamaFactory/issues/2329 ('remove --fp16 or choose fp32 training'; "
+        "transformers/training_args.py)",
+    ),
+    Row(
+        "script-asserts-cuda",
+        # A training script's own demand for CUDA, seen on its traceback's source line (so-vits-svc's train.py:
+        # `assert torch.cuda.is_available(), "CPU training is not allowed."`): the AssertionError says less.
+        r"\bassert torch\.cuda\.is_available\(\)",
+        "cuda-requested-on-mac",
+        "the script asserts that CUDA is there (assert torch.cuda.is_available()), which no Mac has: it will not "
+        "start without an NVIDIA GPU",
+        "The script demands CUDA: run it where there is an NVIDIA GPU, or change its CUDA assertion and cuda device "
+        "to mps (or cpu) where the project's code allows it.",
+        (),
+        "https://github.com/svc-develop-team/so-vits-svc/issues/143 (train.py's CUDA assertion; the maintainers: "
+        "mps lacks some of its functions)",
+    ),
     Row(
         "library-device-table-no-mps",
         # A library that looks its device up by type ("KeyError: 'mps'": DGL's DGLGraph.to('mps')), or that picks a
@@ -29,6 +74,19 @@ LIBRARY: tuple[Row, ...] = (
         (),
         "https://github.com/dmlc/dgl/issues/4274 ('DGL currently does not support mps device'); "
         "https://github.com/deepspeedai/DeepSpeed/issues/5132 (MPS_Accelerator with abstract methods)",
+    ),
+    Row(
+        "index-device-mismatch",
+        # torch's check of an index: a CPU tensor indexed with a mask or indices on mps (ChatTTS's experimental mps
+        # path, ChatTTS#772), or the reverse; the other device-mismatch texts are in errors.py.
+        r"indices should be either on cpu or on the same device as the indexed tensor \((?:cpu|mps(?::\d)?)\)",
+        "device-mismatch",
+        "a tensor was indexed with indices (or a mask) on another device: one is on mps, the other on the CPU",
+        "Move the indices to the indexed tensor's device (x[idx.to(x.device)]), or the tensor .to(idx.device), so "
+        "both are on mps or both on the CPU.",
+        (),
+        "aten/src/ATen/native/TensorAdvancedIndexing.cpp (check_indices_on_cpu_or_selfdevice); "
+        "https://github.com/2noise/ChatTTS/issues/772",
     ),
     Row(
         "legacy-type-string-mps",

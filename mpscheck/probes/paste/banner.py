@@ -45,9 +45,10 @@ LOG_CPU = re.compile(
 # with it False SB3's device="auto" is the CPU (it never picks mps itself).
 SB3_GPU = re.compile(r"^\s*GPU Enabled:\s*False\s*$")
 # A framework's log that it found no CUDA and took the CPU ("modelscope - INFO - cuda is not available, using cpu
-# instead."): it picks CUDA or the CPU, never mps, so the run is on the CPU.
+# instead.", ChatTTS's "No GPU found, use CPU instead"): it picks CUDA or the CPU, never mps, so the run is on the CPU.
 NO_CUDA_CPU = re.compile(
-    r"(?i)\bcuda (?:is )?not available\b[,.;:]? ?(?:-+ ?)?(?:using|falling back to|switching to|defaulting to|"
+    r"(?i)\b(?:(?:cuda|gpu) (?:is )?not available|no (?:cuda|gpu) (?:device )?(?:found|detected|available))\b"
+    r"[,.;:]? ?(?:-+ ?)?(?:using|falling back to|switching to|defaulting to|"
     r"will use|use) (?:the )?cpu\b"
 )
 # ``accelerate env``'s default config ("- use_cpu: True", its bug template asks for it): Accelerator() then

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-MPS_WORD = re.compile(r"(?i)(?<![a-z])mps\b")
+MPS_WORD = re.compile(r"(?i)(?<![a-z])mps(?![a-z0-9_])")  # "使用mps版本": no \b between Latin and CJK letters
 
 
 class Near:

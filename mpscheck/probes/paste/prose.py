@@ -189,6 +189,11 @@ CPU_ONLY = re.compile(
     r" on (?:the )?cpu,? instead\b"
     # The same in Chinese ("只能CPU跑", "无法调用 mps"): no word boundaries between CJK and Latin letters.
     r"|只能\s*(?:用|使用|在)?\s*(?i:cpu)|(?:无法|不能)\s*(?:调用|使用|用)\s*(?i:mps|gpu)"
+    # the CPU still used ("the log shows the device still is CPU", GPT-SoVITS#2612); in Chinese, mps set to no
+    # effect ("把cpu改为mps并没有效果", FunASR#1802) or the CPU in use after all ("其实是在用cpu推理", GPT-SoVITS#1988)
+    r"|\b(?:device|it) (?:is )?still (?:is |on |uses |using |runs on )?(?:the )?cpu\b(?![- ](?:only|build|wheel))"
+    r"|(?:改为|改成|设置为|设为|换成|指定为?)\s*(?i:mps)[^\n]{0,12}?(?:没有效果|没效果|无效|没用|不起作用|不生效)"
+    r"|(?:其实|实际上?)\s*(?:是|还是)?\s*(?:在)?\s*(?:用|使用)\s*(?i:cpu)"
 )
 # The same told as a tool's default ("Whisper defaults to CPU on macOS"), or the GPU left out ("completely ignores
 # the M4 Pro's GPU", "the GPU is not being used"); not when asked ("..., and the GPU is not being used?": a guess),
@@ -212,15 +217,15 @@ NO_MPS_BUILD = re.compile(
     r"|has no|had no)(?: actually)? (?:have |include )?mps(?: support)?\b"
     r"|\bmps (?:was|is) not (?:actually )?(?:enabled|built|compiled)\b"
 )
-# The Mac itself named on the line of such words ("the GPU of an Apple Silicon Mac"): the machine is a Mac.
-MAC_NAMED = re.compile(r"(?i)\b(?:mac(?:book(?: pro| air)?| ?mini| studio| pro)?|imac)\b")
+# The Mac itself named on the line of such words ("the GPU of an Apple Silicon Mac", "对于mac其实"): as MAC_WORD.
+MAC_NAMED = re.compile(r"(?i)(?<![a-z0-9_])(?:mac(?:book(?: pro| air)?| ?mini| studio| pro)?|imac)(?![a-z0-9_])")
 # The user's words that memory grows on mps ("MPS backend leaks when input sizes vary", "memory grows continuously"):
 # a leak of the MPS backend (its caches) told, not an out-of-memory error shown.
 _GROWTH = (
     r"(?:leak(?:s|ing|ed)?|memory (?:usage )?(?:keeps? |kept )?(?:grow(?:s|ing)?|increas(?:es|ing)|climb(?:s|ing)"
     r"|ris(?:es|ing)))"
 )
-GROWTH_WORDS = re.compile(rf"(?i)\b{_GROWTH}\b")
+GROWTH_WORDS = re.compile(rf"(?i)\b{_GROWTH}\b|(?:内|显)存\s*(?:泄[漏露]|爆|炸|(?:一直|不断|持续)(?:增长|上涨|涨))")
 MEMORY_GROWTH = Near(GROWTH_WORDS)
 # The user's words that it worked until macOS was updated ("Everything was fine before upgrading to the latest version
 # of mac", "stopped working after updating to Sonoma"): a regression of this torch under the new macOS.
