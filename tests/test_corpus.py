@@ -135,7 +135,17 @@ WRONG_FIX = {
 
 # Cases added on 2026-11-24 that the engine did not yet get right when they were added (cause or fix):
 # each leaves this set when a rule explains it (strict: an explained case fails until it is removed).
-NOT_YET_EXPLAINED: set[str] = set()
+NOT_YET_EXPLAINED: set[str] = {
+    "cogvlm-432-xformers-missing-mps-m3-pro.txt",
+    "fastchat-3120-autocast-mps-typed-in-prose.txt",
+    "fastchat-637-irrelevant-answers-mps-8bit.txt",
+    "lit-llama-251-all-zero-token-ids-m1.txt",
+    "llava-1580-no-gpu-found-quantization-4bit.txt",
+    "llava-700-int64-repeats-note-then-variance-eps-cut.txt",
+    "localgpt-145-autogptq-cuda-device-type-mps.txt",
+    "localgpt-509-illegal-hardware-instruction-m1-max.txt",
+    "textgen-1533-llava-gptq-llama-inference-offload-m1.txt",
+}
 
 
 def _params() -> list[object]:
