@@ -14,6 +14,9 @@ from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, sa
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
+    "lit-llama-251-all-zero-token-ids-m1.txt": "'all 0s for all output token ids' on 'a M1 mac', with no mps, no "
+    "macOS version and no torch shown: the thread's cause (int64 ops before macOS 13.3 with a stable torch) is the "
+    "reporter's later comment, not the paste",
     "cellpose-1034-gpu-detects-no-cells-m1.txt": "'the GPU option does not detect any cells' names neither mps nor a "
     "wrong number: not read as wrong results from the Apple GPU (the thread's answer, a newer torch, is not shown)",
     "mmdetection-9411-init-detector-mps-img-on-cpu.txt": "the words say the image stays on the CPU while the weights "
@@ -116,6 +119,9 @@ WRONG_CAUSE = {
     "only in the thread's title): Linux x86 prints it too, so not enough evidence",
 }
 WRONG_FIX = {
+    "localgpt-509-illegal-hardware-instruction-m1-max.txt": "the crash names no package, so the answer (a build for "
+    "another CPU: Rosetta's missing AVX or a wrong build) gives the command that tells the two apart and says to "
+    "reinstall the crashing library with --force-reinstall in words, not as a command for a package it cannot name",
     # round 13: the cause is right (macOS too old for the Metal library); the thread's command is that project's
     # own switch (SPARSE_CONV_BACKEND=none), which no paste line names
     "trellis-mac-9-metallib-language-4-macos-15.txt": "the thread's workaround command sets the project's own "
@@ -135,17 +141,7 @@ WRONG_FIX = {
 
 # Cases added on 2026-11-24 that the engine did not yet get right when they were added (cause or fix):
 # each leaves this set when a rule explains it (strict: an explained case fails until it is removed).
-NOT_YET_EXPLAINED: set[str] = {
-    "cogvlm-432-xformers-missing-mps-m3-pro.txt",
-    "fastchat-3120-autocast-mps-typed-in-prose.txt",
-    "fastchat-637-irrelevant-answers-mps-8bit.txt",
-    "lit-llama-251-all-zero-token-ids-m1.txt",
-    "llava-1580-no-gpu-found-quantization-4bit.txt",
-    "llava-700-int64-repeats-note-then-variance-eps-cut.txt",
-    "localgpt-145-autogptq-cuda-device-type-mps.txt",
-    "localgpt-509-illegal-hardware-instruction-m1-max.txt",
-    "textgen-1533-llava-gptq-llama-inference-offload-m1.txt",
-}
+NOT_YET_EXPLAINED: set[str] = set()
 
 
 def _params() -> list[object]:

@@ -47,7 +47,11 @@ CUDA_ONLY = (
         "bitsandbytes",
         "load without 4/8-bit quantization: no load_in_8bit/load_in_4bit or BitsAndBytesConfig",
     ),
+    ("A GPU is needed for quantization", "bitsandbytes", "load without 4/8-bit quantization: no --load-4bit/8bit"),
+    ("autogptq_cuda", "AutoGPTQ", "load the unquantized model, not a GPTQ one, in float16 for mps"),
     ("memory_efficient_attention", "xformers", "attend without xformers: the default attention, sdpa"),
+    ("xformers", "xformers", "attend without xformers: the default attention, sdpa"),
+    ("llama_inference_offload", "GPTQ-for-LLaMa", "an unquantized model, not a 4-bit GPTQ one, in float16 for mps"),
     ("FlashAttention", "flash-attn", "attend without flash-attn: attn_implementation='sdpa'"),
 )
 CPU_INPUT_OPS = ("aten::_slow_conv2d_forward", "aten::_slow_conv2d_backward", "aten::slow_conv3d_forward")

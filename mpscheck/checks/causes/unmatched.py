@@ -18,6 +18,7 @@ from typing import Any, Callable
 from mpscheck.checks.causes.base import HIGH, Reader
 from mpscheck.checks.causes.library import own_frames
 from mpscheck.checks.causes.model import Cause, Evidence
+from mpscheck.checks.causes.sigill import illegal_instruction
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.causes import CAUSES
 from mpscheck.model import Remediation
@@ -203,6 +204,8 @@ class UnmatchedRules(Reader):
         said = str(first.value)
         if crash is None and (outside := self.outside_torch(first)) is not None:
             return outside
+        if crash is not None and (wrong_build := illegal_instruction(crash.text, crash.line, self.python)):
+            return wrong_build
         if crash is not None:
             summary = (
                 f"the process crashed ({crash.value}) and nothing in the paste says why"
