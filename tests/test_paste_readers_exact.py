@@ -1101,3 +1101,20 @@ def test_a_warning_header_left_alone_by_a_word_wrap_is_still_its_path() -> None:
         ("interpreter.conda_prefix", "/opt/anaconda3/envs/bobo", 1, None),
     ]
     assert read_with("traceback", [f"{path}:254: and more words"]) == []  # not a warning's header
+
+
+def test_twentieth_round_answers_called_irrelevant_read_exactly() -> None:
+    """A language model's answers called irrelevant, unrelated or meaningless near mps (lm-sys/FastChat#637) are
+    wrong results; the word said of no output, or far from any answer, is none."""
+    lines = [
+        "# user: but using MPS on macOS would say something irrelevant",
+        "# user: with --device mps the model gives irrelevant answers",
+        "# user: on mps it generates meaningless output",
+        "# user: the mps warning is irrelevant here",
+        "# user: irrelevant, but I also tried mps",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.wrong_results", True, 1, None),
+        ("paste.wrong_results", True, 2, None),
+        ("paste.wrong_results", True, 3, None),
+    ]
