@@ -419,6 +419,23 @@ def test_a_cuda_only_library_is_named_with_the_way_to_do_without_it() -> None:
             "flash-attn",
             "attend without flash-attn: attn_implementation='sdpa'",
         ),
+        # round 20: transformers' bitsandbytes quantizer, AutoGPTQ, a model importing xformers, GPTQ-for-LLaMa
+        "RuntimeError: No GPU found. A GPU is needed for quantization.": (
+            "bitsandbytes",
+            "load without 4/8-bit quantization: no --load-4bit/8bit",
+        ),
+        "NameError: name 'autogptq_cuda_256' is not defined": (
+            "AutoGPTQ",
+            "load the unquantized model, not a GPTQ one, in float16 for mps",
+        ),
+        "ModuleNotFoundError: No module named 'xformers'": (
+            "xformers",
+            "attend without xformers: the default attention, sdpa",
+        ),
+        "ModuleNotFoundError: No module named 'llama_inference_offload'": (
+            "GPTQ-for-LLaMa",
+            "an unquantized model, not a 4-bit GPTQ one, in float16 for mps",
+        ),
     }
     for line, (name, how) in said.items():
         assert cause_of([line]) == Cause(

@@ -217,6 +217,31 @@ def test_an_unrecognised_error_or_crash_is_said_as_it_is(monkeypatch) -> None:
     assert alone.evidence == (Evidence(1, crash),)
 
 
+def test_an_illegal_instruction_crash_is_a_build_for_another_cpu_said_exactly(monkeypatch) -> None:
+    monkeypatch.setattr(unmatched, "messages_lookup", lambda: None)
+    crash = "zsh: illegal hardware instruction  python run_localGPT.py --device_type mps"
+    wrong_build = Cause(
+        "wrong-arch-wheel",
+        "the process ran a CPU instruction this Mac does not have (illegal hardware instruction): native code built "
+        "for another CPU, not an MPS failure. On Apple silicon either the Python is x86_64 under Rosetta and a "
+        "library uses AVX, which Rosetta does not translate, or a library was built for another CPU",
+        Remediation(
+            "Check the Python's architecture: x86_64 means Rosetta, so install an arm64 Python and reinstall there; "
+            "arm64 means the native library that crashed was built for another CPU: reinstall it with this "
+            "interpreter, bypassing pip's cache (pip install --force-reinstall --no-cache-dir on that package).",
+            ("python3 -c 'import platform; print(platform.machine())'",),
+        ),
+        (Evidence(2, crash),),
+        "https://github.com/PromtEngineer/localGPT/issues/509; https://github.com/marella/gpt4all-j/issues/7",
+    )
+    assert explain_text("# user: on my M1 Max\n" + crash).cause == wrong_build
+    # after an error no row knows, the crash still says what broke: the evidence is the crash's line
+    error = "RuntimeError: something went wrong in the kernel"
+    assert explain_text(f"{error}\n{crash}").cause == wrong_build
+    # no other crash is read so
+    assert explain_text("zsh: bus error  python app.py").cause.id == BUG
+
+
 # ---- torch's own default watermark, and the low one ---------------------------------------------------------
 
 

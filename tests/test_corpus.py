@@ -21,6 +21,9 @@ WRONG_CAUSE = {
     "crash fixed later",
     "autogluon-1242-num-gpus-zero-m1.txt": "AutoGluon's own resource check ('num_gpus=0 is less than minimum "
     "num_gpus=1') with no torch error: that AutoGluon counts only CUDA GPUs is the thread's knowledge, not the paste's",
+    "lit-llama-251-all-zero-token-ids-m1.txt": "'all 0s for all output token ids' on 'a M1 mac', with no mps, no "
+    "macOS version and no torch shown: the thread's cause (int64 ops before macOS 13.3 with a stable torch) is the "
+    "reporter's later comment, not the paste",
     "cellpose-1034-gpu-detects-no-cells-m1.txt": "'the GPU option does not detect any cells' names neither mps nor a "
     "wrong number: not read as wrong results from the Apple GPU (the thread's answer, a newer torch, is not shown)",
     "mmdetection-9411-init-detector-mps-img-on-cpu.txt": "the words say the image stays on the CPU while the weights "
@@ -159,6 +162,9 @@ WRONG_CAUSE = {
     "words: memory pressure and swap are the later docs' reading, not shown (says not enough evidence)",
 }
 WRONG_FIX = {
+    "localgpt-509-illegal-hardware-instruction-m1-max.txt": "the crash names no package, so the answer (a build for "
+    "another CPU: Rosetta's missing AVX or a wrong build) gives the command that tells the two apart and says to "
+    "reinstall the crashing library with --force-reinstall in words, not as a command for a package it cannot name",
     # round 13: the cause is right (macOS too old for the Metal library); the thread's command is that project's
     # own switch (SPARSE_CONV_BACKEND=none), which no paste line names
     "trellis-mac-9-metallib-language-4-macos-15.txt": "the thread's workaround command sets the project's own "

@@ -1127,6 +1127,7 @@ def test_fourteenth_round_slowness_on_mps_reads_exactly() -> None:
         ("paste.slow_said", True, 2, None),
         ("paste.slow_said", True, 3, None),
         ("paste.slow_said", True, 4, None),
+        ("paste.mac_named", True, 4, None),  # "mac" against CJK (round 19)
         ("paste.slow_said", True, 9, None),
         ("paste.slow_said", True, 11, None),
     ]
@@ -1158,4 +1159,21 @@ def test_seventeenth_round_prose_reads_exactly() -> None:
         ("host.arm64_hardware", True, 6, None),
         ("host.system", "Darwin", 6, None),
         ("paste.wrong_results", True, 8, None),
+    ]
+
+
+def test_twentieth_round_answers_called_irrelevant_read_exactly() -> None:
+    """A language model's answers called irrelevant, unrelated or meaningless near mps (lm-sys/FastChat#637) are
+    wrong results; the word said of no output, or far from any answer, is none."""
+    lines = [
+        "# user: but using MPS on macOS would say something irrelevant",
+        "# user: with --device mps the model gives irrelevant answers",
+        "# user: on mps it generates meaningless output",
+        "# user: the mps warning is irrelevant here",
+        "# user: irrelevant, but I also tried mps",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.wrong_results", True, 1, None),
+        ("paste.wrong_results", True, 2, None),
+        ("paste.wrong_results", True, 3, None),
     ]

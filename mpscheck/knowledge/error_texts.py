@@ -11,6 +11,7 @@ literals and bounded classes: linear on any line.
 
 from __future__ import annotations
 
+from mpscheck.knowledge.cuda_only_rows import CUDA_ONLY_LIBRARY
 from mpscheck.knowledge.dispatch_rows import DISPATCH
 from mpscheck.knowledge.error_rows import TORCH_ISSUE, WARNING, Row
 from mpscheck.knowledge.install_rows import INSTALL
@@ -98,7 +99,8 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "autocast-device-mps",
-        r"User specified an unsupported autocast device_type '?mps",
+        # also as users retype it ("Userspecified an unsupported autocast device_type 'mps'", lm-sys/FastChat#3120)
+        r"User ?specified an unsupported autocast device_type '?mps",
         "autocast-needs-newer-torch",
         "this torch has no autocast for mps (MPS autocast came with torch 2.5 for float16, 2.6 for bfloat16)",
         "Upgrade torch (2.6 or later for bfloat16 autocast on mps) and the library that asked for it, or turn "
@@ -310,35 +312,7 @@ MORE_EARLY: tuple[Row, ...] = (
         ("export PYTORCH_ENABLE_MPS_FALLBACK=1", "{python} -m pip install --upgrade torch torchvision"),
         "aten/src/ATen/core/dispatch (the 'Could not run ... from the backend' text); aten/src/ATen/mps/MPSFallback.mm",
     ),
-    Row(
-        "cuda-only-library",
-        r"bitsandbytes was compiled without GPU support"
-        # transformers says this where bitsandbytes is unusable, and it counts bitsandbytes unusable without CUDA
-        r"|Using `bitsandbytes` (?:8|4)-bit quantization requires Accelerate"
-        r"|No operator found for `memory_efficient_attention_\w+`"
-        # xformers' attention kernels, named in its dispatch error ("`cutlassF` is not supported because: device=mps")
-        r"|\bcutlassF\b|\btritonflashattF\b|\bflshattF\b|\bsmallkF\b"
-        # transformers' check of a model's remote code that imports flash_attn (Florence-2: microsoft/OmniParser#224)
-        r"|packages that were not found in your environment: [\w, -]{0,120}?\bflash_attn\b"
-        r"|No module named '?flash_attn"
-        r"|FlashAttention only supports Ampere GPUs or newer"
-        # cpm_kernels, the CUDA kernels of ChatGLM's int4/int8 models: it looks for nvrtc and knows no macOS
-        r"|Failed to load cpm_kernels|\bcpm_kernels\b.{0,200}?Unknown platform: darwin"
-        r"|cpm_kernels/library/(?:nvrtc|base)\.py\b"
-        r"|object has no attribute 'int4WeightExtraction\w*'",
-        "backend-has-no-mps",
-        "the library that failed (bitsandbytes, xformers, flash-attn, or cpm_kernels of a quantized ChatGLM-style "
-        "model) runs its GPU code on CUDA only: it has no Metal/MPS backend",
-        "Turn that library off on the Mac (no 4/8-bit loading, the unquantized model in float16/float32 for mps, "
-        "attention without xformers/flash-attn: the default attention, sdpa), or use its CPU path.",
-        (),
-        "https://github.com/bitsandbytes-foundation/bitsandbytes (cextension.py); "
-        "https://github.com/OpenBMB/MiniCPM-V/issues/215 (transformers' 'requires Accelerate' on an M3: "
-        "bitsandbytes supports CUDA only); "
-        "https://github.com/facebookresearch/xformers (ops/fmha/dispatch.py); "
-        "https://github.com/Dao-AILab/flash-attention; "
-        "https://github.com/zai-org/ChatGLM-6B/issues/462 (int4 kernels are CUDA: CPU only; half runs on mps)",
-    ),
+    CUDA_ONLY_LIBRARY,
     Row(
         "mps-tensor-to-numpy",
         r"can't convert mps(?::\d+)? device type tensor to numpy",

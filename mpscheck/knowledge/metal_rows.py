@@ -15,7 +15,8 @@ ASSERTION: tuple[Row, ...] = (
         r"|failed assertion `|\[MPSNDArray\w*|MPSNDArrayDescriptor|LLVM ERROR: Failed to infer result type"
         r"|error: '?mps\.\w+'? op |MPSGraph.{0,300}?(?:error|assert)|-\[MTL\w+ \w+"
         # MPSGraph's location prefix of a failed graph op, even where the line is cut before its "error:"
-        r"|loc\(\"mps_\w+\"\(\"\(mpsFileLoc\)",
+        # (an op's own name too: 'loc("varianceEps"("(mpsFileLoc): ...', haotian-liu/LLaVA#700)
+        r"|loc\(\"\w+\"\(\"\(mpsFileLoc\)",
         "metal-bug-fixed-later",
         "an assertion inside Metal/MPSGraph aborted the process: a bug in torch's MPS backend or in the OS, "
         "several of which later torch releases fixed",

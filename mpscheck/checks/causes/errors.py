@@ -8,9 +8,8 @@ import re
 from dataclasses import replace
 
 from mpscheck.checks.causes.library import distribution, failing_library
-from mpscheck.checks.causes.memory import MemoryRules
+from mpscheck.checks.causes.memory import MemoryRules, default_ratio_rejected
 from mpscheck.checks.causes.model import Cause, Evidence
-from mpscheck.checks.causes.unmatched import default_ratio_rejected
 from mpscheck.checks.installing import NATIVE_VENV
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.versions import at_least, last_intel_mac_torch, parse_version
@@ -50,7 +49,11 @@ CUDA_ONLY = (
         "bitsandbytes",
         "load without 4/8-bit quantization: no load_in_8bit/load_in_4bit or BitsAndBytesConfig",
     ),
+    ("A GPU is needed for quantization", "bitsandbytes", "load without 4/8-bit quantization: no --load-4bit/8bit"),
+    ("autogptq_cuda", "AutoGPTQ", "load the unquantized model, not a GPTQ one, in float16 for mps"),
     ("memory_efficient_attention", "xformers", "attend without xformers: the default attention, sdpa"),
+    ("xformers", "xformers", "attend without xformers: the default attention, sdpa"),
+    ("llama_inference_offload", "GPTQ-for-LLaMa", "an unquantized model, not a 4-bit GPTQ one, in float16 for mps"),
     ("FlashAttention", "flash-attn", "attend without flash-attn: attn_implementation='sdpa'"),
 )
 CPU_INPUT_OPS = ("aten::_slow_conv2d_forward", "aten::_slow_conv2d_backward", "aten::slow_conv3d_forward")

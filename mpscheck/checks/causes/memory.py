@@ -59,3 +59,20 @@ class MemoryRules(Reader):
             evidence + self.ev(f"interpreter.env.{HIGH}"),
             hit.row.source,
         )
+
+
+def default_ratio_rejected(reader: Reader, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause | None:
+    """'invalid high watermark ratio 1.7' with nothing in the paste setting it: torch refused its own default
+    (on Macs with a discrete GPU, fixed by pytorch/pytorch#91268), so upgrading torch is the fix."""
+    value = hit.groups.get("value", "").rstrip(".")
+    if hit.groups.get("which") != "high" or value not in ("1.7", "1.70") or HIGH in reader.paste.text:
+        return None
+    _, remedy = reader.fill(table.BY_ID["metal-assertion"], {})
+    return Cause(
+        "metal-bug-fixed-later",
+        f"torch refused its own default high watermark ratio ({value}), which nothing in the paste sets: a torch "
+        "bug on Macs with a discrete GPU, fixed by a later torch",
+        remedy,
+        evidence,
+        "https://github.com/pytorch/pytorch/pull/91268",
+    )

@@ -15,10 +15,10 @@ import importlib
 import re
 from typing import Any, Callable
 
-from mpscheck.checks.causes.base import HIGH, Reader
 from mpscheck.checks.causes.library import own_frames
 from mpscheck.checks.causes.model import Cause, Evidence
 from mpscheck.checks.causes.precision import PrecisionRules
+from mpscheck.checks.causes.sigill import illegal_instruction
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.causes import CAUSES
 from mpscheck.model import Remediation
@@ -206,6 +206,8 @@ class UnmatchedRules(PrecisionRules):
         said = str(first.value)
         if crash is None and (outside := self.outside_torch(first)) is not None:
             return outside
+        if crash is not None and (wrong_build := illegal_instruction(crash.text, crash.line, self.python)):
+            return wrong_build
         if crash is not None:
             summary = (
                 f"the process crashed ({crash.value}) and nothing in the paste says why"
@@ -386,20 +388,3 @@ class UnmatchedRules(PrecisionRules):
         torch = self.facts.target.torch
         version = torch.version if torch else None
         return name_known_bug(cause, self.paste.text, version, self.facts.host.macos_version, self.python)
-
-
-def default_ratio_rejected(reader: Reader, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause | None:
-    """'invalid high watermark ratio 1.7' with nothing in the paste setting it: torch refused its own default
-    (on Macs with a discrete GPU, fixed by pytorch/pytorch#91268), so upgrading torch is the fix."""
-    value = hit.groups.get("value", "").rstrip(".")
-    if hit.groups.get("which") != "high" or value not in ("1.7", "1.70") or HIGH in reader.paste.text:
-        return None
-    _, remedy = reader.fill(table.BY_ID["metal-assertion"], {})
-    return Cause(
-        BUG,
-        f"torch refused its own default high watermark ratio ({value}), which nothing in the paste sets: a torch "
-        "bug on Macs with a discrete GPU, fixed by a later torch",
-        remedy,
-        evidence,
-        "https://github.com/pytorch/pytorch/pull/91268",
-    )

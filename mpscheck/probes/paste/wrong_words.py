@@ -19,7 +19,12 @@ _WRONG = (
     # results called worse or poor, never a speed ("worse results", "the result ... is significantly worse",
     # "causes poor results")
     r"|(?:worse|poor|bad) (?:results?|outputs?|quality|accuracy|predictions?|images?|loss)"
-    r"|results? [^\n]{0,40}?\bworse)"
+    r"|results? [^\n]{0,40}?\bworse"
+    # a language model's answers off the point ("using MPS on macOS would say something irrelevant",
+    # lm-sys/FastChat#637; "irrelevant answers", "meaningless output")
+    r"|(?:says?|said|saying|answers?|replies|responds?|outputs?|gives?|generates?) (?:something |only )?"
+    r"(?:irrelevant|unrelated|meaningless)"
+    r"|(?:irrelevant|unrelated|meaningless) (?:answers?|replies|responses?|outputs?|text))"
 )
 
 
