@@ -16,6 +16,9 @@ from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, sa
 WRONG_CAUSE = {
     "pytorch-48145-anaconda-x86-collect-env-m1-air.txt": "collect_env says x86_64 and the user's words name both "
     "an M1 and an Intel MacBook Air: the answer names both (x86_64-python) and the command that tells them apart",
+    "uv-13484-intel-homebrew-uv-x86-python-m2-max.txt": "no error line: uv's download line names an x86_64 "
+    "Python ('cpython-3.12.9-windows-x86_64-none', a Windows key on a Mac) and the words an M2 Max; an interpreter key "
+    "of another OS is not read as this Mac's Python, and nothing shows the Intel Homebrew the thread found",
     "uv-7557-universal-compile-x86-mac-debug.txt": "a uv debug log with no error line: the x86_64 interpreter and "
     "the torch 2.4.1 it selects are shown, but nothing says the install failed, only the user's guess",
     "cellpose-1034-gpu-detects-no-cells-m1.txt": "'the GPU option does not detect any cells' names neither mps nor a "
