@@ -24,6 +24,13 @@ WRONG_CAUSE = {
     "lit-llama-251-all-zero-token-ids-m1.txt": "'all 0s for all output token ids' on 'a M1 mac', with no mps, no "
     "macOS version and no torch shown: the thread's cause (int64 ops before macOS 13.3 with a stable torch) is the "
     "reporter's later comment, not the paste",
+    "pytorch-48145-anaconda-x86-collect-env-m1-air.txt": "collect_env says x86_64 and the user's words name both "
+    "an M1 and an Intel MacBook Air: the answer names both (x86_64-python) and the command that tells them apart",
+    "uv-13484-intel-homebrew-uv-x86-python-m2-max.txt": "no error line: uv's download line names an x86_64 "
+    "Python ('cpython-3.12.9-windows-x86_64-none', a Windows key on a Mac) and the words an M2 Max; an interpreter key "
+    "of another OS is not read as this Mac's Python, and nothing shows the Intel Homebrew the thread found",
+    "uv-7557-universal-compile-x86-mac-debug.txt": "a uv debug log with no error line: the x86_64 interpreter and "
+    "the torch 2.4.1 it selects are shown, but nothing says the install failed, only the user's guess",
     "cellpose-1034-gpu-detects-no-cells-m1.txt": "'the GPU option does not detect any cells' names neither mps nor a "
     "wrong number: not read as wrong results from the Apple GPU (the thread's answer, a newer torch, is not shown)",
     "mmdetection-9411-init-detector-mps-img-on-cpu.txt": "the words say the image stays on the CPU while the weights "
@@ -176,6 +183,9 @@ WRONG_FIX = {
     "CMAKE_ARGS; the paste does not name the library, so the fix has no command (a named llama_cpp gets CMAKE_ARGS)",
     "biodiversity-297-mkl-fatal-m1-run-detector.txt": "the maintainer's fix is conda install nomkl (keep MKL out of "
     "the env); the answer is the arm64 Python that has no MKL at all",
+    "uv-11749-intel-homebrew-uv-installs-x86-python.txt": "'have 'arm64', need 'x86_64'' says the Python is "
+    "x86_64, but the Mac's arm64 is only in the user's words (uv's template 'Platform: macOS 15 arm64'): not read "
+    "as the hardware, so the answer is the library's architecture, not the Rosetta Python",
     "spark-tts-181-output-channels-65536-m1-max.txt": "the thread's fix is PYTORCH_ENABLE_MPS_FALLBACK=1, which torch "
     "honours for conv output channels > 65536 only from PR pytorch/pytorch#134770 on; the answer keeps 'the fallback "
     "does not help' (audiosr-70 saw it fail), an upgrade and the CPU",

@@ -1177,3 +1177,24 @@ def test_twentieth_round_answers_called_irrelevant_read_exactly() -> None:
         ("paste.wrong_results", True, 2, None),
         ("paste.wrong_results", True, 3, None),
     ]
+
+
+def test_a_notebook_kernel_that_died_is_read_exactly_as_a_crash_line() -> None:
+    """Round 21 (vscode-jupyter#15463, #13828): the front end's words for a kernel process that died, exactly what
+    each line gives, and the words about a kernel that are no crash."""
+    lines = [
+        "22:07:55.806 [error] Disposing session as kernel process died ExitCode: undefined, Reason: ",
+        "The kernel 'test (Python 3.10.11)' died. Click [here](https://aka.ms/vscodeJupyterKernelCrash) for more info.",
+        "The Kernel crashed while executing code in the current cell or a previous cell.",
+        "Kernel Restarting: The kernel appears to have died. It will restart automatically.",
+        "Cannot execute code, session has been disposed. Please try restarting the Kernel.",
+        "Restart the kernel, then run all cells",
+        "The kernel '' died.",  # no kernel name: not the VS Code message
+    ]
+    assert read_with("error_line", lines) == [
+        ("paste.crash_line", "kernel process died", 1, None),
+        ("paste.crash_line", "The kernel 'test (Python 3.10.11)' died", 2, None),
+        ("paste.crash_line", "The Kernel crashed while executing code", 3, None),
+        ("paste.crash_line", "kernel appears to have died", 4, None),
+        ("paste.crash_line", "Cannot execute code, session has been disposed", 5, None),
+    ]

@@ -45,6 +45,39 @@ INSTALL: tuple[Row, ...] = (
         "this is not supported by the current environment'); pip/_internal/index/package_finder.py",
     ),
     Row(
+        "torch-placeholder-sdist",
+        # No torch wheel fitted, so pip took the 0.1.2 source package left on PyPI as a placeholder: its
+        # setup.py never builds (it imports tools.nnwrap, which it does not ship)
+        r"(?<![\w.-])torch-0\.1\.2(?:\.post\d)?\.tar\.gz"
+        r"|yanked version: 'torch' candidate \(version 0\.1\.2"
+        r"|No module named 'tools\.nnwrap'"
+        r"|\(from versions: 0\.1\.2(?:, 0\.1\.2\.post\d){0,4}\)",
+        "no-matching-distribution",
+        "no torch wheel fitted this interpreter, so pip fell back to torch 0.1.2, a placeholder source package "
+        "that never builds: its Python version, its architecture or its macOS tags are not among torch's wheels "
+        "(or this pip is too old to accept them: pip before 20.3 rejects every macOS wheel on macOS 11)",
+        "Upgrade pip, check the platform tags it accepts, then install torch from a Python that torch publishes "
+        "wheels for (a native arm64 one on Apple silicon).",
+        (
+            "{python} -m pip install --upgrade pip",
+            "{python} -m pip debug --verbose",
+            "{python} -m pip install torch",
+        ),
+        TORCH_ISSUE + "47978; " + TORCH_ISSUE + "51854; https://github.com/pypa/pip/issues/9142 (PyPI's yank "
+        "note: '0.1.2 is past it's support date and confuses users on unsupported platforms')",
+    ),
+    Row(
+        "pdm-no-candidate",
+        r"CandidateNotFound: No candidate is found for `(?P<package>torch)` that matches the environment",
+        "no-matching-distribution",
+        "PDM found no torch file that matches this environment (its lock names a build, such as a +cpu local "
+        "version, that has no wheel for this platform)",
+        "Let the lock resolve plain torch from PyPI on macOS (no +cpu pin, no CUDA or CPU index for darwin), then "
+        "install again.",
+        ("{python} -m pip install torch",),
+        "https://github.com/pdm-project/pdm/issues/3605 (pdm/models/candidates.py)",
+    ),
+    Row(
         "uv-only-wheels-for",
         r"but `(?P<package>torch)` \(v(?P<version>[\w.+]+)\) only has wheels for the following platforms",
         "no-matching-distribution",

@@ -10,6 +10,7 @@ from dataclasses import replace
 from mpscheck.checks.causes.library import distribution, failing_library
 from mpscheck.checks.causes.memory import MemoryRules, default_ratio_rejected
 from mpscheck.checks.causes.model import Cause, Evidence
+from mpscheck.checks.causes.no_wheel import OWN_REASON, old_sdk_tags, placeholder_row
 from mpscheck.checks.installing import NATIVE_VENV
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.versions import at_least, last_intel_mac_torch, parse_version
@@ -277,12 +278,16 @@ class ErrorRules(MemoryRules):
         versions = listed if isinstance(listed, list) else []
         # A list that stops at the last x86_64 release says more than the pin it misses: this Python is x86_64.
         stops_at_intel = bool(versions) and versions[-1] == last_intel_mac_torch()
+        ev = evidence + self.ev("paste.pip_versions", "interpreter.machine", "interpreter.version", "paste.intel_prose")
+        # the same paste shows pip's fall-back to torch 0.1.2: no wheel fitted at all, whatever the pin
+        if hit.row.id not in OWN_REASON and (placeholder := placeholder_row(self.paste.text)) is not None:
+            summary, remedy = self.fill(placeholder, {})
+            return Cause("no-matching-distribution", summary, remedy, ev, placeholder.source)
         if not stops_at_intel and (pinned := self.pin_not_published(hit, evidence)) is not None:
             return pinned
         info = self.facts.target.interpreter
         python = info.version if info and info.version else None
         summary, remedy = self.fill(hit.row, dict(hit.groups))
-        ev = evidence + self.ev("paste.pip_versions", "interpreter.machine", "interpreter.version", "paste.intel_prose")
         if (
             (versions and versions[-1] == last_intel_mac_torch())
             or (info and info.machine == "x86_64")
@@ -304,7 +309,9 @@ class ErrorRules(MemoryRules):
                 both if intel else "The paste does not show which Mac this is: the first command tells. " + both,
                 (pin, tell) if intel else (tell, pin),
             )
-        elif not versions and hit.row.id != "arm64-wheel-skipped":  # that row names the arm64 wheel refused
+        elif not versions and info and str(info.mac_ver or "").startswith("10.16") and info.machine != "x86_64":
+            summary, remedy = old_sdk_tags(self.python, python)
+        elif not versions and hit.row.id not in OWN_REASON:
             named = re.match(r"torch\w*", hit.groups.get("package", ""))  # torch, or torchvision / torchaudio
             summary = (
                 f"pip (or uv) found no {named.group(0) if named else 'torch'} wheel at all for this Python"

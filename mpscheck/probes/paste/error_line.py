@@ -2,7 +2,7 @@
 the line (after ``stderr:``, a log prefix, a quote or the user's own words), a Jupyter error header, an
 installer's ``ERROR:`` / ``Error:`` line, Metal's ``error:`` line, and the ways a process dies on macOS
 (``Segmentation fault: 11``, ``bus error``, ``Abort trap: 6``, ``zsh: abort``, ``Killed: 9``, an uncaught
-C++ or Objective-C exception, a Metal ``failed assertion``).
+C++ or Objective-C exception, a Metal ``failed assertion``, a notebook's kernel process that died).
 
 Each becomes an observation (``paste.error_line``, ``paste.crash_line``; ``paste.warning_line`` for a
 ``...Warning:`` line) whose value is the message, so a paste that shows an error is never "unreadable",
@@ -28,9 +28,14 @@ CRASH = re.compile(
     r"Segmentation fault|\bbus error\b|Abort trap: 6|zsh: (?:abort|segmentation fault|bus error|illegal)"
     r"|illegal hardware instruction|libc\+\+abi: terminating|Terminating app due to uncaught exception"
     r"|failed assertion `|Fatal Python error|\bKilled: 9\b|zsh: killed\b"
+    # a notebook's kernel process dying (Jupyter, VS Code's Jupyter): the same crash, told by the front end
+    r"|[Kk]ernel process died|The [Kk]ernel '[^'\n]{1,120}' died|The [Kk]ernel crashed while executing code"
+    r"|[Kk]ernel appears to have died|Cannot execute code, session has been disposed"
 )
 # Every pattern below needs one of these words: a line without any is skipped at once (most lines of a log).
-GATE = re.compile(r"rror|RROR|xception|Failed|Exit|Warning|fault|bort|erminat|assertion|illed|illegal|Fatal|FATAL")
+GATE = re.compile(
+    r"rror|RROR|xception|Failed|Exit|Warning|fault|bort|erminat|assertion|illed|illegal|Fatal|FATAL|died|rashed|isposed"
+)
 NOT_ERRORS = re.compile(r"^\s*(?:#\s*\[\.\.\.\]|raise\s|except\s|\w+ = )")  # a cut mark, code that names an error
 
 

@@ -1,0 +1,44 @@
+"""Two readings of "pip found no torch wheel" that say more than "this Python version has none": pip's fall-back to
+torch 0.1.2, the placeholder source package PyPI keeps (no wheel fitted this interpreter at all, whatever was
+pinned), and an arm64 Python that reports macOS 10.16 (built with an old SDK), whose version torch does have wheels
+for. Kept apart from errors.py, which builds the cause; these only read the paste and word the answer.
+"""
+
+from __future__ import annotations
+
+from mpscheck.knowledge import errors as table
+from mpscheck.model import Remediation
+
+# Installer rows whose own summary says why no torch fits (the arm64 wheel refused, the 0.1.2 placeholder, PDM's
+# lock): kept, not replaced by the general "no wheel at all for this Python version".
+OWN_REASON = frozenset({"arm64-wheel-skipped", "torch-placeholder-sdist", "pdm-no-candidate"})
+PLACEHOLDER = "torch-placeholder-sdist"
+
+
+def placeholder_row(text: str) -> table.Row | None:
+    """The 0.1.2-placeholder row when it matches a line of the paste (pip took torch 0.1.2, or lists only it)."""
+    row = next((r for r in table.TABLE if r.id == PLACEHOLDER), None)
+    if row is None or not any(row.pattern.search(line) for line in text.split("\n")):
+        return None
+    return row
+
+
+def old_sdk_tags(python_command: str, version: str | None) -> tuple[str, Remediation]:
+    """No wheel at all for an arm64 Python whose platform.mac_ver() says 10.16: torch has wheels for its version,
+    but a pip that takes 10.16 for its platform tags accepts no macosx_11_0 wheel (pytorch#75534, #128939)."""
+    summary = (
+        "pip found no torch wheel for this Python"
+        + (f" {version}" if version else "")
+        + ", which reports macOS 10.16 (platform.mac_ver(), an interpreter built with an old macOS SDK): a pip "
+        "that takes that version for its platform tags accepts none of torch's macosx_11_0 wheels"
+    )
+    remedy = Remediation(
+        "Upgrade pip and check the platform tags it accepts (they must include macosx_11_0_arm64); or make the "
+        "venv with a Python built with a current SDK (python.org, Homebrew or Miniforge arm64).",
+        (
+            f"{python_command} -m pip install --upgrade pip",
+            f"{python_command} -m pip debug --verbose",
+            f"{python_command} -m pip install torch",
+        ),
+    )
+    return summary, remedy
