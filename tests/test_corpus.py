@@ -167,27 +167,17 @@ WRONG_CAUSE = {
     "parameter' (says not enough evidence)",
     "diffusers-548-slower-768-gpu-50-percent.txt": "slower at 768x512, '50% GPU usage' and a sluggish UI told in "
     "words: memory pressure and swap are the later docs' reading, not shown (says not enough evidence)",
-    # round 22 (pytorch/pytorch's own MPS issues of 2024-2026): the misses before the round's fixes, each with why
-    "pytorch-141471-ltxvideo-regression-after-2-4-1.txt": "a regression on mps after torch 2.4.1 told in the title "
-    "and a git bisect log, with no error and no wrong values shown",
+    # round 22 (pytorch/pytorch's own MPS issues of 2024-2026): the misses left, each with why
     "pytorch-142344-backward-view-size-not-compatible.txt": "the error is only quoted in the title's prose, not as "
     "an error line; the repro below it shows no output",
-    "pytorch-143123-backward-cpp-engine-downgrade-2-4.txt": "prose only: 'forced install PyTorch 2.4 instead of 2.5 "
-    "... fixed the issue' (an older torch works on mps), with no error shown",
     "pytorch-150454-compile-rmsnorm-mps.txt": "Inductor frames of a traceback cut before its error line: no error "
     "and nothing wrong is shown",
     "pytorch-152155-compile-metal-kernel-loop-scope.txt": "a compile-time error of TorchInductor's Metal backend told "
     "in words (a ChatGPT diagnosis), no error line shown",
-    "pytorch-154171-modulo-int-wrong-result.txt": "a wrong value shown only as a code comment ('Obtained 8 instead') "
-    "and an assert's message ('MPS result does not match CPU result')",
     "pytorch-154895-sigmoid-int64-input.txt": "torch's table files every 'MPS does not support X op with int64 "
     "input' under the macOS 13.3 cause; sigmoid's (macos null, fixed in 2.8.0) is a gap of torch 2.7 on any macOS",
-    "pytorch-161905-compile-resnet18-backward-mps.txt": "'fails during `loss.backward()` on MPS backend, but works on "
-    "CPU': code in backticks between the failure word and mps",
     "pytorch-178497-reductions-silent-rapid-succession.txt": "'silent correctness issues' said on a line with no mps "
     "word (mps only in the repro's code)",
-    "pytorch-192212-conv2d-noncontiguous-weight-wrong.txt": "'wrong by orders of magnitude' said 90 characters after "
-    "'MPS' and 'CPU is unaffected': neither reading reaches",
 }
 WRONG_FIX = {
     "localgpt-509-illegal-hardware-instruction-m1-max.txt": "the crash names no package, so the answer (a build for "

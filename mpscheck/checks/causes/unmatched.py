@@ -251,7 +251,8 @@ class UnmatchedRules(PrecisionRules):
         nan, on_mps = self.paste.get("paste.nan_values"), self.paste.get("paste.mps_tensor")
         said = self.paste.get("paste.wrong_results") or self.paste.get("paste.mps_fails_cpu_works") or self.split_said()
         if said is None and "mps" in self.paste.text.lower():
-            said = self.paste.get("paste.only_on_mps")  # "on the CPU this does not happen", where mps is named
+            # "on the CPU this does not happen", "reverting back to torch 2.4.0 works", where mps is named
+            said = self.paste.get("paste.only_on_mps") or self.paste.get("paste.older_torch_works")
         if said is not None and (nan is None or on_mps is None):
             return [self.loaded_onto_mps(said) or self.wrong_results(said)]
         if nan is None or on_mps is None:
@@ -368,6 +369,9 @@ class UnmatchedRules(PrecisionRules):
             else "the paste says the run fails on the Mac and that the same works elsewhere (CUDA, the CPU), and shows "
             "no error that would say why"
             if said.fact == "paste.fails_on_mac"
+            else "the paste says an older torch works on mps where this one fails (a regression), and shows no error: "
+            "a backend bug of the newer torch, fixed in a later release"
+            if said.fact == "paste.older_torch_works"
             else "the paste says the trouble goes away on the CPU (or with another torch), and shows no error: a "
             "backend bug of this torch on mps"
         )

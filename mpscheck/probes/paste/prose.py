@@ -14,6 +14,7 @@ import re
 
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 from mpscheck.probes.paste.near import Near
+from mpscheck.probes.paste.older_torch import OLDER_TORCH_WORKS
 from mpscheck.probes.paste.prose_cuda import CUDA_ASKED, CUDA_CALL, CUDA_GUARD, NCCL_CALLED
 from mpscheck.probes.paste.slow_words import slow_on_mps
 from mpscheck.probes.paste.wrong_words import WRONG_RESULTS, WRONG_SAID
@@ -93,7 +94,9 @@ CRASH_SAID = re.compile(r"(?i)\bcrash(?:es|ed|ing)?\b|\bbus error\b|\bsegfault")
 # word near cpu, and a word that sets them against each other.
 _FAILS = r"(?:fail(?:s|ed|ing)?|(?:does not|doesn't|did not|didn't|won't) work|not working|breaks|broke)"
 _WORKS = r"(?:works?|worked|working|runs? fine|is fine|fine|correct(?:ly)?)"
-_ON = r"(?: [\w-]{1,20}){0,3}? (?:on|with|using|in|for) (?:the |an? )?(?:apple )?"
+# The words between may be code as users quote it ("fails during `loss.backward()` on MPS backend"): no space
+# inside a word, so each word ends at the next space and the bounded run stays linear.
+_ON = r"(?: [\w.`()'\"-]{1,30}){0,3}? (?:on|with|using|in|for) (?:the |an? )?(?:apple )?"
 MPS_FAILS = re.compile(
     rf"(?i)\b{_FAILS}{_ON}mps\b|(?<![a-z])mps(?: [\w-]{{1,20}}){{0,2}}? {_FAILS}\b"
     r"|\bbut not (?:on |with |using |in )?(?:the )?(?:apple )?mps\b"
@@ -111,6 +114,8 @@ ONLY_ON_MPS = re.compile(
     rf"|\b(?:cpu|(?:py)?torch \d[\w.]{{0,12}}),? (?:this|it|that|the (?:issue|problem|bug)) {_NOT_HAPPEN}\b"
     r"|\b(?:force|switch|chang|set|mov)\w{0,3} (?:it |everything |the device )?(?:back )?(?:to|on) (?:the )?cpu\b,?"
     r" (?:it |everything )?(?:works?|worked|is fine|runs? fine)\b"
+    # "CPU is unaffected" (pytorch#192212), "the CPU is not affected": the trouble is the mps run's alone
+    r"|\bcpu (?:is|was|stays|remains) (?:unaffected|not affected)\b"
 )
 
 
@@ -261,6 +266,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.mps_fails_cpu_works", True))
     elif ONLY_ON_MPS.search(line):
         found.append(seen("paste.only_on_mps", True))
+    if OLDER_TORCH_WORKS.search(line):
+        found.append(seen("paste.older_torch_works", True))
     if HOSTED_TOOLCACHE.search(line):
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
     if _checkpoint_elsewhere(line):

@@ -14,6 +14,8 @@ _WRONG = (
     r"(?:wrong|incorrect|different|broken|gibberish|garbage|garbled|messed[- ]up|not (?:the )?same|nan|(?:all )?zeros"
     r"|(?:reports?|outputs?|returns?|gives?|shows?) (?:all )?0|black (?:images?|outputs?|pictures?|frames?)"
     r"|(?:pure|just|only) noise|corrupt(?:ed|s|ion)?|inconsistent"
+    # a result set against another ("MPS result does not match CPU result", pytorch#154171)
+    r"|(?:does|did|do)(?:n't| not) match"
     # what a detector's wrong results look like: nothing found ("there is no detections", "finds zero masks")
     r"|(?:no|zero) (?:detections?|boxes|masks|objects|predictions)"
     # results called worse or poor, never a speed ("worse results", "the result ... is significantly worse",

@@ -1,0 +1,26 @@
+"""The user's words that an older torch works where this one fails: "forced install PyTorch 2.4 instead of 2.5 and
+this workaround fixed the issue" (pytorch#143123), "Reverting back to 2.4.0 works", "MPS Regression ... (after
+pytorch2.4.1)" (pytorch#141471). With mps named in the paste and no error shown, a regression of the newer torch on
+mps: a backend bug fixed in a later release (the judge weighs it, checks/causes/unmatched.py).
+
+Read apart from prose.py (which must stay under 400 lines). Each pattern starts at a literal word and reaches over a
+bounded run of characters: linear on any line.
+"""
+
+from __future__ import annotations
+
+import re
+
+_VERSION = r"\d\.\d{1,2}(?:\.\d{1,2})?\b"
+_TORCH = r"(?:py)?torch ?(?:==|v)?"
+_GOOD = r"(?:works?|worked|working|fixe[sd]|solve[sd]|resolved|runs? fine|is fine)"
+OLDER_TORCH_WORKS = re.compile(
+    # "downgrading to torch 2.4 works", "Reverting back to 2.4.0 works", "rolled back to pytorch 2.3.1, fixed it"
+    # (only torch's version: not "downgraded to Python 3.10" or "went back to macOS 14.5")
+    rf"(?i)\b(?:downgrad\w{{0,4}}|revert\w{{0,4}}|roll\w{{0,4}} back|went back|go(?:ing)? back)"
+    rf"(?: (?:py)?torch)?(?: back| down)?(?: to)? (?:{_TORCH})?{_VERSION}[^\n]{{0,60}}?\b{_GOOD}\b"
+    # "forced install PyTorch 2.4 instead of 2.5 and this workaround fixed the issue"
+    rf"|\b{_TORCH}{_VERSION}[^\n]{{0,12}}?\binstead of (?:{_TORCH})?{_VERSION}[^\n]{{0,60}}?\b{_GOOD}\b"
+    # "MPS Regression when rendering LTXVideo (after pytorch2.4.1)", "a regression in torch 2.5 on mps"
+    rf"|\bregression\b[^\n]{{0,60}}?\b(?:after|since|in|from) {_TORCH}{_VERSION}"
+)
