@@ -196,11 +196,7 @@ WRONG_FIX = {
 # each leaves this set when a rule explains it (strict: an explained case fails until it is removed).
 NOT_YET_EXPLAINED: set[str] = {
     "audiocraft-43-device-mps-didnt-work-m1.txt",
-    "cotracker-9-cuda-hardcoded-mac-m1-prose.txt",
     "depth-anything-v2-17-bicubic-m2-air-torch-231.txt",
-    "depth-anything-v2-265-zero-matrix-mps-m1.txt",
-    "sam2-34-code-only-supports-cuda-m3.txt",
-    "stable-fast-3d-37-dark-texture-mps-m1-pro.txt",
 }
 
 

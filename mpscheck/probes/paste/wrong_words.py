@@ -14,6 +14,10 @@ _WRONG = (
     r"(?:wrong|incorrect|different|broken|gibberish|garbage|garbled|messed[- ]up|not (?:the )?same|nan|(?:all )?zeros"
     r"|(?:reports?|outputs?|returns?|gives?|shows?) (?:all )?0|black (?:images?|outputs?|pictures?|frames?)"
     r"|(?:pure|just|only) noise|corrupt(?:ed|s|ion)?|inconsistent"
+    # an all-zero result and a darker one ("my depth returns a zero matrix", DepthAnything/Depth-Anything-V2#265;
+    # "dark texture output of MPS backend", Stability-AI/stable-fast-3d#37)
+    r"|(?:all[- ])?zeros? (?:matrix|matrices|tensors?|arrays?|maps?|masks?|outputs?)"
+    r"|dark(?:er)? (?:textures?|images?|outputs?|results?|pictures?|frames?|colou?rs?)"
     # what a detector's wrong results look like: nothing found ("there is no detections", "finds zero masks")
     r"|(?:no|zero) (?:detections?|boxes|masks|objects|predictions)"
     # results called worse or poor, never a speed ("worse results", "the result ... is significantly worse",
