@@ -262,3 +262,19 @@ def test_setup_causes_are_said_most_basic_first_whatever_their_place_in_the_past
         "torch-too-old",
         "torch-not-built-with-mps",
     ]
+
+
+def test_cuda_asked_in_words_needs_a_mac_shown_or_named_and_no_other_system() -> None:
+    """CUDA asked for in words is a Mac's cause where the system is Darwin or, with none shown, a Mac is named in
+    the words (co-tracker#9's 'MAC-M1'); a Linux system shown, or no Mac at all, gives no cause."""
+    words = "It seems cuda is hardcorded somewhere."
+    named = reader([f"How can I run this code on MAC-M1 or cpu? {words}"]).cuda_asked()
+    assert named is not None
+    assert (named.id, named.evidence) == (
+        "cuda-requested-on-mac",
+        (Evidence(line=1, text=f"How can I run this code on MAC-M1 or cpu? {words}"),),
+    )
+    darwin = reader(["# user: my M2 MacBook Air", words]).cuda_asked()
+    assert darwin is not None and darwin.id == "cuda-requested-on-mac"
+    assert reader([words]).cuda_asked() is None
+    assert reader(["Linux box 6.5.0-generic x86_64 GNU/Linux", f"my old Mac, now: {words}"]).cuda_asked() is None

@@ -14,6 +14,14 @@ from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, sa
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
+    "audiocraft-43-device-mps-didnt-work-m1.txt": "several attempts told in words ('have you tried device=cpu', 'It "
+    "works', 'device=\"mps\", which sadly didn't work') with no error and no wrong result named: the garbled EnCodec "
+    "output on mps is the duplicate thread's (audiocraft#31), not this paste's",
+    "depth-anything-v2-17-bicubic-m2-air-torch-231.txt": "the missing bicubic kernel is only told in words ('Torch "
+    "doesn't support bicubic interpolation yet') with no op message and no mps word: not read as an op that MPS lacks",
+    "generative-models-6-only-runs-on-cuda-m-series.txt": "'only runs on CUDA devices' and 'Can it also run on MacOS "
+    "M-series chips?' ask about Macs in general: no Mac of the user's is named ('M1/M2' only in the title's 'MacOS "
+    "M1/M2 support'), so the CUDA asked for is not read as this Mac's",
     "totalsegmentator-428-prose-specific-torch.txt": "prose only: 'issues on my M2 Mac + mps' and a link to an nnU-Net "
     "thread; the ConvTranspose3d error behind the link is not in the paste",
     "pytorch3d-1983-bus-error-sample-points.txt": "a bus error on mps with PyTorch3D's version listed: that the crash "

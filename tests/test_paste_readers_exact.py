@@ -1198,3 +1198,21 @@ def test_a_notebook_kernel_that_died_is_read_exactly_as_a_crash_line() -> None:
         ("paste.crash_line", "kernel appears to have died", 4, None),
         ("paste.crash_line", "Cannot execute code, session has been disposed", 5, None),
     ]
+
+
+def test_cuda_written_into_the_code_reads_as_cuda_asked_for() -> None:
+    """The twenty-fourth round's words (co-tracker#9, sam2#34): CUDA hard-coded (typed 'hardcorded' too) or the only
+    device the code supports; a Mac with no CUDA, or a code that merely supports CUDA among others, asks nothing."""
+    lines = [
+        "How can I run this code on MAC-M1 or cpu? It seems cuda is hardcorded somewhere.",
+        "Currently the code only support CUDA enabled devices.",
+        "the device is hard-coded to cuda",
+        "the code supports cuda and mps",
+        "cuda hardware is not hard to find",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.cuda_asked", True, 1, None),
+        ("paste.mac_named", True, 1, None),
+        ("paste.cuda_asked", True, 2, None),
+        ("paste.cuda_asked", True, 3, None),
+    ]

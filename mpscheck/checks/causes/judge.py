@@ -158,7 +158,11 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
     def cuda_asked(self) -> Cause | None:
         """The user says the tool asks for CUDA on a Mac, and the paste shows no error: CUDA requested, in words."""
         said = self.paste.get("paste.cuda_asked")
-        if said is None or self.facts.host.system != "Darwin":
+        if said is None:
+            return None
+        # a Mac named in the words ("run this code on MAC-M1", co-tracker#9) stands for one where no system is shown
+        system = self.facts.host.system
+        if system != "Darwin" and (system or self.paste.get("paste.mac_named") is None):
             return None
         row = "nccl-on-mac" if "nccl" in said.text.lower() else "cuda-on-mac"  # init_process_group("nccl") shown
         return self.from_row(row, self.ev("paste.cuda_asked", "host.cpu_brand"))

@@ -19,6 +19,10 @@ CUDA_ASKED = re.compile(
     r"|(?:doesn't|does not|doesn’t|won't|can't|cannot|fails? to) (?:work|run|load|start)\b[^\n]{0,50}?"
     r"\b(?:due to|because of|because there is no|as there is no|since there is no) (?:the )?"
     r"(?:lack of |missing |no )?cuda"
+    # CUDA written into the code, told in words ("It seems cuda is hardcorded somewhere", facebookresearch/co-tracker#9;
+    # "Currently the code only support CUDA enabled devices", facebookresearch/sam2#34): the code asks for it
+    r"|cuda (?:is |was |seems (?:to be )?)?hard[- ]?cor?ded|hard[- ]?cor?ded (?:to |for )?(?:use )?cuda"
+    r"|(?:code|repo|project|model|script|it) (?:currently )?only (?:supports?|works? (?:with|on)|runs? on) cuda"
     # conda's CUDA packages asked for by name ("versions of pytorch-cuda for MacOS", "conda install ... cudatoolkit")
     r"|(?<!no )(?<!without )(?:pytorch-cuda|cudatoolkit))\b"
 )

@@ -16,6 +16,10 @@ _WRONG = (
     r"|(?:pure|just|only) noise|corrupt(?:ed|s|ion)?|inconsistent"
     # a result set against another ("MPS result does not match CPU result", pytorch#154171)
     r"|(?:does|did|do)(?:n't| not) match"
+    # an all-zero result and a darker one ("my depth returns a zero matrix", DepthAnything/Depth-Anything-V2#265;
+    # "dark texture output of MPS backend", Stability-AI/stable-fast-3d#37)
+    r"|(?:all[- ])?zeros? (?:matrix|matrices|tensors?|arrays?|maps?|masks?|outputs?)"
+    r"|dark(?:er)? (?:textures?|images?|outputs?|results?|pictures?|frames?|colou?rs?)"
     # what a detector's wrong results look like: nothing found ("there is no detections", "finds zero masks")
     r"|(?:no|zero) (?:detections?|boxes|masks|objects|predictions)"
     # results called worse or poor, never a speed ("worse results", "the result ... is significantly worse",
