@@ -194,7 +194,11 @@ WRONG_FIX = {
 
 # Cases added on 2026-11-24 that the engine did not yet get right when they were added (cause or fix):
 # each leaves this set when a rule explains it (strict: an explained case fails until it is removed).
-NOT_YET_EXPLAINED: set[str] = set()
+NOT_YET_EXPLAINED: set[str] = {
+    "comfyui-5723-big-sur-11-1-cuda-at-import-m1.txt",
+    "lightning-19868-misconfig-notebook-is-available-true.txt",
+    "ultralytics-22778-m4-max-training-slow-vs-nvidia.txt",
+}
 
 
 def _params() -> list[object]:
