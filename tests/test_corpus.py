@@ -14,6 +14,9 @@ from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, sa
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
+    "ultralytics-22778-m4-max-training-slow-vs-nvidia.txt": "'very slow' training with device=\"mps\" in the code "
+    "and an 'Epoch GPU_mem' header, but no banner, no torch and no run's output: nothing shows MPS in use, so the "
+    "answer stays not enough evidence rather than healthy (a false 'ready' is the worst bug)",
     "totalsegmentator-428-prose-specific-torch.txt": "prose only: 'issues on my M2 Mac + mps' and a link to an nnU-Net "
     "thread; the ConvTranspose3d error behind the link is not in the paste",
     "pytorch3d-1983-bus-error-sample-points.txt": "a bus error on mps with PyTorch3D's version listed: that the crash "
@@ -194,11 +197,7 @@ WRONG_FIX = {
 
 # Cases added on 2026-11-24 that the engine did not yet get right when they were added (cause or fix):
 # each leaves this set when a rule explains it (strict: an explained case fails until it is removed).
-NOT_YET_EXPLAINED: set[str] = {
-    "comfyui-5723-big-sur-11-1-cuda-at-import-m1.txt",
-    "lightning-19868-misconfig-notebook-is-available-true.txt",
-    "ultralytics-22778-m4-max-training-slow-vs-nvidia.txt",
-}
+NOT_YET_EXPLAINED: set[str] = set()
 
 
 def _params() -> list[object]:
