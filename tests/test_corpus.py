@@ -14,6 +14,12 @@ from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, sa
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
+    "ultralytics-18184-view-size-title-using-mps.txt": "torch's generic view error ('view size is not compatible "
+    "with input tensor's size and stride') only in the title, with no exception class: not read as an error line (it "
+    "is not an MPS message of torch's table), so not enough evidence, not the thread's MPS bug",
+    "lightning-20386-view-size-env-template-mps.txt": "the same bare view error in the title with Lightning's "
+    "environment template naming MPS: not read as an error line without its exception class; the reporter's words "
+    "put it in torch, which the answer does not claim without an error",
     "ultralytics-22778-m4-max-training-slow-vs-nvidia.txt": "'very slow' training with device=\"mps\" in the code "
     "and an 'Epoch GPU_mem' header, but no banner, no torch and no run's output: nothing shows MPS in use, so the "
     "answer stays not enough evidence rather than healthy (a false 'ready' is the worst bug)",
