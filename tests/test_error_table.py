@@ -34,8 +34,6 @@ AWAITING_A_CASE = {
     "no-unified-memory": "RuntimeError: " + table.UNIFIED_MEMORY,
     "doc-hint-macos": "MPS not available because the current MacOS version is not 12.3+ and/or you do not have "
     "an MPS-enabled device on this machine.",
-    "dtype-unsupported": "TypeError: Trying to convert Float8_e4m3fn to the MPS backend but it does not have "
-    "support for that dtype.",
     # Rows added from torch's and the tools' own source wording (cited in each row), awaiting a tuning-corpus paste:
     "fork-after-mps": "objc[4242]: +[MPSGraphObject initialize] may have been in progress in another thread when "
     "fork() was called.",

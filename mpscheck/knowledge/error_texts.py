@@ -349,6 +349,17 @@ MORE_EARLY: tuple[Row, ...] = (
 LATE: tuple[Row, ...] = (
     *NATIVE,
     Row(
+        "lightning-misconfig-cut",
+        r"\bMisconfigurationException[ \t]{2,}Traceback \(most recent call last\)",
+        "lightning-processor",
+        "a notebook shows Lightning's MisconfigurationException with its message cut: raised by Trainer(accelerator="
+        "'mps') when Lightning's MPS check fails, which also requires platform.processor() to be 'arm' (an x86_64 "
+        "Python under Rosetta reports 'i386')",
+        "Run the notebook's kernel from a native arm64 Python; check what Lightning sees with platform.processor().",
+        ("{python} -c 'import platform; print(platform.processor())'",),
+        "https://github.com/Lightning-AI/pytorch-lightning/issues/19868 (Jupyter's header names only the class)",
+    ),
+    Row(
         "homebrew-intel-prefix",
         r"Cannot install in Homebrew on ARM processor in Intel default prefix"
         r"|Cannot install under Rosetta 2 in ARM default prefix",
