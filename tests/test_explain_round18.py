@@ -125,6 +125,7 @@ def test_mps_out_of_memory_told_in_words_is_an_out_of_memory_not_a_crash() -> No
         assert diagnosis.cause.id == "out-of-memory", line
         assert diagnosis.cause.variant == "told"
         assert diagnosis.cause.fix is not None and "smaller batch" in diagnosis.cause.fix.summary
+        assert diagnosis.cause.fix.commands == ("top -l 1 -o mem -n 10",)  # the out-of-memory row's: who holds it
     # a crash said without memory words stays a crash; memory words far from mps or the GPU are not this
     assert explain_text("it crashes on mps every time").cause.id != "out-of-memory"
     assert explain_text("my disk is out of memory, and mps is slow to start").cause.id != "out-of-memory"

@@ -26,9 +26,9 @@ EXPLAINED_BY: dict[str, tuple[str, ...]] = {
     "no-matching-distribution": ("rosetta-python",),
     "torch-not-built-with-mps": ("not-macos", "rosetta-python"),
     "torch-too-old": ("not-macos",),
-    "autocast-needs-newer-torch": ("not-macos",),
+    "autocast-needs-newer-torch": ("not-macos",),  # accelerate's "requires a GPU" on Windows/Linux: no mps there
     # ComfyUI and other front ends ask for CUDA when torch reports no MPS: below macOS 12.3 that is the macOS.
-    "cuda-requested-on-mac": ("macos-too-old",),  # accelerate's "requires a GPU" on Windows/Linux: no mps there
+    "cuda-requested-on-mac": ("macos-too-old",),
 }
 # A library's check for MPS (torch.backends.mps.is_available()) that crashes on a torch older than 1.12: a newer torch
 # answers it, with False off macOS, so the old torch is the cause there too (JaidedAI/EasyOCR#1071, on Windows).

@@ -147,10 +147,10 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
             cause = self.error_cause(hit, by_id)
             if cause.id not in {c.id for c in found}:
                 found.append(cause)
-        if not found and (asked := self.mixed_precision_asked()) and self.health().id != HEALTHY:
-            found.append(asked)  # never over positive evidence that mps works
         if not found:
-            found.append(self.health())
+            health = self.health()
+            asked = self.mixed_precision_asked() if health.id != HEALTHY else None  # never over evidence mps works
+            found.append(asked or health)
         return found
 
     # ---- setup causes from the facts ----

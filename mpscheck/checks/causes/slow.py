@@ -26,8 +26,9 @@ def slow_said(said: Observation) -> Cause:
         "no memory figure, no device line)",
         Remediation(
             "Tell the usual causes apart: list the ops that would fall back to the CPU (each copies its tensors "
-            "back and forth), check that the model and its inputs are on mps (a GPU idle at 0 % means the run "
-            "never used it), watch memory pressure while it runs (a model larger than unified memory swaps), and "
+            "back and forth), check that the model and its inputs are on mps (a GPU idle at 0 % may mean the run "
+            "never used it, or that it waits on swapping), watch memory pressure while it runs (a model larger than "
+            "unified memory swaps), and "
             "upgrade torch (MPS kernels, the optimizers' among them, got faster in later releases).",
             ("mpscheck ops -- python your_script.py", "mpscheck doctor --format markdown"),
         ),

@@ -332,10 +332,11 @@ class UnmatchedRules(PrecisionRules):
     def oom_said(self, said: Any) -> Cause:
         """The paste says mps ran out of memory, and shows no message with its numbers: an out-of-memory, whose
         kind (a model too large, memory held by others, a watermark setting) only those numbers tell."""
+        _, row_fix = self.fill(table.BY_ID["oom"], {})  # the out-of-memory row's command: who holds the memory
         remedy = Remediation(
             "Use less memory per step: a smaller batch, model or resolution, or float16; then paste torch's whole "
             "'MPS backend out of memory' line, whose numbers tell a model too large from memory other programs hold.",
-            (),
+            row_fix.commands,
         )
         summary = "the paste says MPS ran out of memory (torch's message with its numbers is not shown)"
         evidence = (Evidence(said.line, said.text),)
