@@ -22,12 +22,6 @@ WRONG_CAUSE = {
     "generative-models-6-only-runs-on-cuda-m-series.txt": "'only runs on CUDA devices' and 'Can it also run on MacOS "
     "M-series chips?' ask about Macs in general: no Mac of the user's is named ('M1/M2' only in the title's 'MacOS "
     "M1/M2 support'), so the CUDA asked for is not read as this Mac's",
-    "ultralytics-18184-view-size-title-using-mps.txt": "torch's generic view error ('view size is not compatible "
-    "with input tensor's size and stride') only in the title, with no exception class: not read as an error line (it "
-    "is not an MPS message of torch's table), so not enough evidence, not the thread's MPS bug",
-    "lightning-20386-view-size-env-template-mps.txt": "the same bare view error in the title with Lightning's "
-    "environment template naming MPS: not read as an error line without its exception class; the reporter's words "
-    "put it in torch, which the answer does not claim without an error",
     "ultralytics-22778-m4-max-training-slow-vs-nvidia.txt": "'very slow' training with device=\"mps\" in the code "
     "and an 'Epoch GPU_mem' header, but no banner, no torch and no run's output: nothing shows MPS in use, so the "
     "answer stays not enough evidence rather than healthy (a false 'ready' is the worst bug)",
@@ -185,8 +179,6 @@ WRONG_CAUSE = {
     "diffusers-548-slower-768-gpu-50-percent.txt": "slower at 768x512, '50% GPU usage' and a sluggish UI told in "
     "words: memory pressure and swap are the later docs' reading, not shown (says not enough evidence)",
     # round 22 (pytorch/pytorch's own MPS issues of 2024-2026): the misses left, each with why
-    "pytorch-142344-backward-view-size-not-compatible.txt": "the error is only quoted in the title's prose, not as "
-    "an error line; the repro below it shows no output",
     "pytorch-150454-compile-rmsnorm-mps.txt": "Inductor frames of a traceback cut before its error line: no error "
     "and nothing wrong is shown",
     "pytorch-152155-compile-metal-kernel-loop-scope.txt": "a compile-time error of TorchInductor's Metal backend told "

@@ -30,6 +30,7 @@ PARSERS = (
     "banner",
     "traceback",
     "error_line",
+    "bare_message",
     "environment",
     "precision",
     "contrast",
@@ -55,6 +56,7 @@ ACCEPTED = (
     "tracebacks and warnings from torch on MPS",
     "mixed precision asked for (TrainingArguments(fp16=True), accelerate's --mixed_precision fp16)",
     "an error, warning or crash line anywhere (with or without a traceback or an exception prefix)",
+    "a torch message quoted bare, in a title or a sentence, with no exception class",
     "a line of prose naming the Mac (e.g. 'on an M2 Max with 32 GB, macOS 14.5')",
 )
 MAX_LINE = 4000  # longer lines are cut: the patterns never need more, and regexes stay fast
