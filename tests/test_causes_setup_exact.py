@@ -55,10 +55,35 @@ def test_a_translated_interpreter_alone_is_apple_silicon_evidence() -> None:
     assert diagnosis.others == []
 
 
-def test_an_untranslated_x86_64_interpreter_is_an_x86_64_python_of_unknown_hardware() -> None:
+def test_an_untranslated_x86_64_interpreter_names_rosetta_as_most_likely_and_an_intel_mac_next() -> None:
+    """An x86_64 Python with nothing on the chip: Rosetta first, saying the paste does not settle it, with the chip's
+    sysctl first in the fix; an Intel Mac second; mpscheck doctor as the next step. Both fail: never ready."""
     lines = [TRANSLATED.format(0), X86]
     assert reader(lines).arm64_hardware() == ()
     assert reader(lines).x86_python() == (Evidence(2, X86),)
+    diagnosis = explain_text("\n".join(lines))
+    rosetta, others = diagnosis.cause, diagnosis.others
+    assert (rosetta.id, rosetta.variant, rosetta.evidence) == ("rosetta-python", "chip-not-shown", (Evidence(2, X86),))
+    assert rosetta.summary.startswith("most likely x86_64 Python under Rosetta 2 on Apple silicon (")
+    assert rosetta.summary.endswith(
+        "; the paste does not show the chip: an Intel Mac prints the same, and `sysctl -n machdep.cpu.brand_string` "
+        "tells them apart ('Apple M…' means Rosetta)"
+    )
+    assert rosetta.fix is not None and rosetta.fix.summary.startswith("First tell which Mac this is ('Apple M…' ")
+    assert rosetta.fix.commands[0] == "sysctl -n machdep.cpu.brand_string"
+    assert rosetta.fix.commands.count("sysctl -n machdep.cpu.brand_string") == 1
+    assert [(c.id, c.variant) for c in others] == [("intel-mac", "chip-not-shown")]
+    intel = CAUSES["intel-mac"]
+    values = {"python": "python3", "last_intel": last_intel_mac_torch()}
+    assert others[0].summary == "or, if the chip is Intel, " + table.fill(intel.summary, values)
+    assert others[0].evidence == (Evidence(2, X86),)
+    assert diagnosis.next_step == "mpscheck doctor --format markdown"  # which Mac it is, the paste cannot say
+    assert diagnosis.exit_code == 1
+
+
+def test_an_x86_64_python_in_a_macos_vm_is_an_x86_64_python_of_unknown_hardware() -> None:
+    """A macOS VM runs x86_64 code on Intel runners (macos-13) as often as under Rosetta: no side is taken."""
+    lines = ["kern.hv_vmm_present: 1", X86]
     entry = CAUSES["x86_64-python"]
     values = {"python": "python3", "last_intel": last_intel_mac_torch(), "conda_arm64": conda_arm64_create()}
     remedy = Remediation(table.fill(entry.fix, values), tuple(table.fill(c, values) for c in entry.commands))
@@ -66,8 +91,16 @@ def test_an_untranslated_x86_64_interpreter_is_an_x86_64_python_of_unknown_hardw
     assert diagnosis.cause == Cause(
         "x86_64-python", table.fill(entry.summary, values), remedy, (Evidence(2, X86),), entry.source
     )
-    assert diagnosis.others == []
-    assert diagnosis.next_step == "mpscheck doctor --format markdown"  # which Mac it is, the paste cannot say
+    assert [c.id for c in diagnosis.others] == ["virtual-machine"]
+    assert diagnosis.next_step == "mpscheck doctor --format markdown"
+
+
+def test_a_settled_rosetta_drops_the_guess_of_which_mac() -> None:
+    """A pasted doctor report that says Rosetta settles it: neither the guess nor the Intel Mac is said beside it."""
+    report = ["mpscheck doctor · probed /usr/local/bin/python3", "[✗] python-arch         x86_64 Python under Rosetta"]
+    lines = [*report, X86]
+    diagnosis = explain_text("\n".join(lines))
+    assert [(c.id, c.variant) for c in [diagnosis.cause, *diagnosis.others]] == [("rosetta-python", None)]
 
 
 # ---- macOS below the floor -------------------------------------------------------------------------------

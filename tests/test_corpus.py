@@ -35,8 +35,6 @@ WRONG_CAUSE = {
     "lit-llama-251-all-zero-token-ids-m1.txt": "'all 0s for all output token ids' on 'a M1 mac', with no mps, no "
     "macOS version and no torch shown: the thread's cause (int64 ops before macOS 13.3 with a stable torch) is the "
     "reporter's later comment, not the paste",
-    "pytorch-48145-anaconda-x86-collect-env-m1-air.txt": "collect_env says x86_64 and the user's words name both "
-    "an M1 and an Intel MacBook Air: the answer names both (x86_64-python) and the command that tells them apart",
     "uv-13484-intel-homebrew-uv-x86-python-m2-max.txt": "no error line: uv's download line names an x86_64 "
     "Python ('cpython-3.12.9-windows-x86_64-none', a Windows key on a Mac) and the words an M2 Max; an interpreter key "
     "of another OS is not read as this Mac's Python, and nothing shows the Intel Homebrew the thread found",
@@ -100,8 +98,6 @@ WRONG_CAUSE = {
     "comfyui-2420-placeholder-fixed-by-macos.txt": "the paste shows only the 'Placeholder storage' message, which "
     "means mixed devices; the thread (UNSURE) credits a macOS update",
     "lightning-13946-platform-check-repl.txt": "the paste shows only a native platform string, no Lightning error",
-    "metaflow-1077-x86-python.txt": "an x86_64 Python with no word on the chip: the engine will not guess Rosetta "
-    "over an Intel Mac (says x86_64-python)",
     "vllm-metal-379-uv-x86-python.txt": "uv's x86_64 platform tag with no word on the chip: uv's message, wrapped "
     "by uv over two lines, is read whole and answered as no wheel for an x86_64 Python (as pytorch-137281 concluded "
     "for the same facts), x86_64-python second",
@@ -109,7 +105,7 @@ WRONG_CAUSE = {
     "noscribe-14-macos-below-12-3-german.txt": "torch's 'supported on MacOS 12.3+' names a floor, not this Mac's "
     "version (the thread's macOS is in no line): says no-metal-device, an old macOS among its causes, sw_vers first",
     "transformers-33786-tts-mps-x86-platform.txt": "macOS-15.0-x86_64 and torch 2.2.2 with no word on the chip "
-    "(the Intel Mac is said in the reporter's other thread): says x86_64-python",
+    "(the Intel Mac is said in the reporter's other thread): says Rosetta as most likely, the Intel Mac next",
     "comfyui-4872-50-minutes-m1-8gb.txt": "'almost an hour to generate an image' with no memory size and no error: "
     "the 8 GB that the maintainer's answer rests on is in the title and the screenshot, not the paste",
     "whisper-diarization-309-slow-m1-faster-whisper.txt": "'slow on my Mac M1' naming only whisper-diarization: "
@@ -132,20 +128,12 @@ WRONG_CAUSE = {
     "error: the NaN attention of float16 on mps that the maintainer names is shown nowhere (says not enough evidence)",
     "chatglm-6b-835-m1-32g-mps-very-slow-memory-full.txt": "memory full and slower than the CPU, told in Chinese with "
     "no error: the float16 attention bug of the linked thread is shown nowhere (says not enough evidence)",
-    "llamafactory-6469-m3-max-x86-64-platform-cuda-missing.txt": "an x86_64 Platform line and torch 2.2.2 with no "
-    "word on the chip in the body (the M3 Max is only in the title): says x86_64-python, the chip's sysctl first",
     "chattts-60-no-gpu-found-use-cpu-m1.txt": "ChatTTS's 'No GPU found, use CPU instead' is read as a run on the CPU, "
     "but the M1 is only in the title: nothing in the paste says it ran on a Mac (says not enough evidence)",
     "chattts-742-mps-slower-than-cpu-chinese-title.txt": "a title alone asking why mps is slower than the CPU: the "
     "leak the maintainer names is shown nowhere (says not enough evidence)",
     "surya-382-segfault-recognizing-text-oom.txt": "a segmentation fault in the middle of a progress bar with no "
     "memory figure: read as a crash of the MPS backend; the reporter found it was memory (a smaller batch) afterwards",
-    "anaconda-issues-13236-mkl-warning-osx64-env-m1.txt": "Intel MKL's warning in an Anaconda env under /Users: x86_64 "
-    "code on a Mac, but the M1 is only in the thread's title (says x86_64-python, the chip's sysctl first)",
-    "detectron2-4575-env-intel-mkl-nightly-anaconda.txt": "the environment shows an x86_64 torch (MKL for Intel 64) "
-    "with no word on the chip: says x86_64-python, the chip's sysctl first",
-    "sd-apple-silicon-install-2-gfpgan-mkl-fatal-anaconda.txt": "Intel MKL's fatal error in an Anaconda env under "
-    "/Users with no word on the chip (Apple silicon is only the guide's name): says x86_64-python",
     "chatglm-6b-624-intel-egpu-rx6800-int4-cpm-kernels.txt": "the log is cut at the cpm_kernels import, before any "
     "error: the Intel MacBook Pro of the prose is answered (says intel-mac; its AMD eGPU has no supported MPS either)",
     "invokeai-1451-mkl-fatal-face-restore-m1.txt": "Intel MKL's fatal error with nothing that shows a Mac (the M1 is "
@@ -189,6 +177,9 @@ WRONG_CAUSE = {
     "word (mps only in the repro's code)",
 }
 WRONG_FIX = {
+    "metaflow-1077-x86-python.txt": "the thread's fix creates the env with mamba (CONDA_SUBDIR=osx-arm64 mamba create "
+    "-n pym1 python==3.9.2); the paste shows neither conda nor mamba, so the answer gives Homebrew's arm64 Python and "
+    "conda's same CONDA_SUBDIR create as the last command",
     "localgpt-509-illegal-hardware-instruction-m1-max.txt": "the crash names no package, so the answer (a build for "
     "another CPU: Rosetta's missing AVX or a wrong build) gives the command that tells the two apart and says to "
     "reinstall the crashing library with --force-reinstall in words, not as a command for a package it cannot name",

@@ -11,18 +11,20 @@ from mpscheck.checks.causes.library import distribution, failing_library
 from mpscheck.checks.causes.memory import MemoryRules, default_ratio_rejected
 from mpscheck.checks.causes.model import Cause, Evidence
 from mpscheck.checks.causes.no_wheel import OWN_REASON, old_sdk_tags, placeholder_row
+from mpscheck.checks.causes.setup import CHIP_NOT_SHOWN
 from mpscheck.checks.installing import NATIVE_VENV
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.versions import at_least, last_intel_mac_torch, parse_version
 from mpscheck.model import Remediation
 from mpscheck.probes.paste.model import Observation
 
+X86 = "x86_64-python"
 # A setup cause that, when the paste shows it, is the real reason for these error causes.
 EXPLAINED_BY: dict[str, tuple[str, ...]] = {
     "no-metal-device": ("not-macos", "rosetta-python", "intel-mac", "virtual-machine", "macos-too-old"),
     "dtype-needs-macos14": ("rosetta-python", "intel-mac", "macos-too-old"),
     "bf16-needs-newer-torch": ("rosetta-python", "intel-mac"),
-    "lightning-processor": ("not-macos", "rosetta-python", "x86_64-python", "intel-mac"),
+    "lightning-processor": ("not-macos", "rosetta-python", X86, "intel-mac"),
     "no-matching-distribution": ("rosetta-python",),
     "torch-not-built-with-mps": ("not-macos", "rosetta-python"),
     "torch-too-old": ("not-macos",),
@@ -68,9 +70,10 @@ class ErrorRules(MemoryRules):
         for deeper in EXPLAINED_BY.get(row.cause, ()):
             if row.id in PROBE_ROWS and deeper == "not-macos":
                 continue  # the crash is the probe's: a newer torch answers it (False) on any system
+            if deeper in setup and setup[deeper].variant == CHIP_NOT_SHOWN and X86 not in EXPLAINED_BY[row.cause]:
+                continue  # which Mac is a guess there: it explains only what an x86_64 Python alone explains
             if deeper in setup:
-                cause = setup[deeper]
-                return Cause(cause.id, cause.summary, cause.fix, evidence + cause.evidence, cause.source, cause.notes)
+                return replace(setup[deeper], evidence=evidence + setup[deeper].evidence)
         if row.cause == "no-metal-device" and (old := self.macos_too_old(hit.groups.get("floor"))) is not None:
             return Cause(old.id, old.summary, old.fix, evidence + old.evidence, old.source)
         if row.cause == "no-metal-device" and self.facts.host.macos_version:

@@ -19,7 +19,7 @@ from mpscheck.checks.causes.errors import ErrorRules
 from mpscheck.checks.causes.findings import check_cause, check_inputs, relevant_findings
 from mpscheck.checks.causes.model import Cause, Diagnosis, Evidence, evidence_of
 from mpscheck.checks.causes.ops import OpCoverage, knowledge_ops
-from mpscheck.checks.causes.setup import SetupRules
+from mpscheck.checks.causes.setup import CHIP_NOT_SHOWN, SetupRules
 from mpscheck.checks.causes.slow import slow_said
 from mpscheck.checks.causes.unmatched import UnmatchedRules
 from mpscheck.checks.policy import decide_text
@@ -32,6 +32,7 @@ from mpscheck.probes.paste.model import Observation, Paste
 
 HEALTHY, NOT_ENOUGH = "healthy", "not-enough-evidence"
 AMBIGUOUS = (NOT_ENOUGH, "x86_64-python", "no-metal-device")  # the paste cannot settle these alone
+UNSURE_VARIANTS = ("unrecognised", CHIP_NOT_SHOWN)  # nor these kinds of a cause: doctor is the next step
 DOCTOR_HINT = "mpscheck doctor --format markdown"
 # Text about torch on the GPU that shows no fact (a script, a question) is read, and lacks evidence: not "unreadable".
 ON_TOPIC = re.compile(r"(?i)\b(?:torch(?:vision|audio|text|tune|ao|rec)?|pytorch|mps)\b")
@@ -59,7 +60,7 @@ def judge(
     status = Status.PASS if top.id == HEALTHY else Status.WARN if top.id == "op-fallback-warning" else Status.FAIL
     ok = status is not Status.FAIL
     shows_setup = any(o.fact.split(".")[0] in ("host", "interpreter", "torch") for o in paste.observations)
-    unsure = top.id in AMBIGUOUS or top.variant == "unrecognised" or (not ok and not shows_setup)
+    unsure = top.id in AMBIGUOUS or top.variant in UNSURE_VARIANTS or (not ok and not shows_setup)
     top, others = fit_installs(top, facts, judge_.python), [fit_installs(c, facts, judge_.python) for c in others]
     top, others = fit_cpu_switch(top, paste), [fit_cpu_switch(c, paste) for c in others]
     return Diagnosis(
@@ -132,8 +133,8 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
                 found.append(cause)
         found += [c for c in setup if c.id not in {f.id for f in found}]
         found += [c for c in reported if c.id == "doctor-check-failed"]
-        if "rosetta-python" in {c.id for c in found}:  # the ambiguity is settled
-            found = [c for c in found if c.id != "x86_64-python"]
+        if any(c.id == "rosetta-python" and c.variant != CHIP_NOT_SHOWN for c in found):  # the ambiguity is settled
+            found = [c for c in found if c.id != "x86_64-python" and c.variant != CHIP_NOT_SHOWN]
         if not found:
             found += self.failed_checks()
         found += [c for c in self.unmatched_errors() if c.id not in {f.id for f in found}]  # outranks health

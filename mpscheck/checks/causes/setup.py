@@ -9,11 +9,14 @@ from dataclasses import replace
 
 from mpscheck.checks.causes.base import Reader
 from mpscheck.checks.causes.model import Cause, Evidence, evidence_of
+from mpscheck.checks.installing import conda_arm64_create
 from mpscheck.checks.machine import intel_mac, virtual_machine, x86_python
 from mpscheck.knowledge.versions import FIRST_MPS_TORCH, at_least, parse_version
 from mpscheck.model import Remediation
 from mpscheck.probes.paste.model import Observation
 
+CHIP_NOT_SHOWN = "chip-not-shown"  # an x86_64 Python, and nothing says Apple silicon or Intel
+TELL_CHIP = "sysctl -n machdep.cpu.brand_string"
 SETUP_ORDER = (
     "not-macos",
     "rosetta-python",
@@ -87,8 +90,10 @@ class SetupRules(Reader):
             found["rosetta-python"] = self.rosetta(x86 + arm)
         elif intel and "not-macos" not in found:
             found["intel-mac"] = self.intel_mac()
+        elif x86 and "not-macos" not in found and virtual_machine(self.facts):
+            found["x86_64-python"] = self.general("x86_64-python", x86)  # a macOS VM: Intel runners as often as not
         elif x86 and "not-macos" not in found:
-            found["x86_64-python"] = self.general("x86_64-python", x86)
+            found["rosetta-python"], found["intel-mac"] = self.chip_not_shown(x86)
         if virtual_machine(self.facts):  # the paravirtual Metal device alone says it too: its line is evidence
             shown = ("host.hypervisor", "host.model", "host.cpu_brand", "torch.mps_device_name")
             found["virtual-machine"] = self.virtual_machine(self.ev(*shown))
@@ -221,6 +226,30 @@ class SetupRules(Reader):
                 why="the terminal itself runs under Rosetta, so everything started from it is x86_64",
             )
         return replace(self.general("rosetta-python", evidence, why=why), fix=remedy)
+
+    def chip_not_shown(self, x86: tuple[Evidence, ...]) -> tuple[Cause, Cause]:
+        """An x86_64 Python on a Mac whose chip the paste does not show: Rosetta 2 on Apple silicon first, an
+        Intel Mac second, each saying that the paste does not settle it, with the chip's sysctl first in the fix.
+
+        Rosetta leads because reports about MPS come from Apple silicon far more often: Apple has sold no Intel
+        Mac since 2023, current torch has no x86_64 macOS wheel (the last is 2.2.2), and 6 of the 7 threads of
+        the tuning corpus whose paste showed this concluded Rosetta. Both are problems: neither is ever "ready".
+        """
+        rosetta, intel = self.rosetta(x86), self.general("intel-mac", x86)
+        unsure = (
+            f"; the paste does not show the chip: an Intel Mac prints the same, and `{TELL_CHIP}` tells them apart "
+            "('Apple M…' means Rosetta)"
+        )
+        if rosetta.fix is not None:
+            commands = (TELL_CHIP, *(c for c in rosetta.fix.commands if c != TELL_CHIP))
+            summary = "First tell which Mac this is ('Apple M…' means Rosetta). " + rosetta.fix.summary
+            if not any("conda" in c for c in commands):  # the Python's origin is not shown: conda's way too
+                commands = (*commands, conda_arm64_create())
+                summary += " With conda, create the environment with arm64 packages (the last command)."
+            rosetta = replace(rosetta, fix=Remediation(summary, commands))
+        rosetta = replace(rosetta, summary="most likely " + rosetta.summary + unsure, variant=CHIP_NOT_SHOWN)
+        intel = replace(intel, summary="or, if the chip is Intel, " + intel.summary, variant=CHIP_NOT_SHOWN)
+        return rosetta, intel
 
     def shell_is_x86(self) -> bool:
         """The shell the paste ran in is x86_64 (sysctl, arch, uname -m, brew config say so)."""
