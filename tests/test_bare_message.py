@@ -86,6 +86,7 @@ def test_a_bare_message_is_read_from_its_first_word(line: str, message: str) -> 
     [
         "RuntimeError: " + VIEW,  # error_line.py reads it, with its class
         "UserWarning: " + VIEW,  # a warning, read as one
+        "Error: " + VIEW,  # error_line.py's tool error line
         "Placeholder storage has not been allocated on MPS device!",  # the MPS messages table's
         "[W NNPACK.cpp:51] Could not initialize NNPACK! Reason: Unsupported hardware.",  # torch's log: a warning
         '    raise RuntimeError("view size is not compatible with input tensor")',  # code

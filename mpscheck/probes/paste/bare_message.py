@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 from itertools import islice
 
-from mpscheck.probes.paste.error_line import CRASH, EXCEPTION, NOT_ERRORS, WARNING
+from mpscheck.probes.paste.error_line import CRASH, EXCEPTION, NOT_ERRORS, TOOL_ERROR, WARNING
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 
 KIND = "error"
@@ -86,10 +86,11 @@ def _message(line: str, mark: str, start: int) -> str:
 
 
 def _taken_elsewhere(line: str) -> bool:
-    """Another reader takes this line: an exception class, a crash, a warning, or a known message."""
+    """Another reader takes this line: an exception class, an installer's ERROR:, a crash, a warning, or a known
+    message."""
     from mpscheck.knowledge.errors import find
     from mpscheck.knowledge.messages import match
 
-    if CRASH.search(line) or EXCEPTION.search(line) or WARNING.search(line):
+    if CRASH.search(line) or EXCEPTION.search(line) or TOOL_ERROR.match(line) or WARNING.search(line):
         return True
     return any(True for _ in find([line])) or bool(match(line))
