@@ -198,14 +198,10 @@ WRONG_CAUSE = {
     # round 28 (vision model zoos, detection and face apps): the misses left, each with why
     "grounded-sam-104-layernorm-half-device-cpu.txt": "the Half LayerNorm error is only in the title; the body's "
     "traceback is cut before its error line, so the paste shows --device cpu and no error",
-    "roma-26-layernorm-half-anaconda-mac.txt": "the Half LayerNorm message with its closing quote cut ('for 'Half') "
-    "is not read as the CPU's missing Half kernel",
     "sd-webui-segment-anything-168-groundingdino-cuda-error-mac-mini.txt": "'again the CUDA error' told in words; "
     "the traceback is cut before the torch.load error line, so no CUDA request is shown",
     "ultralytics-4389-to-device-gives-back-cpu.txt": "'It does on CPU only' and '.to(device) always give me back "
     "cpu' with no Mac, torch or banner shown: not read as MPS left unrequested",
-    "yolov5-12654-negative-width-boxes-m1-val.txt": "wrong boxes ('negative width values ... only ... with --device "
-    "mps') told in words not among the words read as wrong results",
     "yolov5-8805-print-device-cpu-not-mps.txt": "'print(device) program use cpu not use mps' alone: the maintainer's "
     "guess (an x86_64 Python under Rosetta) is not in the paste, and nothing tells it from MPS left unrequested",
 }

@@ -1,0 +1,93 @@
+"""The classes of input the twenty-eighth out-of-sample round (2026-11-24, vision model zoos, detection and face
+apps: rf-detr, YOLOv5/Ultralytics, Grounded-SAM, clip-interrogator, IP-Adapter, RoMa, FiftyOne, nunif) found explain
+missing, each read generally:
+
+- torch's dtype-dispatch message with its closing quote cut at the end of a pasted line ("not implemented for
+  'Half"): the CPU's missing Half kernel, as with the quote;
+- wrong detector output told in words: a box no detector can return ("boxes with negative width values", only with
+  --device mps), and results said not to be right ("the bounding box location is not correct") near mps.
+
+The texts are lines of the round's threads (tests/corpus names each) and the same shapes in other words.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mpscheck.checks.causes import explain_text
+from mpscheck.probes.paste import prose
+from mpscheck.probes.paste.wrong_words import STRONG_RESULT, WRONG_WORDS
+
+HALF_QUOTE_CUT = [
+    'RuntimeError: "LayerNormKernelImpl" not implemented for \'Half',  # Parskatt/RoMa#26, the line's end
+    'RuntimeError: "LayerNormKernelImpl" not implemented for \'Half\n```',
+    'RuntimeError: "addmm_impl_cpu_" not implemented for \'Half  \n# user: on my M1 with device cpu',
+]
+
+
+@pytest.mark.parametrize("paste", HALF_QUOTE_CUT)
+def test_the_half_message_with_its_closing_quote_cut_is_half_on_the_cpu(paste: str) -> None:
+    diagnosis = explain_text(paste)
+    assert diagnosis.cause.id == "half-on-cpu-fallback"
+    assert diagnosis.exit_code == 1
+
+
+def test_the_half_message_names_the_op_with_or_without_its_closing_quote() -> None:
+    cut = explain_text('RuntimeError: "LayerNormKernelImpl" not implemented for \'Half')
+    whole = explain_text("RuntimeError: \"LayerNormKernelImpl\" not implemented for 'Half'")
+    assert "LayerNormKernelImpl" in cut.cause.summary
+    assert cut.cause.summary == whole.cause.summary
+
+
+@pytest.mark.parametrize(
+    "paste",
+    [
+        "RuntimeError: \"LayerNormKernelImpl\" not implemented for 'HalfTensor'",  # another word, not the dtype
+        "RuntimeError: \"LayerNormKernelImpl\" not implemented for 'Halfway'",
+    ],
+)
+def test_a_longer_word_after_half_is_not_the_half_dtype(paste: str) -> None:
+    assert explain_text(paste).cause.id != "half-on-cpu-fallback"
+
+
+WRONG_BOXES = [
+    # yolov5#12654: the mps 90 characters after the words
+    "# user: I have a few images where the resulting .json file includes one or more boxes with negative width values "
+    "(not negative x or y values, which seem normal and are discussed in other issues, but negative width values), but "
+    "I have only observed this behavior when running on M1 hardware (with --device mps).",
+    # ultralytics#1090
+    "# user: for the same detection model, and same code, using cpu gives correct results, however, when using mps "
+    "for detection, the bounding box location is not correct.",
+    "# user: with device=mps the masks are not accurate, on the CPU they are fine",
+    "# user: on mps some detections come out with a negative-height box",
+]
+
+
+@pytest.mark.parametrize("words", WRONG_BOXES)
+def test_wrong_boxes_said_near_mps_are_wrong_results(words: str) -> None:
+    assert [o.value for o in prose.parse([words]) if o.fact == "paste.wrong_results"] == [True]
+    diagnosis = explain_text(words)
+    assert diagnosis.cause.id == "metal-bug-fixed-later"
+    assert diagnosis.exit_code == 1
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "# user: mps is not correctly installed on this machine, I think",  # "correctly": a setup, not a result
+        "# user: with mps the boxes have negative x or y values, which seem normal",  # no width, height or area
+        "# user: my answer above is not correct, sorry",  # no mps near
+    ],
+)
+def test_words_that_are_no_wrong_result_on_mps_are_not_read_as_one(words: str) -> None:
+    assert not [o for o in prose.parse([words]) if o.fact == "paste.wrong_results"]
+
+
+def test_the_new_words_match_exactly_what_they_name() -> None:
+    assert STRONG_RESULT.search("negative width").group(0) == "negative width"  # type: ignore[union-attr]
+    assert STRONG_RESULT.search("negative-heights").group(0) == "negative-heights"  # type: ignore[union-attr]
+    assert STRONG_RESULT.search("negative widthwise") is None
+    assert WRONG_WORDS.search("the boxes are not correct.").group(0) == "are not correct"  # type: ignore[union-attr]
+    assert WRONG_WORDS.search("it was n't accurate") is None
+    assert WRONG_WORDS.search("it wasn't accurate").group(0) == "wasn't accurate"  # type: ignore[union-attr]
+    assert WRONG_WORDS.search("is not correct-ish") is None
