@@ -202,6 +202,11 @@ WRONG_CAUSE = {
     "the traceback is cut before the torch.load error line, so no CUDA request is shown",
     "ultralytics-4389-to-device-gives-back-cpu.txt": "'It does on CPU only' and '.to(device) always give me back "
     "cpu' with no Mac, torch or banner shown: not read as MPS left unrequested",
+    "yolov5-9613-same-device-end-of-first-epoch-title.txt": "the device error is only in the title, quoted in "
+    "prose ('Training RuntimeError using MPS: Expected all tensors ...'), not as an error line; the crash said on "
+    "the chip's line under an MPS banner is read as an MPS crash (no longer healthy)",
+    "deep-live-cam-1373-only-cpu-m4-onnx-title.txt": "'only use cpu' on an M4 is read as mps never asked for: that "
+    "the app's models run in onnxruntime, which has no MPS backend, is not in the paste",
     "yolov5-8805-print-device-cpu-not-mps.txt": "'print(device) program use cpu not use mps' alone: the maintainer's "
     "guess (an x86_64 Python under Rosetta) is not in the paste, and nothing tells it from MPS left unrequested",
 }

@@ -5,7 +5,9 @@ missing, each read generally:
 - torch's dtype-dispatch message with its closing quote cut at the end of a pasted line ("not implemented for
   'Half"): the CPU's missing Half kernel, as with the quote;
 - wrong detector output told in words: a box no detector can return ("boxes with negative width values", only with
-  --device mps), and results said not to be right ("the bounding box location is not correct") near mps.
+  --device mps), and results said not to be right ("the bounding box location is not correct") near mps;
+- a crash told in words on a line that names the Mac's chip, not mps ("on a m1 Pro ... then crashes"), where the
+  paste names mps elsewhere (an MPS banner): an MPS crash, never the banner's healthy run.
 
 The texts are lines of the round's threads (tests/corpus names each) and the same shapes in other words.
 """
@@ -91,3 +93,45 @@ def test_the_new_words_match_exactly_what_they_name() -> None:
     assert WRONG_WORDS.search("it was n't accurate") is None
     assert WRONG_WORDS.search("it wasn't accurate").group(0) == "wasn't accurate"  # type: ignore[union-attr]
     assert WRONG_WORDS.search("is not correct-ish") is None
+
+
+# A crash told in words on a line naming the Mac's chip, with mps named elsewhere in the paste (yolov5#9613: "Trying to
+# train a yolov5 model on a m1 Pro, seems to run for until end of first epoch, then crashes:" above a banner ending
+# "MPS"): never healthy, whatever the banner says.
+BANNER = "YOLOv5 🚀 v6.2-175-g1460e57 Python-3.8.13 torch-1.13.0.dev20220926 MPS"
+CRASH_ON_THE_CHIP = [
+    "# user: Trying to train a yolov5 model on a m1 Pro, seems to run for until end of first epoch, then crashes:",
+    "# user: on my M2 Max the training crashed after two epochs",
+    "# user: it keeps crashing on the Apple M3 Pro when I start predicting",
+]
+
+
+@pytest.mark.parametrize("words", CRASH_ON_THE_CHIP)
+def test_a_crash_said_on_the_chips_line_with_an_mps_banner_is_never_healthy(words: str) -> None:
+    diagnosis = explain_text(f"{words}\n{BANNER}")
+    assert diagnosis.cause.id == "metal-bug-fixed-later"
+    assert diagnosis.cause.variant == "crash-said"
+    assert diagnosis.exit_code == 1
+
+
+@pytest.mark.parametrize("words", CRASH_ON_THE_CHIP)
+def test_the_chips_line_that_says_crash_is_read_as_such(words: str) -> None:
+    facts = [o.fact for o in prose.parse([words])]
+    assert "paste.crash_said_mac" in facts
+    assert "paste.crash_said" not in facts
+
+
+def test_a_crash_on_the_chip_without_mps_anywhere_is_not_read_as_an_mps_crash() -> None:
+    diagnosis = explain_text("# user: on my M2 Max the game crashed after two levels")
+    assert diagnosis.cause.variant != "crash-said"
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "# user: on my M2 Max the training ran fine",  # no crash word
+        "# user: the crash reporter opened on my Mac",  # "crash" not as the run's verb, and no chip
+    ],
+)
+def test_lines_with_no_crash_of_the_run_on_the_chip_are_not_read_as_one(words: str) -> None:
+    assert "paste.crash_said_mac" not in [o.fact for o in prose.parse([words])]

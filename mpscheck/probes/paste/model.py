@@ -97,7 +97,7 @@ _FIELDS = {
 PASTE_FACTS = frozenset(
     {
         "abort", "archspec", "brew_prefix", "checkpoint_elsewhere", "conda_python", "conda_subdir_env", "container",
-        "ci_said", "crash_line", "crash_said",
+        "ci_said", "crash_line", "crash_said", "crash_said_mac",
         "cuda_asked",
         "device_used", "doctor_failed", "env_after_import", "error_line", "exception", "fails_on_mac", "frame",
         "framework_mps_available", "install_failed", "intel_prose", "lightning", "mac_named", "macos_regression",

@@ -274,8 +274,11 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.checkpoint_elsewhere", True))
     if OOM_SAID.search(line) and not OOM_MESSAGE.search(line) and not _looks_like_code_or_output(line):
         found.append(seen("paste.oom_said", True))
-    if ("mps" in line or "MPS" in line) and CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
-        found.append(seen("paste.crash_said", True))
+    if CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
+        if "mps" in line or "MPS" in line:
+            found.append(seen("paste.crash_said", True))
+        elif CHIP.search(line):  # "on a m1 Pro, seems to run ... then crashes" (yolov5#9613): mps named elsewhere
+            found.append(seen("paste.crash_said_mac", True))
     if NCCL_CALLED.search(line):
         found.append(seen("paste.cuda_asked", True))
     if _looks_like_code_or_output(line):
