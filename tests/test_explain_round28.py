@@ -7,7 +7,9 @@ missing, each read generally:
 - wrong detector output told in words: a box no detector can return ("boxes with negative width values", only with
   --device mps), and results said not to be right ("the bounding box location is not correct") near mps;
 - a crash told in words on a line that names the Mac's chip, not mps ("on a m1 Pro ... then crashes"), where the
-  paste names mps elsewhere (an MPS banner): an MPS crash, never the banner's healthy run.
+  paste names mps elsewhere (an MPS banner): an MPS crash, never the banner's healthy run;
+- the model run by onnxruntime, not torch (insightface's "Applied providers: [...]", "--execution-provider coreml"):
+  an engine with no MPS backend, whatever torch can do; never from a package list that merely names onnxruntime.
 
 The texts are lines of the round's threads (tests/corpus names each) and the same shapes in other words.
 """
@@ -135,3 +137,66 @@ def test_a_crash_on_the_chip_without_mps_anywhere_is_not_read_as_an_mps_crash() 
 )
 def test_lines_with_no_crash_of_the_run_on_the_chip_are_not_read_as_one(words: str) -> None:
     assert "paste.crash_said_mac" not in [o.fact for o in prose.parse([words])]
+
+
+# The model run by onnxruntime, not torch (Deep-Live-Cam#1144, #1289; face-swap apps): onnxruntime has no MPS backend.
+ONNX_RUNS = [
+    "Applied providers: ['CoreMLExecutionProvider', 'CPUExecutionProvider'], with options: {'CPUExecutionProvider': "
+    "{}, 'CoreMLExecutionProvider': {}}\ninswapper-shape: [1, 3, 128, 128]\n# user: i run this in M3 Macbook ,it's "
+    "only 0.1 FPS,what can i do ?",
+    "# user: When running `python3.10 run.py --execution-provider coreml` on my M3 macOS machine with "
+    "`onnxruntime-silicon` installed, CPU usage is extremely high.",
+    "Processing:  64%| | 7348/11560 [2:28:43<1:11:13,  1.01s/frame, execution_providers=['coreml', 'cpu'], execut\n"
+    "# user: the face enhancer is much slower than the swapper on my Mac mini M2",
+]
+
+
+@pytest.mark.parametrize("paste", ONNX_RUNS)
+def test_a_model_run_by_onnxruntime_is_an_engine_without_mps(paste: str) -> None:
+    diagnosis = explain_text(paste)
+    assert diagnosis.cause.id == "backend-has-no-mps"
+    assert diagnosis.cause.variant == "onnxruntime"
+    assert diagnosis.cause.fix is not None and "onnxruntime" in diagnosis.cause.fix.commands[0]
+    assert diagnosis.exit_code == 1
+
+
+def test_an_onnxruntime_package_in_a_list_is_not_the_engine() -> None:
+    paste = "onnxruntime==1.16.3\ntorch==2.1.0\n# user: on my M2 Max it only uses the CPU"
+    assert explain_text(paste).cause.id == "mps-not-requested"
+
+
+def test_a_torch_error_outranks_the_onnxruntime_lines() -> None:
+    paste = (
+        "Applied providers: ['CoreMLExecutionProvider', 'CPUExecutionProvider'], with options: {}\n"
+        "RuntimeError: Placeholder storage has not been allocated on MPS device!"
+    )
+    assert explain_text(paste).cause.id == "device-mismatch"
+
+
+def test_torch_shown_running_on_mps_beside_onnxruntime_is_not_read_as_the_engine_without_mps() -> None:
+    paste = (
+        "Applied providers: ['CoreMLExecutionProvider', 'CPUExecutionProvider'], with options: {}\n"
+        ">>> torch.ones(2, device='mps')\ntensor([1., 1.], device='mps:0')"
+    )
+    assert explain_text(paste).cause.id != "backend-has-no-mps"
+
+
+def test_the_onnxruntime_lines_match_exactly_what_they_name() -> None:
+    from mpscheck.probes.paste.onnx_engine import ONNX_ENGINE
+
+    for line in (
+        "Applied providers: ['CPUExecutionProvider']",
+        "providers:  ['CoreMLExecutionProvider']",
+        "python run.py --execution-provider coreml",
+        "facefusion run --execution-providers 'coreml'",
+        "1.01s/frame, execution_providers=['coreml', 'cpu']",
+    ):
+        assert ONNX_ENGINE.search(line), line
+    for line in (
+        "onnxruntime==1.16.3",
+        "pip install onnxruntime-silicon",
+        "CoreMLExecutionProviders",
+        "--execution-provider cuda",
+        "execution_providers=['cuda']",
+    ):
+        assert not ONNX_ENGINE.search(line), line

@@ -15,6 +15,7 @@ import re
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 from mpscheck.probes.paste.near import Near
 from mpscheck.probes.paste.older_torch import OLDER_TORCH_WORKS
+from mpscheck.probes.paste.onnx_engine import ONNX_ENGINE
 from mpscheck.probes.paste.prose_cuda import CUDA_ASKED, CUDA_CALL, CUDA_GUARD, NCCL_CALLED
 from mpscheck.probes.paste.slow_words import slow_on_mps
 from mpscheck.probes.paste.wrong_words import WRONG_RESULTS, WRONG_SAID
@@ -260,6 +261,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     if line.count("\ufffd") * 10 > len(line):  # bytes that were no text (a binary pasted): no one's words
         return []
     found: list[Observation] = []
+    if ONNX_ENGINE.search(line):  # the model runs in onnxruntime: torch's MPS is not the engine (onnx_engine.py)
+        found.append(seen("paste.onnx_engine", True))
     if WRONG_RESULTS.search(line) or any(said.search(line) for said in WRONG_SAID):
         found.append(seen("paste.wrong_results", True))
     elif _mps_fails_cpu_works(line):
