@@ -175,6 +175,20 @@ WRONG_CAUSE = {
     "input' under the macOS 13.3 cause; sigmoid's (macos null, fixed in 2.8.0) is a gap of torch 2.7 on any macOS",
     "pytorch-178497-reductions-silent-rapid-succession.txt": "'silent correctness issues' said on a line with no mps "
     "word (mps only in the repro's code)",
+    # round 28 (vision model zoos, detection and face apps): the misses left, each with why
+    "grounded-sam-104-layernorm-half-device-cpu.txt": "the Half LayerNorm error is only in the title; the body's "
+    "traceback is cut before its error line, so the paste shows --device cpu and no error",
+    "sd-webui-segment-anything-168-groundingdino-cuda-error-mac-mini.txt": "'again the CUDA error' told in words; "
+    "the traceback is cut before the torch.load error line, so no CUDA request is shown",
+    "ultralytics-4389-to-device-gives-back-cpu.txt": "'It does on CPU only' and '.to(device) always give me back "
+    "cpu' with no Mac, torch or banner shown: not read as MPS left unrequested",
+    "yolov5-9613-same-device-end-of-first-epoch-title.txt": "the device error is only in the title, quoted in "
+    "prose ('Training RuntimeError using MPS: Expected all tensors ...'), not as an error line; the crash said on "
+    "the chip's line under an MPS banner is read as an MPS crash (no longer healthy)",
+    "deep-live-cam-1373-only-cpu-m4-onnx-title.txt": "'only use cpu' on an M4 is read as mps never asked for: that "
+    "the app's models run in onnxruntime, which has no MPS backend, is not in the paste",
+    "yolov5-8805-print-device-cpu-not-mps.txt": "'print(device) program use cpu not use mps' alone: the maintainer's "
+    "guess (an x86_64 Python under Rosetta) is not in the paste, and nothing tells it from MPS left unrequested",
 }
 WRONG_FIX = {
     "metaflow-1077-x86-python.txt": "the thread's fix creates the env with mamba (CONDA_SUBDIR=osx-arm64 mamba create "

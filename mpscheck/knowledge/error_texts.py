@@ -249,7 +249,8 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "half-on-cpu",  # the op also as retyped from a dialog: spaces for underscores, the closing quote mistyped
-        r"\"(?P<op>\w+(?: \w+){0,4})\" not implemented for 'Half['\"]",
+        # or cut ("not implemented for 'Half" at the end of a pasted line, Parskatt/RoMa#26)
+        r"\"(?P<op>\w+(?: \w+){0,4})\" not implemented for 'Half(?:['\"]|(?![\w']))",
         "half-on-cpu-fallback",
         "{op} ran on the CPU with float16, which the CPU kernel does not take (a CPU fallback, or a model half on "
         "the CPU)",

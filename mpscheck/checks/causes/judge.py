@@ -18,6 +18,7 @@ from mpscheck.checks.causes.cpu_switch import fit_cpu_switch
 from mpscheck.checks.causes.errors import ErrorRules
 from mpscheck.checks.causes.findings import check_cause, check_inputs, relevant_findings
 from mpscheck.checks.causes.model import Cause, Diagnosis, Evidence, evidence_of
+from mpscheck.checks.causes.onnx import onnx_engine
 from mpscheck.checks.causes.ops import OpCoverage, knowledge_ops
 from mpscheck.checks.causes.setup import CHIP_NOT_SHOWN, SetupRules
 from mpscheck.checks.causes.slow import slow_said
@@ -140,6 +141,8 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
         found += [c for c in self.unmatched_errors() if c.id not in {f.id for f in found}]  # outranks health
         if not found and (asked := self.cuda_asked()):
             found.append(asked)
+        if not found and not self.positive() and (onnx := onnx_engine(self.paste)):  # the engine is not torch
+            found.append(onnx)
         if not found and (not_requested := self.mps_not_requested()):
             found.append(not_requested)
         if not found and (floor := self.macos_below_newest_floor()):

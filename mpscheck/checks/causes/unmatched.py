@@ -258,7 +258,10 @@ class UnmatchedRules(PrecisionRules):
         if nan is None or on_mps is None:
             if oom := self.paste.get("paste.oom_said"):
                 return [self.oom_said(oom)]
-            if crashed := self.paste.get("paste.crash_said"):
+            crashed = self.paste.get("paste.crash_said")
+            if crashed is None and "mps" in self.paste.text.lower():  # said on the chip's line, mps named elsewhere
+                crashed = self.paste.get("paste.crash_said_mac")
+            if crashed:
                 return [self.crash_said(crashed)]
             return self.told_in_words()
         remedy = Remediation(

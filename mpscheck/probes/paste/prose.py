@@ -15,6 +15,7 @@ import re
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 from mpscheck.probes.paste.near import Near
 from mpscheck.probes.paste.older_torch import OLDER_TORCH_WORKS
+from mpscheck.probes.paste.onnx_engine import ONNX_ENGINE
 from mpscheck.probes.paste.prose_cuda import CUDA_ASKED, CUDA_CALL, CUDA_GUARD, NCCL_CALLED
 from mpscheck.probes.paste.slow_words import slow_on_mps
 from mpscheck.probes.paste.wrong_words import WRONG_RESULTS, WRONG_SAID
@@ -260,6 +261,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     if line.count("\ufffd") * 10 > len(line):  # bytes that were no text (a binary pasted): no one's words
         return []
     found: list[Observation] = []
+    if ONNX_ENGINE.search(line):  # the model runs in onnxruntime: torch's MPS is not the engine (onnx_engine.py)
+        found.append(seen("paste.onnx_engine", True))
     if WRONG_RESULTS.search(line) or any(said.search(line) for said in WRONG_SAID):
         found.append(seen("paste.wrong_results", True))
     elif _mps_fails_cpu_works(line):
@@ -274,8 +277,11 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.checkpoint_elsewhere", True))
     if OOM_SAID.search(line) and not OOM_MESSAGE.search(line) and not _looks_like_code_or_output(line):
         found.append(seen("paste.oom_said", True))
-    if ("mps" in line or "MPS" in line) and CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
-        found.append(seen("paste.crash_said", True))
+    if CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
+        if "mps" in line or "MPS" in line:
+            found.append(seen("paste.crash_said", True))
+        elif CHIP.search(line):  # "on a m1 Pro, seems to run ... then crashes" (yolov5#9613): mps named elsewhere
+            found.append(seen("paste.crash_said_mac", True))
     if NCCL_CALLED.search(line):
         found.append(seen("paste.cuda_asked", True))
     if _looks_like_code_or_output(line):

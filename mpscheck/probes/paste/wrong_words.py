@@ -30,7 +30,10 @@ _WRONG = (
     # lm-sys/FastChat#637; "irrelevant answers", "meaningless output")
     r"|(?:says?|said|saying|answers?|replies|responds?|outputs?|gives?|generates?) (?:something |only )?"
     r"(?:irrelevant|unrelated|meaningless)"
-    r"|(?:irrelevant|unrelated|meaningless) (?:answers?|replies|responses?|outputs?|text))"
+    r"|(?:irrelevant|unrelated|meaningless) (?:answers?|replies|responses?|outputs?|text)"
+    # results said not to be right ("using mps for detection, the bounding box location is not correct",
+    # ultralytics#1090): a result's state, never "not correctly installed" (no word after "correct")
+    r"|(?:is|are|was|were)(?:n't| not) (?:correct|accurate)(?![ -]?\w))"
 )
 
 
@@ -48,8 +51,10 @@ _OUTPUTS = (
 _STRONG = (
     rf"(?:wrong|incorrect|corrupt(?:ed)?|garbage|gibberish|garbled|nonsense|strange|weird|meaningless)"
     rf"(?: [\w-]{{1,20}}){{0,2}}? {_OUTPUTS}"
+    # a box no detector can return: "boxes with negative width values ... only ... with --device mps" (yolov5#12654)
+    r"|negative[- ](?:widths?|heights?|areas?)"
 )
-STRONG_RESULT = re.compile(rf"(?i)\b{_STRONG}\b")
+STRONG_RESULT = re.compile(rf"(?i)\b(?:{_STRONG})\b")
 WRONG_WORDS = re.compile(rf"(?i)\b{_WRONG}\b")
 WRONG_NEAR = (Near(WRONG_WORDS), Near(STRONG_RESULT, 120))
 WRONG_RESULTS = re.compile(
