@@ -195,6 +195,18 @@ WRONG_CAUSE = {
     "input' under the macOS 13.3 cause; sigmoid's (macos null, fixed in 2.8.0) is a gap of torch 2.7 on any macOS",
     "pytorch-178497-reductions-silent-rapid-succession.txt": "'silent correctness issues' said on a line with no mps "
     "word (mps only in the repro's code)",
+    # round 25 (RL, tabular and time-series libraries), before its fixes:
+    "etna-612-float64-trainer-auto-prose.txt": "float64 told in words ('training on mps must occur with float32 ... "
+    "the library supplies data in float64') with no error line: not read as the float64 limit",
+    "gpytorch-2748-cholesky-solve-silent-fallback-prose.txt": "the CPU fallback told in words ('a fallback warning "
+    "indicating that aten::_cholesky_solve_helper is missing from the Metal backend, causing a silent CPU fallback') "
+    "with no warning line: not read as the fallback note",
+    "sktime-8642-mps-off-on-macos-runners-prose.txt": "the hosted runner told in words ('`mps` does not work on macos "
+    "runners') with no error: not read as a CI virtual machine",
+    "tabpfn-270-ci-macbook-memory-error-prose.txt": "'the CI tests on macbook are failing with a memory error' for "
+    "'very lightweight' tests is not read as the hosted runner; the float64 named among MPS's known gaps wins",
+    "time-series-library-677-results-mismatch-mps.txt": "wrong results told as 'Results mismatch', larger MSE and 'The "
+    "predicted line seems odd' with --gpu_type mps: not read as wrong results on mps",
 }
 WRONG_FIX = {
     "localgpt-509-illegal-hardware-instruction-m1-max.txt": "the crash names no package, so the answer (a build for "
