@@ -201,8 +201,6 @@ WRONG_CAUSE = {
     "gpytorch-2748-cholesky-solve-silent-fallback-prose.txt": "the CPU fallback told in words ('a fallback warning "
     "indicating that aten::_cholesky_solve_helper is missing from the Metal backend, causing a silent CPU fallback') "
     "with no warning line: not read as the fallback note",
-    "sktime-8642-mps-off-on-macos-runners-prose.txt": "the hosted runner told in words ('`mps` does not work on macos "
-    "runners') with no error: not read as a CI virtual machine",
     "tabpfn-270-ci-macbook-memory-error-prose.txt": "'the CI tests on macbook are failing with a memory error' for "
     "'very lightweight' tests is not read as the hosted runner; the float64 named among MPS's known gaps wins",
     "time-series-library-677-results-mismatch-mps.txt": "wrong results told as 'Results mismatch', larger MSE and 'The "

@@ -1,0 +1,73 @@
+"""The classes of input the twenty-fifth out-of-sample round (2026-11-24, reinforcement-learning, tabular,
+time-series and probabilistic libraries that run torch on the Mac: torchrl, stable-baselines3, darts, neuralforecast,
+sktime, TabPFN, tabnet, gpytorch, autoemulate, etna) found explain missing, each read generally:
+
+- a hosted CI runner told in words: "macos runners" with no "GitHub"/"hosted" before it, and GitHub's own label
+  "macos-latest" (every hosted runner is a VM with a paravirtual GPU);
+- a CI job said to fail for memory with no numbers shown ("the CI tests on macbook are failing with a memory
+  error"): the hosted runner, with the command that tells it from a physical Mac's real out-of-memory.
+
+The texts are lines of the round's threads (tests/corpus names each) and the same shapes in other words.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mpscheck.checks.causes import explain_text
+
+RUNNER_IN_WORDS = [
+    "# user: `mps` does not work on macos runners using the `latest` version, so we need some way to disable "
+    "`mps` for estimators that use `torch`",  # sktime#8642
+    "# user: MPS fails on the macOS runner, so the tests are skipped there",
+    "# user: the torch tests break on macos-latest with mps",
+    "# user: The CI fails with MPS out of memory on macos-latest",
+]
+
+
+@pytest.mark.parametrize("words", RUNNER_IN_WORDS)
+def test_a_hosted_macos_runner_told_in_words_is_a_virtual_machine(words: str) -> None:
+    diagnosis = explain_text(words)
+    assert diagnosis.cause.id == "virtual-machine"
+    assert diagnosis.exit_code == 1
+
+
+CI_MEMORY_IN_WORDS = [  # the first: TabPFN#270
+    "# user: I see that the CI tests on macbook are failing with a memory error. It makes sense that we're using "
+    "more memory if we're not using autocast, but it seems worrying as the test examples are very lightweight.",
+    "# user: our CI runs out of memory on the mac job",
+    "# user: GitHub Actions: the macOS job dies with OOM in test_fit",
+]
+
+
+@pytest.mark.parametrize("words", CI_MEMORY_IN_WORDS)
+def test_a_ci_job_said_to_run_out_of_memory_is_the_hosted_runner_with_the_command_that_tells(words: str) -> None:
+    diagnosis = explain_text(words)
+    assert diagnosis.cause.id == "virtual-machine"
+    assert "kern.hv_vmm_present" in diagnosis.cause.summary  # the one command that tells a VM from a physical Mac
+    assert diagnosis.exit_code == 1
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "# user: our self-hosted macOS runner fails with MPS out of memory",  # self-hosted: a physical Mac
+        "# user: training on my M2 Max fails with MPS out of memory",  # no CI
+        "# user: the macOS 14 machine fails with MPS out of memory",  # a version, no runner
+    ],
+)
+def test_an_out_of_memory_off_a_hosted_runner_stays_an_out_of_memory(words: str) -> None:
+    diagnosis = explain_text(words)
+    assert diagnosis.cause.id == "out-of-memory"
+    assert diagnosis.cause.variant == "told"
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "# user: the CI passes; I only want faster tests",  # CI said, no memory failure
+        "# user: a memory error on my laptop while loading the CSV",  # a memory error, no CI
+    ],
+)
+def test_ci_or_a_memory_error_alone_is_no_virtual_machine(words: str) -> None:
+    assert explain_text(words).cause.id != "virtual-machine"
