@@ -196,8 +196,6 @@ WRONG_CAUSE = {
     "pytorch-178497-reductions-silent-rapid-succession.txt": "'silent correctness issues' said on a line with no mps "
     "word (mps only in the repro's code)",
     # round 25 (RL, tabular and time-series libraries), before its fixes:
-    "etna-612-float64-trainer-auto-prose.txt": "float64 told in words ('training on mps must occur with float32 ... "
-    "the library supplies data in float64') with no error line: not read as the float64 limit",
     "gpytorch-2748-cholesky-solve-silent-fallback-prose.txt": "the CPU fallback told in words ('a fallback warning "
     "indicating that aten::_cholesky_solve_helper is missing from the Metal backend, causing a silent CPU fallback') "
     "with no warning line: not read as the fallback note",

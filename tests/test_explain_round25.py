@@ -71,3 +71,30 @@ def test_an_out_of_memory_off_a_hosted_runner_stays_an_out_of_memory(words: str)
 )
 def test_ci_or_a_memory_error_alone_is_no_virtual_machine(words: str) -> None:
     assert explain_text(words).cause.id != "virtual-machine"
+
+
+FLOAT64_IN_WORDS = [
+    '# user: On new versions of MacBook this means that `device="mps"`. However, training on mps must occur with '
+    "float32. Currently, the library supplies data in float64.",  # etna-team/etna#612
+    "# user: MPS only supports float32, but my numpy data is float64",
+    "# user: mps needs float32 and the dataframe comes in as double",
+]
+
+
+@pytest.mark.parametrize("words", FLOAT64_IN_WORDS)
+def test_float32_said_to_be_what_mps_needs_with_float64_given_is_the_float64_limit(words: str) -> None:
+    diagnosis = explain_text(words)
+    assert diagnosis.cause.id == "float64-unsupported"
+    assert diagnosis.exit_code == 1
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "# user: on mps I must use float32 because bfloat16 fails",  # float32 needed, but no float64 given
+        "# user: mps requires float32 weights; the checkpoint is float16",
+        "# user: the data is float64 and I train on the CPU; float32 only on mps",  # float32 before mps: not read
+    ],
+)
+def test_float32_needed_without_float64_given_is_not_the_float64_limit(words: str) -> None:
+    assert explain_text(words).cause.id != "float64-unsupported"

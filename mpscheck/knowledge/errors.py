@@ -149,7 +149,11 @@ TABLE: tuple[Row, ...] = (
         # "float64 is not supported on MPS" (its message table names it with its source)
         r"|\b(?:float64|64-bit floats?)\b(?! is not supported on MPS)[^\n]{0,80}?\bnot (?:being )?supported "
         r"(?:on|by) (?:the )?MPS\b"
-        r"|\b(?:MPS|mps)\b[^\n.;!?]{0,30}?\b(?:torch\.)?float64\b\W{0,3}(?:is not|isn't|isn’t) supported\b",  # #223
+        r"|\b(?:MPS|mps)\b[^\n.;!?]{0,30}?\b(?:torch\.)?float64\b\W{0,3}(?:is not|isn't|isn’t) supported\b"  # #223
+        # float32 said to be what mps needs, with float64 what it got: "training on mps must occur with float32.
+        # Currently, the library supplies data in float64" (etna-team/etna#612)
+        r"|\b(?:MPS|mps)\b[^\n.;!?]{0,40}?\b(?:must|only|needs?|requires?)\b[^\n.;!?]{0,30}?\bfloat32\b"
+        r"[^\n]{0,120}?\b(?:float64|double)\b",
         "float64-unsupported",
         "a float64 (double) tensor reached MPS, which has no float64",
         "Use float32: create tensors with dtype=torch.float32 (numpy arrays are float64 by default: call "
