@@ -201,6 +201,9 @@ WRONG_CAUSE = {
     "with no warning line: not read as the fallback note",
     "tabpfn-270-ci-macbook-memory-error-prose.txt": "'the CI tests on macbook are failing with a memory error' for "
     "'very lightweight' tests is not read as the hosted runner; the float64 named among MPS's known gaps wins",
+    "tamago-113-gradscaler-float64-japanese.txt": "the float64 error is only in a linked forum thread's URL slug "
+    "(discuss.pytorch.org/t/gradscaler-typeerror-cannot-convert-a-mps-tensor-to-float64-...); the Japanese words say a "
+    "workaround was needed on 2.6.0 and the fix is on PyTorch's main branch; a slug is not read as an error line",
     "time-series-library-677-results-mismatch-mps.txt": "wrong results told as 'Results mismatch', larger MSE and 'The "
     "predicted line seems odd' with --gpu_type mps: not read as wrong results on mps",
 }

@@ -153,7 +153,11 @@ TABLE: tuple[Row, ...] = (
         # float32 said to be what mps needs, with float64 what it got: "training on mps must occur with float32.
         # Currently, the library supplies data in float64" (etna-team/etna#612)
         r"|\b(?:MPS|mps)\b[^\n.;!?]{0,40}?\b(?:must|only|needs?|requires?)\b[^\n.;!?]{0,30}?\bfloat32\b"
-        r"[^\n]{0,120}?\b(?:float64|double)\b",
+        r"[^\n]{0,120}?\b(?:float64|double)\b"
+        # ... or float64 first: "the tensors are set up using the float64 data type, while pytorch only supports
+        # float32 for MPS" (TUDelft-CNS-ATM/bluesky-gym#7)
+        r"|\b(?:float64|double)\b[^\n.;!?]{0,80}?\b(?:only supports?|must|requires?)\b[^\n.;!?]{0,20}?\bfloat32\b"
+        r"[^\n.;!?]{0,30}?\b(?:MPS|mps)\b",
         "float64-unsupported",
         "a float64 (double) tensor reached MPS, which has no float64",
         "Use float32: create tensors with dtype=torch.float32 (numpy arrays are float64 by default: call "
