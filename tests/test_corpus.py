@@ -196,9 +196,6 @@ WRONG_CAUSE = {
     "pytorch-178497-reductions-silent-rapid-succession.txt": "'silent correctness issues' said on a line with no mps "
     "word (mps only in the repro's code)",
     # round 25 (RL, tabular and time-series libraries), before its fixes:
-    "gpytorch-2748-cholesky-solve-silent-fallback-prose.txt": "the CPU fallback told in words ('a fallback warning "
-    "indicating that aten::_cholesky_solve_helper is missing from the Metal backend, causing a silent CPU fallback') "
-    "with no warning line: not read as the fallback note",
     "tabpfn-270-ci-macbook-memory-error-prose.txt": "'the CI tests on macbook are failing with a memory error' for "
     "'very lightweight' tests is not read as the hosted runner; the float64 named among MPS's known gaps wins",
     "tamago-113-gradscaler-float64-japanese.txt": "the float64 error is only in a linked forum thread's URL slug "

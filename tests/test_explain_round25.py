@@ -131,3 +131,29 @@ def test_a_lower_quality_that_a_verb_leads_to_is_no_wrong_result() -> None:
         'those trained on other devices"'
     )
     assert explain_text(words).cause.id != "metal-bug-fixed-later"
+
+
+FALLBACK_RETOLD = [
+    "# user: While this test passes (proving the math is stable on M1/M2 chips), it surfaces a PyTorch-level "
+    "fallback warning indicating that aten::_cholesky_solve_helper is missing from the Metal backend, causing a silent "
+    "CPU fallback.",  # cornellius-gp/gpytorch#2748
+    "# user: aten::linalg_svd is not supported on the MPS backend and falls back to the CPU, which is slow",
+]
+
+
+@pytest.mark.parametrize("words", FALLBACK_RETOLD)
+def test_torchs_fallback_warning_retold_with_its_op_is_the_fallback_note(words: str) -> None:
+    diagnosis = explain_text(words)
+    assert diagnosis.cause.id == "op-fallback-warning"
+    assert "aten::" in diagnosis.cause.summary  # the op named
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "# user: aten::linalg_cholesky_ex is not supported on the MPS backend, so I set the fallback",  # no CPU run
+        "# user: the MPS backend falls back to the CPU for some ops",  # no op named
+    ],
+)
+def test_a_fallback_without_its_op_or_its_cpu_run_is_not_the_fallback_note(words: str) -> None:
+    assert explain_text(words).cause.id != "op-fallback-warning"

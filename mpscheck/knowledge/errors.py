@@ -119,6 +119,20 @@ TABLE: tuple[Row, ...] = (
         severity=WARNING,
     ),
     Row(
+        "op-fallback-told",
+        # the warning retold in words, the op named: "a fallback warning indicating that aten::_cholesky_solve_helper
+        # is missing from the Metal backend, causing a silent CPU fallback" (cornellius-gp/gpytorch#2748)
+        r"(?<![\w:])(?P<op>aten::\w{1,60}(?:\.\w{1,30})?)(?![\w.])[`'\"‘’]? ?(?:is|are) "
+        r"(?:missing from|not (?:currently )?supported (?:on|by)) the (?:Metal|MPS) backend\b[^\n]{0,60}?"
+        r"\b(?:(?:fall(?:s|ing)? ?back|fallback) (?:to|on) (?:run on )?(?:the )?CPU|CPU fall ?back|fallback warning)\b",
+        "op-fallback-warning",
+        "{op} runs on the CPU (the paste retells torch's fallback warning): slower, but not a failure",
+        "Nothing is broken; for speed, upgrade torch if a newer release has an MPS kernel for this op.",
+        (),
+        "aten/src/ATen/mps/MPSFallback.mm (TORCH_WARN_ONCE)",
+        severity=WARNING,
+    ),
+    Row(
         "op-native-from-macos",
         r"MPS: (?P<op>\w+) op is supported natively starting from macOS (?P<macos>[\d.]+)\. Falling back on CPU",
         "op-fallback-warning",
