@@ -93,6 +93,7 @@ def test_a_bare_message_is_read_from_its_first_word(line: str, message: str) -> 
         "I tried everything but it is still not compatible with my Mac",
         # lines of GitHub's issue templates and of what users write around an error
         "Steps to reproduce the behavior:",
+        "https://github.com/pytorch/pytorch/issues/142397",  # a link torch's messages also print (tamago#113)
         "Expected behavior: the model should train on the GPU without any error",
         "Describe the bug: when I run the training script it crashes at the first step",
         "Additional context: I am using an M1 Max with 64 GB of memory",
@@ -153,6 +154,11 @@ def test_the_builder_keeps_message_openings_only(build: object) -> None:
         "Too few words here",
     ]
     assert build.openings(strings) == {"view size is not compatible", "expected all tensors to be"}  # type: ignore[attr-defined]
+
+
+def test_the_builder_drops_links(build: object) -> None:
+    assert not build.is_wanted("https github com pytorch pytorch")  # type: ignore[attr-defined]
+    assert build.is_wanted("view size is not compatible")  # type: ignore[attr-defined]
 
 
 def test_the_builder_reads_python_messages_up_to_their_first_value(build: object) -> None:

@@ -189,6 +189,14 @@ WRONG_CAUSE = {
     "the app's models run in onnxruntime, which has no MPS backend, is not in the paste",
     "yolov5-8805-print-device-cpu-not-mps.txt": "'print(device) program use cpu not use mps' alone: the maintainer's "
     "guess (an x86_64 Python under Rosetta) is not in the paste, and nothing tells it from MPS left unrequested",
+    # round 25 (RL, tabular and time-series libraries), before its fixes:
+    "tabpfn-270-ci-macbook-memory-error-prose.txt": "'the CI tests on macbook are failing with a memory error' for "
+    "'very lightweight' tests is not read as the hosted runner; the float64 named among MPS's known gaps wins",
+    "tamago-113-gradscaler-float64-japanese.txt": "the float64 error is only in a linked forum thread's URL slug "
+    "(discuss.pytorch.org/t/gradscaler-typeerror-cannot-convert-a-mps-tensor-to-float64-...); the Japanese words say a "
+    "workaround was needed on 2.6.0 and the fix is on PyTorch's main branch; a slug is not read as an error line",
+    "time-series-library-677-results-mismatch-mps.txt": "wrong results told as 'Results mismatch', larger MSE and 'The "
+    "predicted line seems odd' with --gpu_type mps: not read as wrong results on mps",
 }
 WRONG_FIX = {
     "metaflow-1077-x86-python.txt": "the thread's fix creates the env with mamba (CONDA_SUBDIR=osx-arm64 mamba create "

@@ -49,6 +49,16 @@ def test_another_anchor_counts_only_before_the_words() -> None:
     assert not near.search("wrong mps")  # "mps" is not this anchor
 
 
+def test_another_anchor_counts_within_the_words_match() -> None:
+    """The Mac named between the results and their judgement (gluonts#3020): inside the words' own match."""
+    anchor = re.compile(r"(?i)\bmac\b")
+    words = re.compile(r"results[^\n]{0,30}?wrong")
+    near = Near(words, 10, anchor, len("mac"))
+    assert near.search("results on my mac are wrong")  # the anchor inside the match
+    assert not near.search("results are wrong, on my mac")  # after the match: not this reading
+    assert not near.search("results are wrong")
+
+
 def test_the_readings_built_on_it_keep_their_reach() -> None:
     assert prose.MPS_FAILS_SAID.search("training with MPS does not work")
     assert not prose.MPS_FAILS_SAID.search("it does not work with MPS")  # the anchor comes first

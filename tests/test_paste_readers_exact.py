@@ -1216,3 +1216,26 @@ def test_cuda_written_into_the_code_reads_as_cuda_asked_for() -> None:
         ("paste.cuda_asked", True, 2, None),
         ("paste.cuda_asked", True, 3, None),
     ]
+
+
+def test_twenty_fifth_round_runner_and_ci_memory_read_exactly() -> None:
+    """A CI's "macos runners" with no "hosted" said, GitHub's "macos-latest" label, and a CI job said to fail for
+    memory (an out-of-memory told, only with CI on the line; once per line even where mps words say it too)."""
+    lines = [
+        "# user: `mps` does not work on macos runners using the `latest` version",  # sktime#8642
+        "# user: the torch tests break on macos-latest",
+        "# user: I see that the CI tests on macbook are failing with a memory error.",  # TabPFN#270
+        "# user: a memory error on my laptop",  # no CI: not read
+        "# user: the CI fails with MPS out of memory",  # mps words and CI: one out-of-memory told
+        "# user: our self-hosted macOS runner",  # self-hosted: a physical Mac
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.mps_fails_said", True, 1, None),
+        ("host.hypervisor", True, 1, None),
+        ("host.hypervisor", True, 2, None),
+        ("paste.mac_named", True, 3, None),  # "macbook"
+        ("paste.ci_said", True, 3, None),
+        ("paste.oom_said", True, 3, None),
+        ("paste.oom_said", True, 5, None),
+        ("paste.ci_said", True, 5, None),
+    ]

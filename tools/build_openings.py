@@ -47,6 +47,7 @@ PY_SKIP = ("torch/testing/", "torch/include/", "torch/share/")  # test helpers a
 FORMAT = 1
 READER_VERSION = 2  # bump when wheel_openings' output changes, so cached readings are redone
 MIN_LETTERS = 0.7  # share of letters and spaces in a string that is prose, not a table or an encoding
+URL_WORDS = frozenset({"http", "https", "www", "ftp"})
 # Metal shader bitcode's metadata strings, compiled into the library beside the messages.
 NOT_MESSAGE = re.compile(r"air-alias-scope|TBAA|omnipotent char")
 
@@ -98,9 +99,15 @@ def wheel_openings(path: Path) -> list[str]:
     return keys
 
 
+def is_wanted(key: str) -> bool:
+    """Not a link: torch prints URLs inside messages ("... https://github.com/pytorch/pytorch/issues"), and a user
+    pastes the same links on their own, which are no error."""
+    return key.split(" ", 1)[0] not in URL_WORDS
+
+
 def openings_table(per_release: dict[str, Sequence[str]]) -> dict[str, Any]:
     releases = sorted(per_release, key=bk.version_key)
-    union = sorted({key for keys in per_release.values() for key in keys})
+    union = sorted({key for keys in per_release.values() for key in keys if is_wanted(key)})
     return {"format": FORMAT, "words": WORDS, "libraries": list(LIBS), "releases": releases, "openings": union}
 
 

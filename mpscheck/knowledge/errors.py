@@ -119,6 +119,20 @@ TABLE: tuple[Row, ...] = (
         severity=WARNING,
     ),
     Row(
+        "op-fallback-told",
+        # the warning retold in words, the op named: "a fallback warning indicating that aten::_cholesky_solve_helper
+        # is missing from the Metal backend, causing a silent CPU fallback" (cornellius-gp/gpytorch#2748)
+        r"(?<![\w:])(?P<op>aten::\w{1,60}(?:\.\w{1,30})?)(?![\w.])[`'\"‘’]? ?(?:is|are) "
+        r"(?:missing from|not (?:currently )?supported (?:on|by)) the (?:Metal|MPS) backend\b[^\n]{0,60}?"
+        r"\b(?:(?:fall(?:s|ing)? ?back|fallback) (?:to|on) (?:run on )?(?:the )?CPU|CPU fall ?back|fallback warning)\b",
+        "op-fallback-warning",
+        "{op} runs on the CPU (the paste retells torch's fallback warning): slower, but not a failure",
+        "Nothing is broken; for speed, upgrade torch if a newer release has an MPS kernel for this op.",
+        (),
+        "aten/src/ATen/mps/MPSFallback.mm (TORCH_WARN_ONCE)",
+        severity=WARNING,
+    ),
+    Row(
         "op-native-from-macos",
         r"MPS: (?P<op>\w+) op is supported natively starting from macOS (?P<macos>[\d.]+)\. Falling back on CPU",
         "op-fallback-warning",
@@ -149,7 +163,15 @@ TABLE: tuple[Row, ...] = (
         # "float64 is not supported on MPS" (its message table names it with its source)
         r"|\b(?:float64|64-bit floats?)\b(?! is not supported on MPS)[^\n]{0,80}?\bnot (?:being )?supported "
         r"(?:on|by) (?:the )?MPS\b"
-        r"|\b(?:MPS|mps)\b[^\n.;!?]{0,30}?\b(?:torch\.)?float64\b\W{0,3}(?:is not|isn't|isn’t) supported\b",  # #223
+        r"|\b(?:MPS|mps)\b[^\n.;!?]{0,30}?\b(?:torch\.)?float64\b\W{0,3}(?:is not|isn't|isn’t) supported\b"  # #223
+        # float32 said to be what mps needs, with float64 what it got: "training on mps must occur with float32.
+        # Currently, the library supplies data in float64" (etna-team/etna#612)
+        r"|\b(?:MPS|mps)\b[^\n.;!?]{0,40}?\b(?:must|only|needs?|requires?)\b[^\n.;!?]{0,30}?\bfloat32\b"
+        r"[^\n]{0,120}?\b(?:float64|double)\b"
+        # ... or float64 first: "the tensors are set up using the float64 data type, while pytorch only supports
+        # float32 for MPS" (TUDelft-CNS-ATM/bluesky-gym#7)
+        r"|\b(?:float64|double)\b[^\n.;!?]{0,80}?\b(?:only supports?|must|requires?)\b[^\n.;!?]{0,20}?\bfloat32\b"
+        r"[^\n.;!?]{0,30}?\b(?:MPS|mps)\b",
         "float64-unsupported",
         "a float64 (double) tensor reached MPS, which has no float64",
         "Use float32: create tensors with dtype=torch.float32 (numpy arrays are float64 by default: call "

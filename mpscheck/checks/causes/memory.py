@@ -6,12 +6,22 @@ others, a watermark setting; and an invalid watermark ratio.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from mpscheck.checks.causes.base import HIGH, Reader
 from mpscheck.checks.causes.model import Cause, Evidence
 from mpscheck.checks.machine import virtual_machine
 from mpscheck.checks.memory import held_little, read_oom
 from mpscheck.knowledge import errors as table
+from mpscheck.model import Remediation
+
+# An out-of-memory told in words of a CI job or a VM (no numbers to weigh): the hosted runner, with the command that
+# tells it from a physical Mac's real out-of-memory.
+CI_OOM = (
+    ": the paste says a CI job (or a VM) ran out of MPS memory, with no numbers shown; a hosted macOS runner's "
+    "paravirtual GPU refuses even small requests (on a physical Mac this is a real out-of-memory instead: "
+    "`sysctl -n kern.hv_vmm_present` prints 1 in a VM)"
+)
 
 
 class MemoryRules(Reader):
@@ -76,3 +86,20 @@ def default_ratio_rejected(reader: Reader, hit: table.Hit, evidence: tuple[Evide
         evidence,
         "https://github.com/pytorch/pytorch/pull/91268",
     )
+
+
+def oom_said(reader: Reader, said: Any) -> Cause:
+    """The paste says mps ran out of memory, and shows no message with its numbers: an out-of-memory, whose
+    kind (a model too large, memory held by others, a watermark setting) only those numbers tell."""
+    if reader.value("paste.ci_said") or virtual_machine(reader.facts):  # a CI job or a VM said: the hosted runner
+        return reader.virtual_machine((Evidence(said.line, said.text), *reader.ev("host.hypervisor")), CI_OOM)
+    _, row_fix = reader.fill(table.BY_ID["oom"], {})  # the out-of-memory row's command: who holds the memory
+    remedy = Remediation(
+        "Use less memory per step: a smaller batch, model or resolution, or float16; then paste torch's whole "
+        "'MPS backend out of memory' line, whose numbers tell a model too large from memory other programs hold.",
+        row_fix.commands,
+    )
+    summary = "the paste says MPS ran out of memory (torch's message with its numbers is not shown)"
+    evidence = (Evidence(said.line, said.text),)
+    source = "aten/src/ATen/mps/MPSAllocator.mm (the MPS backend out of memory message)"
+    return Cause("out-of-memory", summary, remedy, evidence, source, variant="told")

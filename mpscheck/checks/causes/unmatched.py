@@ -16,6 +16,7 @@ import re
 from typing import Any, Callable
 
 from mpscheck.checks.causes.library import own_frames
+from mpscheck.checks.causes.memory import oom_said
 from mpscheck.checks.causes.model import Cause, Evidence
 from mpscheck.checks.causes.precision import PrecisionRules
 from mpscheck.checks.causes.sigill import illegal_instruction
@@ -257,7 +258,7 @@ class UnmatchedRules(PrecisionRules):
             return [self.loaded_onto_mps(said) or self.wrong_results(said)]
         if nan is None or on_mps is None:
             if oom := self.paste.get("paste.oom_said"):
-                return [self.oom_said(oom)]
+                return [oom_said(self, oom)]
             crashed = self.paste.get("paste.crash_said")
             if crashed is None and "mps" in self.paste.text.lower():  # said on the chip's line, mps named elsewhere
                 crashed = self.paste.get("paste.crash_said_mac")
@@ -331,20 +332,6 @@ class UnmatchedRules(PrecisionRules):
         remedy = Remediation(advice, (table.fill(UPGRADE, {"python": self.python}),))
         evidence = (Evidence(said.line, said.text),)
         return self.named_bug(Cause(BUG, summary, remedy, evidence, ISSUES, variant=variant))
-
-    def oom_said(self, said: Any) -> Cause:
-        """The paste says mps ran out of memory, and shows no message with its numbers: an out-of-memory, whose
-        kind (a model too large, memory held by others, a watermark setting) only those numbers tell."""
-        _, row_fix = self.fill(table.BY_ID["oom"], {})  # the out-of-memory row's command: who holds the memory
-        remedy = Remediation(
-            "Use less memory per step: a smaller batch, model or resolution, or float16; then paste torch's whole "
-            "'MPS backend out of memory' line, whose numbers tell a model too large from memory other programs hold.",
-            row_fix.commands,
-        )
-        summary = "the paste says MPS ran out of memory (torch's message with its numbers is not shown)"
-        evidence = (Evidence(said.line, said.text),)
-        source = "aten/src/ATen/mps/MPSAllocator.mm (the MPS backend out of memory message)"
-        return Cause("out-of-memory", summary, remedy, evidence, source, variant="told")
 
     def crash_said(self, said: Any) -> Cause:
         """The paste says the run crashes on mps and shows no error: a backend bug until shown otherwise."""

@@ -44,6 +44,8 @@ HOSTED_RUNNER = re.compile(
     r"|\bmacos-(?:latest|1[2-5]|26)(?:-(?:xlarge|large))?\b.{0,200}?\brunners?\b"
     # "only happens on macOS 14 in the hosted runner of GitHub Actions"
     r"|\bmacos\b[\w .-]{0,40}?\b(?:github(?:-hosted)?|hosted)\b[\w ]{0,20}?\brunners?\b"
+    # "`mps` does not work on macos runners" (sktime#8642): a CI's "macOS runner(s)", unless self-hosted (below)
+    r"|\bmacos[ -]runners?\b"
 )
 # The tool cache of GitHub's hosted runners, in a path a log prints: the process ran on one of them (torch's own
 # build paths, /Users/runner/work/..., say where torch was built, not where it runs).
@@ -52,6 +54,9 @@ HOSTED_TOOLCACHE = re.compile(r"/Users/runner/hostedtoolcache/")
 # macOS"): on macOS most often a hosted runner, a VM; read with an out-of-memory message's numbers only (a
 # self-hosted Mac is CI too, so the cause built on it names the command that tells the two apart).
 CI_SAID = re.compile(r"\bCI\b(?![-/]?(?:CD\b|\w))|\b(?i:github actions|continuous integration)\b")
+# A CI job said to fail for memory in words ("the CI tests on macbook are failing with a memory error", TabPFN#270):
+# an out-of-memory told, read with CI_SAID on the same line (a memory error alone may be the CPU's RAM).
+MEMORY_FAILURE = re.compile(r"(?i)\b(?:out[- ]of[- ]memory|oom|memory ?errors?)\b")
 INTEL = re.compile(r"\bIntel\b")
 APPLE_TIER = re.compile(r"M[1-5] (?:Pro|Max|Ultra)$")
 # "on Mac Silicon" / "my Apple silicon" with no chip named: the user's own arm64 Mac all the same (not a mention of
@@ -72,7 +77,8 @@ INTEL_MAC = re.compile(r"\b(?:Intel|intel|Radeon|AMD|Xeon|Core i[3579]|i[3579]-\
 # About This Mac's processor line ("2,6 GHz 6-Core Intel Core i7", "2.3 GHz Quad-Core Intel Core i5"): only a
 # Mac words its CPU so (a PC's reads "Intel(R) Core(TM) i7-9750H CPU @ 2.60GHz"), so no Mac word is needed.
 ABOUT_THIS_MAC_CPU = re.compile(r"\b\d[.,]\d{1,2} ?GHz (?:(?:Dual|Quad|\d{1,2})-Core )?Intel Core i[3579]\b")
-RUNNER_LABEL = re.compile(r"(?i)\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)\b")  # larger runners: GitHub's VMs
+# GitHub's runner labels, all VMs: the larger runners, and "macos-latest" (no platform string reads so)
+RUNNER_LABEL = re.compile(r"(?i)\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)\b|\bmacos-latest\b")
 # The user says MPS (or the GPU) does not work at all: "training with MPS does not work", "the GPU isn't available".
 GPU_WORD = re.compile(r"(?i)\b(?:mps|gpu|metal)\b")
 NOT_WORKING = re.compile(
@@ -335,6 +341,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.mac_named", True))
     if CI_SAID.search(line) and "self-hosted" not in line.lower():
         found.append(seen("paste.ci_said", True))
+        if MEMORY_FAILURE.search(line) and not any(o.fact == "paste.oom_said" for o in found):
+            found.append(seen("paste.oom_said", True))
     runner = "macos" in line.lower() and (HOSTED_RUNNER.search(line) or RUNNER_LABEL.search(line))
     if runner and "self-hosted" not in line.lower():
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
