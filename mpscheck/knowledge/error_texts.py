@@ -11,6 +11,7 @@ literals and bounded classes: linear on any line.
 
 from __future__ import annotations
 
+from mpscheck.knowledge.cpu_rows import ON_THE_CPU
 from mpscheck.knowledge.cuda_only_rows import CUDA_ONLY_LIBRARY
 from mpscheck.knowledge.dispatch_rows import DISPATCH
 from mpscheck.knowledge.error_rows import TORCH_ISSUE, WARNING, Row
@@ -371,17 +372,7 @@ LATE: tuple[Row, ...] = (
         ("arch", "/opt/homebrew/bin/brew config", "ls /opt/homebrew/bin/brew"),
         "https://docs.brew.sh/Installation (Homebrew's own refusals of the other architecture's prefix)",
     ),
-    Row(
-        "whisper-on-cpu",
-        r"FP16 is not supported on CPU; using FP32 instead",
-        "mps-not-requested",
-        "Whisper runs on the CPU: it picks CUDA when there is one, else the CPU, unless asked for mps",
-        "Ask for mps: whisper.load_model(name, device='mps') (or --device mps where the tool has it); on an Intel "
-        "Mac the CPU is all there is.",
-        ("{python} -c 'import torch; print(torch.backends.mps.is_available())'",),
-        "https://github.com/openai/whisper (whisper/transcribe.py: the FP16 warning on CPU)",
-        severity=WARNING,
-    ),
+    *ON_THE_CPU,
     *MEMORY,
     *INSTALL,
 )
