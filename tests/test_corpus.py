@@ -204,6 +204,9 @@ WRONG_CAUSE = {
     "dream-textures-285-super-slow-31min-m1-pro.txt": "31 minutes for a 512x512 texture told in words, with no memory "
     "word or figure: the maintainer's reading (other processes holding the memory) is not in the paste, so it says "
     "not enough evidence, variant slow, with the commands that tell the usual causes apart",
+    "dynamicrafter-47-tooncrafter-three-attempts.txt": "three attempts in one paragraph, none concluded: the first "
+    "(fp16 model, fp32 VAE: input Half, bias float) is named first and the title's float64 TypeError and the Half "
+    "CPU kernel come under 'Also in the paste'; which attempt the user keeps is not in the paste",
     "kohya-ss-578-gpu-zero-lora-12-hours.txt": "'%GPU is zero' and 12 hours told in words: a GPU idle at 0 % is also "
     "what a swapping run shows (rounds 15 and 17; this thread found both: accelerate not set to MPS, then paging), "
     "so it says not enough evidence, variant slow, naming both and the checks that tell them apart",
