@@ -72,3 +72,44 @@ def test_the_pipeline_warning_on_linux_is_not_a_mac_question() -> None:
 )
 def test_other_device_words_are_not_the_pipeline_warning(paste: str) -> None:
     assert "transformers pipeline" not in explain_text(paste).cause.summary
+
+
+# --- a shell line that fills the wrap width, then a warning's header (Fooocus#1176 wrapped at 80 columns) -------
+
+SHELL_80 = "[~/d/Fooocus] : PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 python entry_with_update.py"
+WARNING_HEADER = "/Users/pantuza/dev/Fooocus/modules/anisotropic.py:132: UserWarning: The operator"
+CUT_IN_A_WORD = " 'aten::std_mean.correction' is not currently supported on the MPS backend and w"
+
+
+def test_a_warning_header_from_a_root_folder_starts_a_record_after_a_line_of_the_wrap_width() -> None:
+    from mpscheck.probes.paste.normalise import join_wrapped
+
+    assert len(SHELL_80) == len(WARNING_HEADER) == len(CUT_IN_A_WORD) == 80
+    lines = [SHELL_80, WARNING_HEADER, CUT_IN_A_WORD, "ill fall back to run on the CPU."]
+    assert join_wrapped(lines) == [
+        SHELL_80,
+        WARNING_HEADER + CUT_IN_A_WORD + "ill fall back to run on the CPU.",
+        "",
+        "",
+    ]
+
+
+def test_a_long_path_cut_just_before_its_own_slash_is_still_joined() -> None:
+    from mpscheck.probes.paste.normalise import join_wrapped
+
+    # kohya_ss#883 wrapped at 80: the cut falls before "/bitsandbytes", a package folder, not a root one
+    first = "/Users/aniketsharma/Documents/taining/kohya_ss/venv/lib/python3.10/site-packages"
+    second = "/bitsandbytes/cextension.py:33: UserWarning: The installed version of bitsandbyt"
+    last = "es was compiled without GPU support."
+    assert len(first) == len(second) == 80
+    assert join_wrapped([first, second, last, "x" * 80]) == [first + second + last, "", "", "x" * 80]
+
+
+def test_the_wrapped_fooocus_paste_keeps_its_home_folder() -> None:
+    from mpscheck.probes.paste import read
+
+    text = (
+        f"{SHELL_80}\n{WARNING_HEADER}{CUT_IN_A_WORD}ill fall back to run on the CPU. (Triggered internally at /Users/r"
+    )
+    wrapped = "\n".join(line[i : i + 80] for line in text.split("\n") for i in range(0, len(line), 80))
+    assert read(wrapped).facts.target.interpreter.home == "/Users/pantuza"
