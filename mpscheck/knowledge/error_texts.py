@@ -11,6 +11,7 @@ literals and bounded classes: linear on any line.
 
 from __future__ import annotations
 
+from mpscheck.knowledge.cpu_rows import ON_THE_CPU
 from mpscheck.knowledge.cuda_only_rows import CUDA_ONLY_LIBRARY
 from mpscheck.knowledge.dispatch_rows import DISPATCH
 from mpscheck.knowledge.error_rows import TORCH_ISSUE, WARNING, Row
@@ -100,7 +101,8 @@ EARLY: tuple[Row, ...] = (
     Row(
         "autocast-device-mps",
         # also as users retype it ("Userspecified an unsupported autocast device_type 'mps'", lm-sys/FastChat#3120)
-        r"User ?specified an unsupported autocast device_type '?mps",
+        # or cut it in a title ("get error [unsupported autocast device_type 'mps']", ComfyUI-LTXVideo#90)
+        r"(?:User ?specified an )?unsupported autocast device_type '?mps",
         "autocast-needs-newer-torch",
         "this torch has no autocast for mps (MPS autocast came with torch 2.5 for float16, 2.6 for bfloat16)",
         "Upgrade torch (2.6 or later for bfloat16 autocast on mps) and the library that asked for it, or turn "
@@ -228,8 +230,9 @@ EARLY: tuple[Row, ...] = (
     Row(
         "cuda-on-mac",
         # Not AUTOMATIC1111's start-up line "Warning: caught exception 'Torch not compiled with CUDA enabled', memory
-        # monitor disabled", which every Mac prints: the webui caught its own CUDA probe and went on.
-        r"Torch not compiled with CUDA enabled(?!', memory monitor disabled)"
+        # monitor disabled", which every Mac prints: the webui caught its own CUDA probe and went on. Users quote it
+        # in their words in any case and cut ("a 'torch not compiled with cuda' error", AnimateAnyone-Evolved#27).
+        r"[Tt]orch not compiled with (?:CUDA|cuda)(?! enabled', memory monitor disabled)"
         r"|`CUDAAccelerator` can not run on your system|Found no NVIDIA driver on your system",
         "cuda-requested-on-mac",
         "the code (or its config, or a library default) asks for CUDA, which torch on a Mac does not have",
@@ -372,17 +375,7 @@ LATE: tuple[Row, ...] = (
         ("arch", "/opt/homebrew/bin/brew config", "ls /opt/homebrew/bin/brew"),
         "https://docs.brew.sh/Installation (Homebrew's own refusals of the other architecture's prefix)",
     ),
-    Row(
-        "whisper-on-cpu",
-        r"FP16 is not supported on CPU; using FP32 instead",
-        "mps-not-requested",
-        "Whisper runs on the CPU: it picks CUDA when there is one, else the CPU, unless asked for mps",
-        "Ask for mps: whisper.load_model(name, device='mps') (or --device mps where the tool has it); on an Intel "
-        "Mac the CPU is all there is.",
-        ("{python} -c 'import torch; print(torch.backends.mps.is_available())'",),
-        "https://github.com/openai/whisper (whisper/transcribe.py: the FP16 warning on CPU)",
-        severity=WARNING,
-    ),
+    *ON_THE_CPU,
     *MEMORY,
     *INSTALL,
 )

@@ -30,8 +30,14 @@ _ESCAPE = re.compile(r"\\[nt'\"\\]")
 _REPR_HINT = re.compile(r"\\n|\\'")
 _ERRORISH = re.compile(r"Error|Exception|Traceback|Warning|torch|MPS|mps")
 _ARROW = re.compile(r"(?<=\))\s*(?:→|⇒|=>|->)\s*")  # f(x) → 'value': a summary's annotation
-# a line that starts a record of its own: a prompt, a comment, a "Label: value" row, a traceback's frame
-_RECORD = re.compile(r"\A\s*(?:>>>|\.\.\.|[$%#]|[A-Z][\w .()/-]{0,40}:\s|File \"|Traceback)")
+# a line that starts a record of its own: a prompt, a comment, a "Label: value" row, a traceback's frame, a
+# warning's "/Users/.../x.py:NNN: UserWarning" header from a root folder (after a shell line that happens to fill
+# the wrap width; a long path cut just before one of its own "/" goes on from a package folder, never a root)
+_RECORD = re.compile(
+    r"\A\s*(?:>>>|\.\.\.|[$%#]|[A-Z][\w .()/-]{0,40}:\s|File \"|Traceback"
+    r"|/(?:Users|home|opt|usr|Library|Volumes|private|Applications|System|tmp|var|content)/[^\s:]{1,400}\.py:\d{1,6}: "
+    r"\w{0,40}Warning\b)"
+)
 _QUOTE_MARK = re.compile(r"\A(?:>(?!>>) ?){1,8}")  # a reply's "> ", never a REPL's ">>>" prompt
 _CONTINUES = re.compile(r"^\s*(?:\(?`?macosx_|\(`|`?(?:arm64|x86_64)`?\)?\s*$|RELEASE_|root:xnu)")
 
