@@ -62,9 +62,17 @@ def test_lightnings_report_of_an_i386_python_on_an_arm64_kernel_is_rosetta() -> 
     assert {e.line for e in diagnosis.cause.evidence} == {6, 8}
 
 
-def test_lightnings_report_without_the_kernel_does_not_guess_the_chip() -> None:
+def test_lightnings_report_without_the_kernel_does_not_settle_the_chip() -> None:
+    """processor i386 with no kernel line: Rosetta is said as most likely only (variant chip-not-shown), an Intel Mac
+    next, never as settled."""
     text = "\n".join(line for line in LIGHTNING_REPORT.splitlines() if "Kernel" not in line)
-    assert explain_text(text).cause.id != "rosetta-python"
+    diagnosis = explain_text(text)
+    assert [(c.id, c.variant) for c in [diagnosis.cause, *diagnosis.others]][:2] == [
+        ("rosetta-python", "chip-not-shown"),
+        ("intel-mac", "chip-not-shown"),
+    ]
+    full = explain_text(LIGHTNING_REPORT).cause
+    assert (full.id, full.variant) == ("rosetta-python", None)  # the RELEASE_ARM64 kernel settles it
 
 
 COLLECT_ENV_313 = """PyTorch version: N/A
