@@ -200,10 +200,6 @@ WRONG_CAUSE = {
     "('推理崩溃，报 `mps.matmul: incompatible dimensions / invalid shape`（SIGABRT）'), a bare MPS error with no "
     "exception class, and the newer torch said to work is in a list line ('Torch/Torchaudio 2.7.0：... 识别正确'): "
     "the shared reader of bare error lines is the merger's (round 27 leaves it)",
-    "cognita-172-sign-out-int64-crossencoder-macos-13-1.txt": "torch 1.13's unary int64 refusal ('Operation "
-    "'sign_out_mps()' does not support input type 'int64'') is in no row: read as an unrecognised bug fixed later",
-    "flexeval-145-isin-long-pre-macos14-pr.txt": "the isin message names Long, but its table class is the generic "
-    "op-needs-newer-macos, not the int64 kind",
     "pyannote-1091-slow-thinks-reverting-to-cpu.txt": "'it keeps reverting to the cpu' is not read as the CPU used",
     "stanza-1325-use-gpu-mps-not-detected.txt": "'The Apple Silicon GPU (MPS)' is not read as the user's Mac",
     "transformerlens-1062-generate-haywire-torch-2-8-macos.txt": "'works fine on torch 2.7.1 but in 2.8.0' is not "
