@@ -195,17 +195,10 @@ WRONG_CAUSE = {
     "input' under the macOS 13.3 cause; sigmoid's (macos null, fixed in 2.8.0) is a gap of torch 2.7 on any macOS",
     "pytorch-178497-reductions-silent-rapid-succession.txt": "'silent correctness issues' said on a line with no mps "
     "word (mps only in the repro's code)",
-    # round 27, before its fixes (the next commits fix the classes; the amadeus entry stays)
     "amadeus-67-qwen-asr-mps-matmul-torch-251-chinese.txt": "the crash is only quoted in Chinese prose, in backticks "
     "('推理崩溃，报 `mps.matmul: incompatible dimensions / invalid shape`（SIGABRT）'), a bare MPS error with no "
     "exception class, and the newer torch said to work is in a list line ('Torch/Torchaudio 2.7.0：... 识别正确'): "
     "the shared reader of bare error lines is the merger's (round 27 leaves it)",
-    "pyannote-1091-slow-thinks-reverting-to-cpu.txt": "'it keeps reverting to the cpu' is not read as the CPU used",
-    "stanza-1325-use-gpu-mps-not-detected.txt": "'The Apple Silicon GPU (MPS)' is not read as the user's Mac",
-    "transformerlens-1062-generate-haywire-torch-2-8-macos.txt": "'works fine on torch 2.7.1 but in 2.8.0' is not "
-    "read as an older torch said to work",
-    "vec2text-72-mps-available-runs-on-one-core.txt": "'is_available() shows true' and 'running on just one core' "
-    "are not read (no Mac, no CPU used)",
 }
 WRONG_FIX = {
     "localgpt-509-illegal-hardware-instruction-m1-max.txt": "the crash names no package, so the answer (a build for "

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from mpscheck.checks.causes import explain_text
 from mpscheck.knowledge import errors as table
 from mpscheck.probes.paste import read
@@ -17,6 +19,111 @@ from mpscheck.probes.paste import read
 def value(text: str, fact: str) -> object:
     found = read(text).get(fact)
     return None if found is None else found.value
+
+
+# ---- the CPU told in words, and torch's GPU said to be there ----
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "# user: I believe it keeps reverting to the cpu.",
+        "the model kept defaulting to the CPU",
+        "# user: but vec2text.invert_embeddings is running on just one core. Any suggestions?",
+        "I still see all computation happening on one core out of 10.",
+        "it uses only one core",
+    ],
+)
+def test_the_run_gone_back_to_the_cpu_or_on_one_core_is_the_cpu_used(line: str) -> None:
+    assert value(line, "paste.device_used") == "cpu"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "the dataloader uses 8 cores",
+        "running on one of the cores",
+        "reverting to the cpu fixed it",  # what the user did, not what the run does on its own
+        "one core is enough for the tokenizer",
+    ],
+)
+def test_near_misses_of_the_cpu_told_are_not_read(line: str) -> None:
+    assert value(line, "paste.device_used") is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "# user: On my machine, torch.backends.mps.is_available() shows true, but it is slow",
+        "torch.backends.mps.is_available() returns True",
+        "`torch.backends.mps.is_available()` printed `True`",
+    ],
+)
+def test_torch_said_to_see_the_gpu_is_read(line: str) -> None:
+    assert value(line, "paste.mps_available_said") is True
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "if torch.backends.mps.is_available() is True:",
+        "torch.backends.mps.is_available() returns False",
+        "device = 'mps' if torch.backends.mps.is_available() else 'cpu'",
+    ],
+)
+def test_code_and_a_false_are_not_torch_said_to_see_the_gpu(line: str) -> None:
+    assert value(line, "paste.mps_available_said") is None
+
+
+def test_the_gpu_said_available_and_one_busy_core_is_mps_not_requested() -> None:
+    text = (
+        "# user: On my machine, torch.backends.mps.is_available() shows true, but vec2text.invert_embeddings is "
+        "running on just one core. Any suggestions?"
+    )
+    cause = explain_text(text).cause
+    assert cause.id == "mps-not-requested"
+    assert cause.fix is not None and "device='mps'" in cause.fix.summary
+    assert [e.line for e in cause.evidence] == [1]
+
+
+def test_the_gpu_said_available_alone_is_no_evidence_that_mps_works() -> None:
+    diagnosis = explain_text("# user: torch.backends.mps.is_available() shows true")
+    assert diagnosis.cause.id == "not-enough-evidence"
+    assert diagnosis.exit_code != 0
+
+
+def test_is_available_shown_true_and_the_cpu_said_used_is_not_healthy() -> None:
+    text = ">>> torch.backends.mps.is_available()\nTrue\n# user: it only uses the cpu"
+    diagnosis = explain_text(text)
+    assert diagnosis.cause.id == "mps-not-requested"
+    assert diagnosis.exit_code == 1
+
+
+def test_is_available_shown_true_with_no_words_stays_healthy() -> None:
+    assert explain_text(">>> torch.backends.mps.is_available()\nTrue").cause.id == "healthy"
+
+
+def test_the_cpu_said_used_with_no_mac_shown_is_not_placed_on_a_mac() -> None:
+    assert explain_text("# user: it keeps reverting to the cpu").cause.id == "not-enough-evidence"
+
+
+@pytest.mark.parametrize(
+    ("line", "darwin"),
+    [
+        ("# user: The Apple Silicon GPU (MPS) is not detected, even when using `use_gpu=True`.", True),
+        ("Does this library support Apple Silicon GPUs?", False),
+    ],
+)
+def test_the_apple_silicon_gpu_is_the_users_mac(line: str, darwin: bool) -> None:
+    assert (value(line, "host.system") == "Darwin") is darwin
+
+
+def test_the_apple_silicon_gpu_not_used_by_a_use_gpu_flag_is_mps_not_requested() -> None:
+    text = (
+        "# user: The Apple Silicon GPU (MPS) is not detected, even when using `use_gpu=True`.\n"
+        "# user: Is there any way to use the MPS GPU?"
+    )
+    assert explain_text(text).cause.id == "mps-not-requested"
 
 
 # ---- int64 refused by an op on this macOS or this torch ----
@@ -50,3 +157,41 @@ def test_torch_113s_unary_int64_refusal_is_read_by_the_int64_row() -> None:
 def test_the_unary_refusal_of_a_float_dtype_is_not_the_int64_row() -> None:
     hits = table.find(["Operation 'sign_out_mps()' does not support input type 'float16' in MPS backend."])
     assert "int64-op" not in [h.row.id for h in hits]
+
+
+# ---- one torch release said to work where another fails ----
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "# user: - model.generate works fine on torch 2.7.1 but in 2.8.0 (on macos at least), it goes haywire",
+        "Forcing torch back to 2.7.1 also worked for me.",
+        "it worked with pytorch 2.1, but 2.2 breaks it",
+    ],
+)
+def test_one_release_said_to_work_where_another_fails_is_read(line: str) -> None:
+    assert value(line, "paste.older_torch_works") is True
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "forcing torch back to 2.7.1",  # no result said
+        "it works on python 3.10 but 3.11 fails",  # Python's release, not torch's
+        "forcing the device back to cpu worked",
+    ],
+)
+def test_near_misses_of_a_release_said_to_work_are_not_read(line: str) -> None:
+    assert value(line, "paste.older_torch_works") is None
+
+
+def test_a_release_said_to_work_with_mps_named_is_a_bug_fixed_later() -> None:
+    text = (
+        "# user: model.generate works fine on torch 2.7.1 but in 2.8.0 (on macos at least), it goes haywire\n"
+        "# user: macos 15.6.1\n"
+        "# user: I was using mps."
+    )
+    cause = explain_text(text).cause
+    assert cause.id == "metal-bug-fixed-later"
+    assert cause.fix is not None and any("--upgrade" in c for c in cause.fix.commands)
