@@ -199,6 +199,11 @@ WRONG_CAUSE = {
     "('推理崩溃，报 `mps.matmul: incompatible dimensions / invalid shape`（SIGABRT）'), a bare MPS error with no "
     "exception class, and the newer torch said to work is in a list line ('Torch/Torchaudio 2.7.0：... 识别正确'): "
     "the shared reader of bare error lines is the merger's (round 27 leaves it)",
+    "insanely-fast-whisper-234-isin-pipx-title-cut-traceback.txt": "the error is only the title's bare line "
+    "('aten::isin.Tensor_Tensor_out is not currently implemented for the MPS device', no exception class) and the "
+    "stored traceback is cut before its last line: the shared reader of bare error lines is the merger's",
+    "fairseq-4704-how-to-use-m1-gpu-bart.txt": "the question how to use the M1's GPU is in the title; the body only "
+    "says 'could not figure out the solution or setting about mps', which is not read as the run left on the CPU",
 }
 WRONG_FIX = {
     "localgpt-509-illegal-hardware-instruction-m1-max.txt": "the crash names no package, so the answer (a build for "
