@@ -195,3 +195,28 @@ def test_a_release_said_to_work_with_mps_named_is_a_bug_fixed_later() -> None:
     cause = explain_text(text).cause
     assert cause.id == "metal-bug-fixed-later"
     assert cause.fix is not None and any("--upgrade" in c for c in cause.fix.commands)
+
+
+# ---- a message hard-wrapped just before a space ----
+
+
+def test_a_piece_cut_just_before_a_space_is_joined_onto_the_wrapped_line() -> None:
+    from mpscheck.probes.paste.normalise import join_wrapped
+
+    first = f"{ISIN_GATE[:-12]}"  # "... on MPS for pre"
+    lines = [first.ljust(80, "x")[:80], " MacOS_14_0. Received dtype: Long", "x" * 80, "next"]
+    assert join_wrapped(lines)[0] == lines[0] + lines[1]
+
+
+def test_a_wrapped_isin_message_is_the_int64_class_as_unwrapped() -> None:
+    text = f"{ISIN}\n" + "y" * 80
+    wrapped = "\n".join(line[i : i + 80] for line in text.split("\n") for i in range(0, len(line), 80))
+    assert " MacOS_14_0. Received dtype: Long" in wrapped.split("\n")
+    assert explain_text(wrapped).cause.id == "int64-op-needs-newer-macos"
+
+
+def test_a_record_indented_by_two_spaces_is_not_joined() -> None:
+    from mpscheck.probes.paste.normalise import join_wrapped
+
+    lines = ["a" * 80, '  File "x.py", line 1, in <module>', "b" * 80]
+    assert join_wrapped(lines)[1] == lines[1]
