@@ -207,6 +207,15 @@ WRONG_CAUSE = {
     "kohya-ss-578-gpu-zero-lora-12-hours.txt": "'%GPU is zero' and 12 hours told in words: a GPU idle at 0 % is also "
     "what a swapping run shows (rounds 15 and 17; this thread found both: accelerate not set to MPS, then paging), "
     "so it says not enough evidence, variant slow, naming both and the checks that tell them apart",
+    "amadeus-67-qwen-asr-mps-matmul-torch-251-chinese.txt": "the crash is only quoted in Chinese prose, in backticks "
+    "('推理崩溃，报 `mps.matmul: incompatible dimensions / invalid shape`（SIGABRT）'), a bare MPS error with no "
+    "exception class, and the newer torch said to work is in a list line ('Torch/Torchaudio 2.7.0：... 识别正确'): "
+    "the shared reader of bare error lines is the merger's (round 27 leaves it)",
+    "insanely-fast-whisper-234-isin-pipx-title-cut-traceback.txt": "the error is only the title's bare line "
+    "('aten::isin.Tensor_Tensor_out is not currently implemented for the MPS device', no exception class) and the "
+    "stored traceback is cut before its last line: the shared reader of bare error lines is the merger's",
+    "fairseq-4704-how-to-use-m1-gpu-bart.txt": "the question how to use the M1's GPU is in the title; the body only "
+    "says 'could not figure out the solution or setting about mps', which is not read as the run left on the CPU",
 }
 WRONG_FIX = {
     "metaflow-1077-x86-python.txt": "the thread's fix creates the env with mamba (CONDA_SUBDIR=osx-arm64 mamba create "

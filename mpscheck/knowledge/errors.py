@@ -145,14 +145,18 @@ TABLE: tuple[Row, ...] = (
     Row(
         "int64-op",
         r"MPS: (?P<op>\w+) op with int64 input is supported natively starting from macOS (?P<macos>[\d.]+)"
-        r"|MPS does not support (?P<op2>\w+) op with int64 input",
+        r"|MPS does not support (?P<op2>\w+) op with int64 input"
+        # torch 1.12/1.13's unary ops refused int64 on every macOS ("Operation 'sign_out_mps()' does not support
+        # input type 'int64' in MPS backend.", UnaryOps.mm); later torch has the kernel from macOS 13.3
+        r"|Operation '(?P<op3>\w{1,40}?)(?:_out)?_mps\(\)' does not support input type 'int64'",
         "int64-op-needs-newer-macos",
         "this op has no int64 MPS kernel before macOS {macos_or}",
         "Upgrade macOS (13.3 or later) and torch (older torch misread macOS 13.3's version, fixed by PR "
         "pytorch/pytorch#96733), or cast the tensor to int32 before the op.",
         ("softwareupdate --list", "{python} -m pip install --upgrade torch"),
         TORCH_ISSUE
-        + "96610; https://github.com/Plachtaa/VALL-E-X/issues/127; https://github.com/h2oai/h2ogpt/issues/464",
+        + "96610; https://github.com/Plachtaa/VALL-E-X/issues/127; https://github.com/h2oai/h2ogpt/issues/464; "
+        "https://github.com/truefoundry/cognita/issues/172 (torch 1.13's UnaryOps.mm)",
     ),
     Row(
         "float64",

@@ -175,10 +175,13 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
         used = self.paste.get("paste.device_used")
         if used is None or used.value != "cpu":
             return None
+        torch = self.facts.target.torch
         mac = (
             self.facts.host.system == "Darwin"
             or self.value("paste.framework_mps_available")
             or self.value("paste.mac_named")  # "macbook 2025 air": the user's machine is a Mac
+            or self.value("paste.mps_available_said")  # "mps.is_available() shows true": MPS exists only on macOS
+            or bool(torch and torch.mps_available)  # shown: the GPU is there and the words say the CPU ran it
         )
         if not mac and not self.paste.all("interpreter.home"):
             return None
@@ -198,7 +201,10 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
             commands.append(re.sub(r"(?<!\s)\s+device=\S+", "", command).rstrip() + " device=mps")
         if self.value("paste.lightning"):
             commands.append("Trainer(accelerator='mps', devices=1)")
-        cause = self.general("mps-not-requested", self.ev("paste.device_used", "paste.framework_mps_available"))
+        cause = self.general(
+            "mps-not-requested",
+            self.ev("paste.device_used", "paste.framework_mps_available", "paste.mps_available_said"),
+        )
         assert cause.fix is not None
         return replace(cause, fix=Remediation(cause.fix.summary, (*commands, *cause.fix.commands)))
 

@@ -43,6 +43,8 @@ UPGRADE = "{python} -m pip install --upgrade torch"
 # A frame of torch or its family (torch/, torchvision/, torchaudio/, functorch/): the error may be torch's.
 TORCH_FRAME = re.compile(r"(?:^|[/\\])(?:torch|torchvision|torchaudio|functorch|torchgen)[/\\]")
 # Words of an error that may well be about the device or torch: then it is not judged as outside torch.
+# The int64 a macOS-gated op refused ("... for pre MacOS_14_0. Received dtype: Long", flexeval#145): the int64 class.
+INT64_RECEIVED = re.compile(r"\b(?:dtype:? (?:torch\.)?(?:Long|int64)|(?:Long|int64) (?:input|tensors?))\b")
 DEVICE_WORD = re.compile(r"(?i)mps|metal|cuda|torch|tensor|device|gpu|float|dtype|mkl|dylib|arm64|x86")
 
 
@@ -135,7 +137,7 @@ class UnmatchedRules(PrecisionRules):
         if message.macos:
             summary += f"; needs macOS >= {message.macos}"
             commands.append("softwareupdate --list")
-        fix, extra = self.class_fix(cause_id)
+        fix, extra = self.class_fix(cause_id, {"macos_or": str(message.macos)} if message.macos else {})
         commands += [c for c in extra if c not in commands]
         source = str(message.source or "mpscheck/knowledge/torch_messages.json")
         evidence = (Evidence(int(message.line), str(message.text)),)
@@ -171,6 +173,8 @@ class UnmatchedRules(PrecisionRules):
         where this torch is known to print it still; a message later releases dropped, or one from a torch
         the paste does not date, is first a bug fixed later, with the other reading named."""
         cause_id = str(message.cause or BUG)
+        if cause_id == "op-needs-newer-macos" and INT64_RECEIVED.search(str(message.text)):
+            cause_id = "int64-op-needs-newer-macos"  # the int64 kind, as the hand-written rows class it
         known = cause_id in CLASS_FIX or cause_id in CAUSES or any(r.cause == cause_id for r in table.TABLE)
         if not known:
             return BUG, ()
@@ -191,10 +195,11 @@ class UnmatchedRules(PrecisionRules):
         shown, wanted = parse_version(torch.version if torch else None), parse_version(release)
         return bool(shown and wanted and at_least(shown, wanted))
 
-    def class_fix(self, cause_id: str) -> tuple[str, tuple[str, ...]]:
+    def class_fix(self, cause_id: str, named: dict[str, str] | None = None) -> tuple[str, tuple[str, ...]]:
+        """The fix of a message's class: its first row's, filled with what the message names (its macOS)."""
         row = next((r for r in table.TABLE if r.cause == cause_id), None)
         if row is not None:
-            _, remedy = self.fill(row, {})
+            _, remedy = self.fill(row, named or {})
             return remedy.summary, remedy.commands
         general = CAUSES.get(cause_id)
         if general is not None:  # its templates filled as every rule fills them (Reader.known)

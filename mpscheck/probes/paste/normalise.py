@@ -38,6 +38,8 @@ _RECORD = re.compile(
     r"|/(?:Users|home|opt|usr|Library|Volumes|private|Applications|System|tmp|var|content)/[^\s:]{1,400}\.py:\d{1,6}: "
     r"\w{0,40}Warning\b)"
 )
+# a piece that a wrap cut just before a space begins with that one space (a record's indent is none, or two or more)
+_CUT_AT_SPACE = re.compile(r"\A [^\s-]")
 _QUOTE_MARK = re.compile(r"\A(?:>(?!>>) ?){1,8}")  # a reply's "> ", never a REPL's ">>>" prompt
 _CONTINUES = re.compile(r"^\s*(?:\(?`?macosx_|\(`|`?(?:arm64|x86_64)`?\)?\s*$|RELEASE_|root:xnu)")
 
@@ -307,6 +309,8 @@ def _continued(line: str, following: str) -> bool:
     if following == line:  # a log repeating one record of the same length: records, not a wrap
         return False
     following = _QUOTE_MARK.sub("", following)  # a quoted reply's record is still a record
+    if _CUT_AT_SPACE.match(following) and line[-1:].isalnum():  # "... on MPS for pre" + " MacOS_14_0. Received"
+        return True
     return not _RECORD.match(following) or (line[-1:].isalnum() and following[:1].isalnum())
 
 

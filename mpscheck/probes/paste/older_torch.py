@@ -17,10 +17,15 @@ _GOOD = r"(?:works?|worked|working|fixe[sd]|solve[sd]|resolved|runs? fine|is fin
 OLDER_TORCH_WORKS = re.compile(
     # "downgrading to torch 2.4 works", "Reverting back to 2.4.0 works", "rolled back to pytorch 2.3.1, fixed it"
     # (only torch's version: not "downgraded to Python 3.10" or "went back to macOS 14.5")
-    rf"(?i)\b(?:downgrad\w{{0,4}}|revert\w{{0,4}}|roll\w{{0,4}} back|went back|go(?:ing)? back)"
+    rf"(?i)\b(?:downgrad\w{{0,4}}|revert\w{{0,4}}|roll\w{{0,4}} back|went back|go(?:ing)? back"
+    rf"|forc\w{{0,3}}(?= \S{{1,8}} back))"  # "Forcing torch back to 2.7.1 also worked" (TransformerLens#1062)
     rf"(?: (?:py)?torch)?(?: back| down)?(?: to)? (?:{_TORCH})?{_VERSION}[^\n]{{0,60}}?\b{_GOOD}\b"
     # "forced install PyTorch 2.4 instead of 2.5 and this workaround fixed the issue"
     rf"|\b{_TORCH}{_VERSION}[^\n]{{0,12}}?\binstead of (?:{_TORCH})?{_VERSION}[^\n]{{0,60}}?\b{_GOOD}\b"
+    # "works fine on torch 2.7.1 but in 2.8.0 ... it goes haywire" (TransformerLens#1062): one release works, the
+    # other not
+    rf"|\b{_GOOD}(?: fine| well)? (?:on|with|in|under) {_TORCH}{_VERSION},? but (?:(?:on|with|in|under) )?"
+    rf"(?:{_TORCH})?{_VERSION}"
     # "MPS Regression when rendering LTXVideo (after pytorch2.4.1)", "a regression in torch 2.5 on mps"
     rf"|\bregression\b[^\n]{{0,60}}?\b(?:after|since|in|from) {_TORCH}{_VERSION}"
 )

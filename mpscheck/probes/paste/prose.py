@@ -65,6 +65,8 @@ APPLE_SILICON = re.compile(
     r"(?i)\b(?:on|my|an?|using|with|have|own) (?:an? |the |my )?(?:apple|mac) silicon\b"
     # Apple's chips by their family letter: "cannot use the M chip", "Macs with M-series chips"
     r"|\b(?:use|on|my|an?|the|with|have|own) (?:apple )?m[- ](?:series )?chips?\b"
+    # the one GPU the user means ("The Apple Silicon GPU (MPS) is not detected", stanza#1325)
+    r"|\bthe (?:apple|mac) silicon gpu\b(?!s)"
 )
 LABEL = re.compile(r"^[\w .()?-]+:\s")  # a "key: value" line
 PROSE_LABEL = re.compile(r"^(?:Note|Context|Machine|Setup)\b")  # ... that is still prose
@@ -206,6 +208,16 @@ CPU_ONLY = re.compile(
     r"|\b(?:device|it) (?:is )?still (?:is |on |uses |using |runs on )?(?:the )?cpu\b(?![- ](?:only|build|wheel))"
     r"|(?:改为|改成|设置为|设为|换成|指定为?)\s*(?i:mps)[^\n]{0,12}?(?:没有效果|没效果|无效|没用|不起作用|不生效)"
     r"|(?:其实|实际上?)\s*(?:是|还是)?\s*(?:在)?\s*(?:用|使用)\s*(?i:cpu)"
+    # the run seen going back to the CPU ("I believe it keeps reverting to the cpu", pyannote-audio#1091), or on one
+    # core ("is running on just one core", vec2text#72; "all computation happening on one core out of 10", #77)
+    r"|\b(?:keeps?|kept) (?:on )?(?:reverting|going back|switching back|defaulting) to (?:the )?cpu\b"
+    r"|\b(?:(?:runs?|running|ran|happen(?:s|ed|ing)?) on|uses?|using) (?:just |only )?(?:one|a single|1) (?:cpu )?"
+    r"core\b"
+)
+# "mps.is_available() shows true" in words: a Mac with MPS, said (the CPU runs it there); never evidence mps ran.
+MPS_AVAILABLE_SAID = re.compile(
+    r"(?i)mps\.is_available\(\)`? ?(?:shows|returns?|returned|gives|gave|prints|printed|says|said|->|→|:) ?"
+    r"[`'\"]?true\b"
 )
 # The same told as a tool's default ("Whisper defaults to CPU on macOS"), or the GPU left out ("completely ignores
 # the M4 Pro's GPU", "the GPU is not being used"); not when asked ("..., and the GPU is not being used?": a guess),
@@ -301,6 +313,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.not_a_mac", True))
     if NO_MPS_BUILD.search(line):
         found.append(seen("paste.no_mps_build", True))
+    if MPS_AVAILABLE_SAID.search(line):
+        found.append(seen("paste.mps_available_said", True))
     if CPU_ONLY.search(line.replace("*", "").replace("`", "")) or _cpu_said(line):  # markdown's *CPU*, `cpu`
         found.append(seen("paste.device_used", "cpu"))
         if named_mac:
