@@ -1,0 +1,43 @@
+"""The classes of input the thirty-first out-of-sample round (2026-11-24: 3D, depth, pose and biology tools)
+found explain missing, each read generally: torch's C++-extension builder refusing to compile CUDA sources on a
+Mac (CUDA_HOME not set, an nvcc that is not there), which 3D rasterizers, simple-knn and tiny-cuda-nn all meet.
+
+The texts are lines of the round's threads (tests/corpus names each).
+"""
+
+from __future__ import annotations
+
+from mpscheck.checks.causes import explain_text
+
+CUDA_HOME = (  # Tencent-Hunyuan/Hunyuan3D-2#320
+    "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root."
+)
+
+
+def test_building_a_cuda_extension_on_a_mac_is_cuda_asked_for() -> None:
+    diagnosis = explain_text("# user: on my Apple M2\n" + CUDA_HOME)
+    assert diagnosis.cause.id == "cuda-requested-on-mac"
+    fix = diagnosis.cause.fix
+    assert fix is not None and "mps" in fix.summary and "CUDA extension" in fix.summary
+    assert diagnosis.cause.evidence and "CUDA_HOME" in diagnosis.cause.evidence[0].text
+
+
+def test_a_missing_nvcc_called_by_the_extension_builder_is_the_same_ask() -> None:
+    line = "error: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'"
+    assert explain_text("# user: MacBook Pro M1\n" + line).cause.id == "cuda-requested-on-mac"
+    # a path with no nvcc in it is no CUDA build
+    other = "error: [Errno 2] No such file or directory: '/usr/local/cuda/bin/ptxas'"
+    assert explain_text("# user: MacBook Pro M1\n" + other).cause.id != "cuda-requested-on-mac"
+
+
+def test_macs_in_the_plural_name_the_users_kind_of_machine() -> None:
+    # RosettaCommons/RFdiffusion#118: the CUDA packages asked for, the Macs named only in the plural
+    text = (
+        "# user: Would be wonderful to update the code to be compatible with new Macs\n"
+        "# user: Currently does not install due to cudatoolkit and dgl, which are unavailable for M1/M2."
+    )
+    assert explain_text(text).cause.id == "cuda-requested-on-mac"
+    # a word that only starts like one is no Mac
+    assert explain_text(text.replace("new Macs", "new macros")).cause.id != "cuda-requested-on-mac"
+    # nor do Macs in general outweigh the system the paste shows the user on
+    assert explain_text("# user: I run it on Ubuntu 22.04\n" + text).cause.id != "cuda-requested-on-mac"
