@@ -219,9 +219,8 @@ WRONG_CAUSE = {
     "cellpose-1269-bf16-torch-222-m2-sequoia-conda.txt": "torch 2.2.2 on an M2 with macOS 15.5 points at an x86_64 "
     "conda (the label follows cellpose#1468's conclusion), but the paste shows no architecture: the bfloat16 refusal "
     "of a torch < 2.3 is read as such, and the Rosetta reading stays a guess the paste cannot settle",
-    "hunyuan3d-2-151-cubes-on-mps-cpu-works.txt": "wrong output told in words ('I also get the cubes when setting "
-    'device to "mps", it does work with "cpu"\') with no error and none of the words for wrong results (NaN, '
-    "black, noise): a contrast of devices in prose is not read as a wrong result on mps",
+    "mvdream-38-only-supports-cuda-apple.txt": "'only supports CUDA' has no subject (the code, the repo) and the Mac "
+    "is named only as 'APPLE' in the title: neither the CUDA ask nor the user's Mac is read from two short lines",
     "scportrait-106-cellpose-3-1-sparse-coo-mps.txt": "the stored traceback is cut before torch's message: only the "
     "frame calling torch.sparse_coo_tensor and the tail of the dispatcher's kernel list are shown, which name no "
     "sparse backend that refused",

@@ -41,3 +41,44 @@ def test_macs_in_the_plural_name_the_users_kind_of_machine() -> None:
     assert explain_text(text.replace("new Macs", "new macros")).cause.id != "cuda-requested-on-mac"
     # nor do Macs in general outweigh the system the paste shows the user on
     assert explain_text("# user: I run it on Ubuntu 22.04\n" + text).cause.id != "cuda-requested-on-mac"
+
+
+def test_mps_set_against_a_cpu_that_works_on_one_line_is_a_wrong_result() -> None:
+    # Tencent-Hunyuan/Hunyuan3D-2#151: no failure word for mps, only the CPU said to work
+    line = 'I also get the cubes when setting device to "mps", it does work with "cpu" though, but slow.'
+    diagnosis = explain_text(line)
+    assert diagnosis.cause.id == "metal-bug-fixed-later"
+    assert diagnosis.cause.variant == "wrong-results"
+    # the CPU fallback named is no CPU run that works
+    assert explain_text('set device to "mps", it works with cpu fallback').cause.id != "metal-bug-fixed-later"
+    # nor is a CPU that works without mps set against it
+    assert explain_text("it does work with cpu though").cause.id != "metal-bug-fixed-later"
+
+
+def test_an_output_called_nonsense_however_spelled_is_a_wrong_result() -> None:
+    # wgsxm/PartCrafter#25's title
+    line = "Apple MPS support - code runs fine but outputs is non-sense"
+    assert explain_text(line).cause.id == "metal-bug-fixed-later"
+    assert explain_text(line.replace("non-sense", "nonsense")).cause.id == "metal-bug-fixed-later"
+    # a word alone with no result said to be it is not
+    assert explain_text("Apple MPS support - the docs are non-sense to me").cause.id != "metal-bug-fixed-later"
+
+
+def test_the_line_that_sets_mps_against_the_cpu_gives_both_halves_exactly() -> None:
+    from tests.test_explain_round16 import said
+
+    for line in (
+        'setting device to "mps", it does work with "cpu" though',
+        "on mps, but it works fine on cpu",
+        "with `mps` everything runs fine with the CPU",
+        "device mps, though it works on `cpu`",
+    ):
+        assert said(line) == (True, True), line
+    for line in (
+        "set it to mps, it works with cpu fallback",  # the CPU fallback, not a CPU run
+        "mps works on cpu-bound jobs",  # no CPU run named (cpu-bound)
+        "torch-mps, it works with cpu",  # a word that ends in mps
+        "gpumps it works with cpu",
+        "mps and it works with cpu",  # no contrast, no pause: a list
+    ):
+        assert not said(line)[0], line  # (a CPU said to work is still read as such, by WORKS_ELSEWHERE)
