@@ -218,7 +218,7 @@ WRONG_CAUSE = {
     "says 'could not figure out the solution or setting about mps', which is not read as the run left on the CPU",
     "cellpose-1269-bf16-torch-222-m2-sequoia-conda.txt": "torch 2.2.2 on an M2 with macOS 15.5 points at an x86_64 "
     "conda (the label follows cellpose#1468's conclusion), but the paste shows no architecture: the bfloat16 refusal "
-    "of a torch < 2.3 is read as such, and the Rosetta reading stays a guess the paste cannot settle",
+    "of a torch < 2.3 is read as such, and the fix puts first the command that tells an x86_64 Python apart",
     "mvdream-38-only-supports-cuda-apple.txt": "'only supports CUDA' has no subject (the code, the repo) and the Mac "
     "is named only as 'APPLE' in the title: neither the CUDA ask nor the user's Mac is read from two short lines",
     "scportrait-106-cellpose-3-1-sparse-coo-mps.txt": "the stored traceback is cut before torch's message: only the "

@@ -82,3 +82,31 @@ def test_the_line_that_sets_mps_against_the_cpu_gives_both_halves_exactly() -> N
         "mps and it works with cpu",  # no contrast, no pause: a list
     ):
         assert not said(line)[0], line  # (a CPU said to work is still read as such, by WORKS_ELSEWHERE)
+
+
+CELLPOSE_BF16 = (  # MouseLand/cellpose#1269, cut to its lines of facts
+    "# user: I'm running on an M2 MacBook Pro, Sequoia 15.5\n"
+    "torch version:  \t2.2.2\n"
+    "2025-07-10 14:26:46,584 [INFO] >>>> using GPU (MPS)\n"
+    "ERROR: BFloat16 is not supported on MPS\n"
+)
+TELL_ARCH = "python3 -c 'import platform; print(platform.machine())'"
+
+
+def test_an_upgrade_of_the_last_intel_torch_on_apple_silicon_first_tells_rosetta_apart() -> None:
+    diagnosis = explain_text(CELLPOSE_BF16)
+    assert diagnosis.cause.id == "bf16-needs-newer-torch"  # the cause stays what the error says
+    fix = diagnosis.cause.fix
+    assert fix is not None and fix.commands[0] == TELL_ARCH
+    assert "Rosetta" in fix.summary and "arm64 Python" in fix.summary
+    assert any("--upgrade" in c and "torch" in c for c in fix.commands[1:])
+
+
+def test_the_architecture_check_only_where_it_can_block_the_upgrade() -> None:
+    for text in (
+        CELLPOSE_BF16.replace("2.2.2", "2.3.0"),  # a torch arm64 alone has: no Rosetta in question
+        CELLPOSE_BF16.replace("an M2 MacBook Pro", "a MacBook Pro"),  # no Apple-silicon chip shown
+        CELLPOSE_BF16 + ">>> platform.machine()\n'arm64'\n",  # the Python's architecture shown
+    ):
+        fix = explain_text(text).cause.fix
+        assert fix is not None and TELL_ARCH not in fix.commands, text
