@@ -216,8 +216,21 @@ WRONG_CAUSE = {
     "stored traceback is cut before its last line: the shared reader of bare error lines is the merger's",
     "fairseq-4704-how-to-use-m1-gpu-bart.txt": "the question how to use the M1's GPU is in the title; the body only "
     "says 'could not figure out the solution or setting about mps', which is not read as the run left on the CPU",
+    "cellpose-1269-bf16-torch-222-m2-sequoia-conda.txt": "torch 2.2.2 on an M2 with macOS 15.5 points at an x86_64 "
+    "conda (the label follows cellpose#1468's conclusion), but the paste shows no architecture: the bfloat16 refusal "
+    "of a torch < 2.3 is read as such, and the fix puts first the command that tells an x86_64 Python apart",
+    "mvdream-38-only-supports-cuda-apple.txt": "'only supports CUDA' has no subject (the code, the repo) and the Mac "
+    "is named only as 'APPLE' in the title: neither the CUDA ask nor the user's Mac is read from two short lines",
+    "scportrait-106-cellpose-3-1-sparse-coo-mps.txt": "the stored traceback is cut before torch's message: only the "
+    "frame calling torch.sparse_coo_tensor and the tail of the dispatcher's kernel list are shown, which name no "
+    "sparse backend that refused",
 }
 WRONG_FIX = {
+    "cellpose-1063-sparse-mps-bullets-m2-ultra.txt": "the thread's fix is cellpose's own change (install it from git, "
+    "which runs get_masks_torch on the CPU for MPS); the answer says to keep the sparse tensor on the CPU or upgrade "
+    "torch, since the paste names no cellpose release that does it",
+    "sopa-261-cellpose-uses-cpu-not-gpu-macos.txt": "the thread's fix is sopa's own argument (cellpose_model_kwargs="
+    "{'gpu': True}); the answer says to ask for mps in the tool's device option, which it cannot name for sopa",
     "metaflow-1077-x86-python.txt": "the thread's fix creates the env with mamba (CONDA_SUBDIR=osx-arm64 mamba create "
     "-n pym1 python==3.9.2); the paste shows neither conda nor mamba, so the answer gives Homebrew's arm64 Python and "
     "conda's same CONDA_SUBDIR create as the last command",

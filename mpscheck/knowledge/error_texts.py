@@ -242,6 +242,19 @@ EARLY: tuple[Row, ...] = (
         "torch/cuda/__init__.py (_lazy_init); https://github.com/kijai/ComfyUI-LivePortraitKJ/issues/31",
     ),
     Row(
+        "cuda-extension-build",
+        # torch's C++-extension builder asked to compile CUDA sources (3D rasterizers, simple-knn, tiny-cuda-nn):
+        # it finds no CUDA install, or calls an nvcc that is not there
+        r"CUDA_HOME environment variable is not set|No such file or directory: '[^'\n]{0,80}/cuda/bin/nvcc'",
+        "cuda-requested-on-mac",
+        "a package being built is a CUDA extension (torch.utils.cpp_extension compiling .cu sources), and a Mac "
+        "has no CUDA to build it with",
+        "Run the parts that need no CUDA extension on mps (or cpu), or use a Metal port of the extension; a CUDA "
+        "extension cannot be built or run on a Mac, and CUDA_HOME has nothing to point at there.",
+        (),
+        "torch/utils/cpp_extension.py (_join_cuda_home); https://github.com/Tencent-Hunyuan/Hunyuan3D-2/issues/320",
+    ),
+    Row(
         "generator-device",
         r"Expected a '(?:mps|cpu)' device type for generator but found '(?:mps|cpu)'",
         "device-mismatch",

@@ -17,6 +17,7 @@ from dataclasses import replace
 from mpscheck.checks.causes.cpu_switch import fit_cpu_switch
 from mpscheck.checks.causes.errors import ErrorRules
 from mpscheck.checks.causes.findings import check_cause, check_inputs, relevant_findings
+from mpscheck.checks.causes.last_intel import fit_last_intel
 from mpscheck.checks.causes.model import Cause, Diagnosis, Evidence, evidence_of
 from mpscheck.checks.causes.onnx import onnx_engine
 from mpscheck.checks.causes.ops import OpCoverage, knowledge_ops
@@ -64,6 +65,7 @@ def judge(
     unsure = top.id in AMBIGUOUS or top.variant in UNSURE_VARIANTS or (not ok and not shows_setup)
     top, others = fit_installs(top, facts, judge_.python), [fit_installs(c, facts, judge_.python) for c in others]
     top, others = fit_cpu_switch(top, paste), [fit_cpu_switch(c, paste) for c in others]
+    top, others = fit_last_intel(top, facts, judge_.python), [fit_last_intel(c, facts, judge_.python) for c in others]
     return Diagnosis(
         kinds=[k for k in paste.kinds if k != "error text"]
         + (["error text"] if hits and "traceback" not in paste.kinds else []),

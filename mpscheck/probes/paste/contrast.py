@@ -20,6 +20,13 @@ FAILS_ON_MAC = re.compile(
     rf"(?i)\b{_FAILS}(?: [\w-]{{1,20}}){{0,4}}? (?:on|with|using|in) (?:the |my |an? )?"
     r"(?:apple silicon|mps|mac(?:book|s)?)\b"
 )
+# Both halves on one line, mps set against a CPU that works with no failure word for mps: "I also get the cubes when
+# setting device to "mps", it does work with "cpu" though" (Tencent-Hunyuan/Hunyuan3D-2#151): what mps gave was wrong.
+MPS_AGAINST_CPU = re.compile(
+    r"""(?i)(?<![\w-])mps\b["'`]?,? (?:but |though |although |while |whereas )?(?:it |everything )?(?:does |do )?"""
+    r"""(?:works?|worked|runs? fine|is fine)(?: fine| well| correctly)? (?:with|on|using) (?:the )?["'`]?cpu(?![\w-])"""
+    r"""(?!["'`]? ?fall ?back)"""
+)
 SETUP_TROUBLE = re.compile(r"(?i)\bfail\w* to (?:install|build|compile|download|import|find|detect|load|open)\b")
 WORKS_ELSEWHERE = re.compile(
     r"(?i)\b(?:works?|worked|working|runs? fine|is fine)(?: (?:fine|well|correctly|perfectly|as expected))?"
@@ -33,8 +40,9 @@ def parse(lines: list[str]) -> list[Observation]:
 
 def _line(seen: Seen, line: str) -> list[Observation]:
     found: list[Observation] = []
-    if FAILS_ON_MAC.search(line) and not SETUP_TROUBLE.search(line):
+    against = bool(MPS_AGAINST_CPU.search(line))
+    if (FAILS_ON_MAC.search(line) or against) and not SETUP_TROUBLE.search(line):
         found.append(seen("paste.fails_on_mac", True))
-    if WORKS_ELSEWHERE.search(line):
+    if WORKS_ELSEWHERE.search(line) or against:
         found.append(seen("paste.works_elsewhere", True))
     return found

@@ -33,8 +33,7 @@ MEMORY = re.compile(r"(?i)\b(?P<n>8|16|18|24|32|36|48|64|96|128|192|256|512)\s?G
 SAYS = r"(?:shows?|says?|returns?|gives?|prints?|reports?|is)"
 UNAME = re.compile(rf"\buname(?: -m)? {SAYS} [`'\"]?(?P<arch>arm64|x86_64)\b")
 PROCESSOR = re.compile(rf"\b(?:platform(?:\.processor\(\))?|processor) (?:{SAYS} )?[`'\"]?(?P<value>i386|arm64|arm)\b")
-# Not a floor: torch's own "natively starting from macOS 13.0" and "supported on MacOS 12.3+", or "macOS 14 or
-# later" (a version a text requires, not this Mac's).
+# Not a floor (a version a text requires): "natively starting from macOS 13.0", "MacOS 12.3+", "macOS 14 or later".
 MACOS = re.compile(
     r"(?<!from )\b(?i:macOS|Mac OS|OS X|OSX)\s+(?:is\s+)?(?:(?:Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\s+)?"
     r"(?P<version>(?:1[0-5]|26)(?:\.\d+){0,2})\b(?!\.\d)(?!\+)(?!\s(?i:or|and) (?i:later|newer|above|higher))"
@@ -241,8 +240,9 @@ NO_MPS_BUILD = re.compile(
     r"|has no|had no)(?: actually)? (?:have |include )?mps(?: support)?\b"
     r"|\bmps (?:was|is) not (?:actually )?(?:enabled|built|compiled)\b"
 )
-# The Mac itself named on the line of such words ("the GPU of an Apple Silicon Mac", "对于mac其实"): as MAC_WORD.
-MAC_NAMED = re.compile(r"(?i)(?<![a-z0-9_])(?:mac(?:book(?: pro| air)?| ?mini| studio| pro)?|imac)(?![a-z0-9_])")
+# The Mac itself named on the line of such words ("the GPU of an Apple Silicon Mac", "对于mac其实"), as MAC_WORD; or
+# in the plural, the user's kind of machine ("Cannot be installed on M1 or M2 Macs", RosettaCommons/RFdiffusion#118).
+MAC_NAMED = re.compile(r"(?i)(?<![a-z0-9_])(?:mac(?:book(?: pro| air)?| ?mini| studio| pro)?|imac)s?(?![a-z0-9_])")
 # The user's words that memory grows on mps ("MPS backend leaks when input sizes vary", "memory grows continuously"):
 # a leak of the MPS backend (its caches) told, not an out-of-memory error shown.
 _GROWTH = (

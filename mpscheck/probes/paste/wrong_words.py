@@ -31,6 +31,8 @@ _WRONG = (
     r"|(?:says?|said|saying|answers?|replies|responds?|outputs?|gives?|generates?) (?:something |only )?"
     r"(?:irrelevant|unrelated|meaningless)"
     r"|(?:irrelevant|unrelated|meaningless) (?:answers?|replies|responses?|outputs?|text)"
+    # the output itself called nonsense, however spelled ("code runs fine but outputs is non-sense", PartCrafter#25)
+    r"|(?:outputs?|results?) (?:is|are|was|were) (?:just |all )?(?:non-?sense|gibberish|garbage|meaningless)"
     # results said not to be right ("using mps for detection, the bounding box location is not correct",
     # ultralytics#1090): a result's state, never "not correctly installed" (no word after "correct")
     r"|(?:is|are|was|were)(?:n't| not) (?:correct|accurate)(?![ -]?\w))"
