@@ -47,6 +47,8 @@ SAME_OR_UNRELATED = [
     "tensor(1) tensor(1, device='mps:0')",
     # x, then x * 2 on mps: every value apart and none infinite: a computation, not a comparison
     "tensor([1., 2., 3.])\ntensor([2., 4., 6.], device='mps:0')",
+    # x, then x ** 2 on mps: one value agrees (1), most do not
+    "tensor([1., 2., 3.])\ntensor([1., 4., 9.], device='mps:0')",
     # each from its own prompt: two commands, not one result printed twice
     ">>> x\ntensor(1)\n>>> x.to('mps') + 1\ntensor(2, device='mps:0')",
     # code that builds a tensor is not a printed one
