@@ -19,9 +19,6 @@ WRONG_CAUSE = {
     "(their steps may differ for any reason), and the user's words call nothing wrong",
     "pytorch-78474-image-loaded-to-mps-wrong-nightly.txt": "'it becomes the result of the second image' after loading "
     "the first onto 'mps' (the images are screenshots): wrong data told in words no wrong-result reading covers",
-    "pytorch-83015-incorrect-conversion-bitwise-fallback-warning.txt": "the tensor copied to mps prints as tiny "
-    "denormals (1.1755e-38, 1.4013e-45), but the CPU's values are not in the paste to compare: only the fallback "
-    "warning (bitwise_and) is read, a side note",
     "pytorch-84936-fast-math-wrong-output-prose.txt": "'they both have varying degrees of errors' (numerical error, "
     "not an exception) and CPU 'three times slower than ... MPS': no word reads as wrong results near mps",
     "pytorch-86954-resnet-wrong-class-interpolate.txt": "'When run on MPS following image is classified as necklace': "

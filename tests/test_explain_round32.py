@@ -115,3 +115,48 @@ def test_metals_buffer_assertion_without_its_frame_or_cut_before_its_words_is_a_
 
 def test_a_buffer_that_is_not_large_enough_in_other_words_is_not_metals() -> None:
     assert explain_text("the buffer is not large enough for my data").cause.id != "metal-bug-fixed-later"
+
+
+# pytorch#83015: a tensor copied to mps printed as memory read as floats, under a fallback warning that names MPS
+GARBAGE = (
+    "/opt/anaconda3/envs/m1/lib/python3.8/site-packages/torch/_tensor_str.py:103: UserWarning: The operator "
+    "'aten::bitwise_and.Tensor_out' is not currently supported on the MPS backend and will fall back to run on the "
+    "CPU. This may have performance implications.\n"
+    "tensor([[ 1.1755e-38,  0.0000e+00,  2.8026e-45,  0.0000e+00,  7.0242e-38,\n"
+    "          0.0000e+00,  0.0000e+00,  0.0000e+00,  7.1746e-43,  2.9427e-44,"
+)
+
+
+def test_a_printed_tensor_of_denormals_with_mps_named_is_a_wrong_result_before_the_fallback_note() -> None:
+    diagnosis = explain_text(GARBAGE)
+    assert diagnosis.cause.id == "metal-bug-fixed-later"
+    assert "denormals" in diagnosis.cause.summary
+    assert diagnosis.exit_code == ExitCode.PROBLEMS
+
+
+def test_the_garbage_line_is_the_first_with_three_denormals() -> None:
+    seen = read(GARBAGE).get("paste.garbage_values")
+    assert seen is not None
+    assert seen.line == 2
+
+
+@pytest.mark.parametrize(
+    "paste",
+    [
+        # two denormals only
+        "tensor([2.8026e-45, 1.0000e+00, 7.1746e-43]) on mps",
+        # FLT_MIN and larger: small, but not denormals
+        "tensor([1.1755e-38, 7.0242e-38, 1.3245e-37, 8.7460e-36]) on mps",
+        # code that builds such a tensor, and a prompt's command
+        "x = tensor([2.8026e-45, 2.8026e-45, 2.8026e-45]) on mps",
+        ">>> torch.tensor([2.8026e-45, 2.8026e-45, 2.8026e-45], device='mps')",
+    ],
+)
+def test_fewer_denormals_smaller_exponents_or_code_are_not_garbage(paste: str) -> None:
+    assert read(paste).get("paste.garbage_values") is None
+
+
+def test_denormals_with_no_mps_named_are_not_an_mps_bug() -> None:
+    paste = "tensor([[ 2.8026e-45,  7.1746e-43,  2.9427e-44]])"
+    assert read(paste).get("paste.garbage_values") is not None
+    assert explain_text(paste).cause.id != "metal-bug-fixed-later"

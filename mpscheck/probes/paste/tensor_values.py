@@ -4,7 +4,9 @@ A user who doubts mps prints one result twice, once from the CPU and once from m
 (``print(y, y.to('mps'))`` printing ``tensor(1) tensor(0, device='mps:0')``, pytorch#86052;
 ``print(a.log_softmax(-1))`` then ``print(a.cpu().log_softmax(-1))``, with ``-inf`` only on mps,
 pytorch#94043). The mps tensor in such a paste proves nothing works: its values are wrong. Recorded as
-``paste.values_differ`` on the mps tensor's line, so that the judge never calls the paste healthy.
+``paste.values_differ`` on the mps tensor's line, so that the judge never calls the paste healthy. A printed tensor
+of float32 denormals (``2.8026e-45``, ``7.1746e-43``: memory read as floats, pytorch#83015) is recorded as
+``paste.garbage_values``; the judge takes it where the paste names mps.
 
 Only printed tensors count (a line that starts with ``tensor(``, or a REPL's ``Out[n]:``), never code that
 builds one (``a = tensor([...], device='mps:0')``). Two printed tensors are a pair when they follow each other
@@ -31,6 +33,11 @@ DEVICE = re.compile(r"device='(\w+)(?::\d+)?'")
 TAIL = re.compile(r",\s*(?:device|dtype|grad_fn|requires_grad)=")
 MAX_LINES = 60  # a printed tensor torch abbreviates ("...") long before this
 MAX_TENSORS = 200  # the printed tensors read per paste: bounds the work on any input
+# A float32 under FLT_MIN (1.1755e-38) as torch prints it: a denormal, which no computation of a model leaves in a
+# tensor but memory read as floats does (1.4013e-45 is the bit pattern 1). Three in one printed tensor are garbage.
+DENORMAL = re.compile(r"(?<![\w.])-?\d\.\d{4}e-(?:39|4[0-5])\b")
+GARBAGE = 3
+ROW = re.compile(r"^\s+[\[\d-]")  # a printed tensor's next row: indented, a bracket or a number first
 
 
 @dataclass(frozen=True)
@@ -42,13 +49,29 @@ class Printed:
 
 def parse(lines: list[str]) -> list[Observation]:
     printed = _printed(lines)
-    out: list[Observation] = []
+    out = _garbage(lines)
     for first, second in zip(printed, printed[1:]):
         if _prompt_between(lines, first.line, second.line) or not _differ(first, second):
             continue
         on_mps = first if first.device == "mps" else second
         out.append(observe(KIND, lines, on_mps.line, "paste.values_differ", True))
     return out
+
+
+def _garbage(lines: list[str]) -> list[Observation]:
+    """The first printed tensor with GARBAGE denormals or more over its rows (``tensor([[ 1.1755e-38,  0.0000e+00,
+    2.8026e-45, ...``, pytorch#83015: a tensor copied to mps that came back as memory read as floats)."""
+    first, count = 0, 0
+    for number, line in enumerate(lines, start=1):
+        if START.match(line) and not PROMPT.match(line):
+            first, count = number, 0  # a printed tensor starts: its rows follow
+        elif not (first and ROW.match(line)):
+            first = 0
+            continue
+        count += len(DENORMAL.findall(line))
+        if count >= GARBAGE:
+            return [observe(KIND, lines, first, "paste.garbage_values", True)]
+    return []
 
 
 def _printed(lines: list[str]) -> list[Printed]:
