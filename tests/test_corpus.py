@@ -14,6 +14,20 @@ from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, sa
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
+    "pytorch-103343-transformer-loss-differs-nightly.txt": "two loss logs, one labelled 'with mac CPU', the other "
+    "'when using the MPS, same code and data', with other values: logs of a training are no one result printed twice "
+    "(their steps may differ for any reason), and the user's words call nothing wrong",
+    "pytorch-78474-image-loaded-to-mps-wrong-nightly.txt": "'it becomes the result of the second image' after loading "
+    "the first onto 'mps' (the images are screenshots): wrong data told in words no wrong-result reading covers",
+    "pytorch-84936-fast-math-wrong-output-prose.txt": "'they both have varying degrees of errors' (numerical error, "
+    "not an exception) and CPU 'three times slower than ... MPS': no word reads as wrong results near mps",
+    "pytorch-86954-resnet-wrong-class-interpolate.txt": "'When run on MPS following image is classified as necklace': "
+    "a wrong class told by its name, which no reading of wrong results can know is wrong",
+    "pytorch-89673-transpose-log-order-differs.txt": "'the application order of the above two functions causes the "
+    "different results', and the script's start: mps is in the title only, never in the paste",
+    "pytorch-94190-zeros-like-permute-regression.txt": "'a subsequent call to `*_like` fails. It outputs parts of the "
+    "image' after putting a tensor on `mps`; the output itself is cut after its first line: the failure before mps is "
+    "not read as one on mps",
     "audiocraft-43-device-mps-didnt-work-m1.txt": "several attempts told in words ('have you tried device=cpu', 'It "
     "works', 'device=\"mps\", which sadly didn't work') with no error and no wrong result named: the garbled EnCodec "
     "output on mps is the duplicate thread's (audiocraft#31), not this paste's",

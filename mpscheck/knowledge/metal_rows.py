@@ -16,7 +16,12 @@ ASSERTION: tuple[Row, ...] = (
         r"|error: '?mps\.\w+'? op |MPSGraph.{0,300}?(?:error|assert)|-\[MTL\w+ \w+"
         # MPSGraph's location prefix of a failed graph op, even where the line is cut before its "error:"
         # (an op's own name too: 'loc("varianceEps"("(mpsFileLoc): ...', haotian-liu/LLaVA#700)
-        r"|loc\(\"\w+\"\(\"\(mpsFileLoc\)",
+        r"|loc\(\"\w+\"\(\"\(mpsFileLoc\)"
+        # the assertion's own words without its "[MPSNDArray ...]" frame, as a title quotes it ("[Device MPS] Error:
+        # buffer is not large enough. Must be 19200 bytes", pytorch#78916), and the Metal framework's source path
+        # that starts the assertion's line where a paste cuts it before the words (pytorch#87859)
+        r"|\bbuffer is not large enough\. Must be \d+ bytes"
+        r"|/AppleInternal/Library/BuildRoots/[\w-]+/Library/Caches/com\.apple\.xbs/Sources/MetalPerformanceShaders",
         "metal-bug-fixed-later",
         "an assertion inside Metal/MPSGraph aborted the process: a bug in torch's MPS backend or in the OS, "
         "several of which later torch releases fixed",

@@ -255,6 +255,11 @@ class UnmatchedRules(PrecisionRules):
     def nan_results(self) -> list[Cause]:
         """A tensor on mps printed full of NaN: the run went through, but its results are wrong; not healthy."""
         nan, on_mps = self.paste.get("paste.nan_values"), self.paste.get("paste.mps_tensor")
+        differ = self.paste.get("paste.values_differ")  # one result printed from the CPU and mps, apart
+        if differ is None and "mps" in self.paste.text.lower():  # or memory read as floats, with mps named
+            differ = self.paste.get("paste.garbage_values")
+        if differ:
+            nan = on_mps = differ
         said = self.paste.get("paste.wrong_results") or self.paste.get("paste.mps_fails_cpu_works") or self.split_said()
         if said is None and "mps" in self.paste.text.lower():
             # "on the CPU this does not happen", "reverting back to torch 2.4.0 works", where mps is named
@@ -276,8 +281,11 @@ class UnmatchedRules(PrecisionRules):
             "float16 rules out an overflow.",
             (table.fill(UPGRADE, {"python": self.python}),),
         )
-        summary = "the results on mps are NaN (the run finished, so no error names the op)"
-        evidence = (Evidence(nan.line, nan.text), Evidence(on_mps.line, on_mps.text))
+        summary = {
+            "paste.values_differ": "the paste prints the same result from the CPU and from mps, and the values differ",
+            "paste.garbage_values": "the paste prints a tensor of float32 denormals (memory read as floats), mps named",
+        }.get(differ.fact if differ else "", "the results on mps are NaN (the run finished, so no error names the op)")
+        evidence = tuple(dict.fromkeys((Evidence(nan.line, nan.text), Evidence(on_mps.line, on_mps.text))))
         return [self.named_bug(Cause(BUG, summary, remedy, evidence, ISSUES, variant="nan"))]
 
     def loaded_onto_mps(self, said: Any) -> Cause | None:

@@ -27,6 +27,7 @@ PARSERS = (
     "conda",
     "pip",
     "repl",
+    "tensor_values",
     "banner",
     "traceback",
     "error_line",
