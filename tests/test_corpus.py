@@ -216,6 +216,24 @@ WRONG_CAUSE = {
     "stored traceback is cut before its last line: the shared reader of bare error lines is the merger's",
     "fairseq-4704-how-to-use-m1-gpu-bart.txt": "the question how to use the M1's GPU is in the title; the body only "
     "says 'could not figure out the solution or setting about mps', which is not read as the run left on the CPU",
+    # round 30 (VLM / LLM fine-tuning and inference threads): misses left after the round's fixes
+    "axolotl-1436-bitsandbytes-043-no-macos-wheel.txt": "pip finds no bitsandbytes 0.43.0 for macOS; "
+    "a package other than torch missing is read as an unknown error",
+    "llama3-75-nccl-timeout-warning-m3.txt": "torch's warning that NCCL is not compiled is read as an unknown error",
+    "gemma-pytorch-11-complex-rope-mps.txt": "prose only: 'limitations around complex tensors' and 'errors out' on MPS "
+    "with no message, no torch version and no macOS version: not read as a dtype MPS lacks",
+    "mdi-llm-8-torch-22-only-exclamation-output.txt": "prose only: 'I only get '!' at output (token 0)' on MPS with "
+    "torch above 2.2.0; output of one repeated token is not among the words read as wrong results (NaN, zeros, black "
+    "images, noise)",
+    "minicpm-v-205-webdemo-m1-torch-212-dtype.txt": "the error is only in a screenshot: the paste is the command "
+    "(--device mps) and the environment (PyTorch 2.1.2) with no error, so nothing says bfloat16 was loaded",
+    "minicpm-v-783-minicpmo-init-tts-cuda-chinese.txt": "the stored traceback ends at initialize_vocos before its "
+    "error line, and the title's '仍然报错为cuda' (still errors with cuda) names no CUDA message: "
+    "not read as CUDA asked for",
+    "smallthinker-3-mac-inference-slow-device-cpu.txt": "'mac推理极慢' (inference on the Mac is very slow) "
+    "and a script "
+    'with device = "cpu": a device assignment in a script is not read as the run\'s device (the script may not be '
+    "the one that ran)",
 }
 WRONG_FIX = {
     "metaflow-1077-x86-python.txt": "the thread's fix creates the env with mamba (CONDA_SUBDIR=osx-arm64 mamba create "
