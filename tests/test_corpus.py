@@ -217,9 +217,6 @@ WRONG_CAUSE = {
     "fairseq-4704-how-to-use-m1-gpu-bart.txt": "the question how to use the M1's GPU is in the title; the body only "
     "says 'could not figure out the solution or setting about mps', which is not read as the run left on the CPU",
     # round 30 (VLM / LLM fine-tuning and inference threads): misses left after the round's fixes
-    "axolotl-1436-bitsandbytes-043-no-macos-wheel.txt": "pip finds no bitsandbytes 0.43.0 for macOS; "
-    "a package other than torch missing is read as an unknown error",
-    "llama3-75-nccl-timeout-warning-m3.txt": "torch's warning that NCCL is not compiled is read as an unknown error",
     "gemma-pytorch-11-complex-rope-mps.txt": "prose only: 'limitations around complex tensors' and 'errors out' on MPS "
     "with no message, no torch version and no macOS version: not read as a dtype MPS lacks",
     "mdi-llm-8-torch-22-only-exclamation-output.txt": "prose only: 'I only get '!' at output (token 0)' on MPS with "

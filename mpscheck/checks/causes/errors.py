@@ -93,7 +93,7 @@ class ErrorRules(MemoryRules):
             return rejected
         if row.id == "watermark" and hit.groups.get("which") == "low":
             return self.low_watermark(hit, evidence)
-        if row.cause == "no-matching-distribution":
+        if row.cause == "no-matching-distribution" and row.id != "pip-no-match-other":  # that one is not torch's
             return self.no_distribution(hit, evidence)
         if row.cause == "cuda-requested-on-mac" and (quantized := BITSANDBYTES_USED.search(self.paste.text)):
             return self.cuda_for_bitsandbytes(quantized, evidence)
