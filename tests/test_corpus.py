@@ -219,9 +219,9 @@ WRONG_CAUSE = {
     # round 30 (VLM / LLM fine-tuning and inference threads): misses left after the round's fixes
     "gemma-pytorch-11-complex-rope-mps.txt": "prose only: 'limitations around complex tensors' and 'errors out' on MPS "
     "with no message, no torch version and no macOS version: not read as a dtype MPS lacks",
-    "mdi-llm-8-torch-22-only-exclamation-output.txt": "prose only: 'I only get '!' at output (token 0)' on MPS with "
-    "torch above 2.2.0; output of one repeated token is not among the words read as wrong results (NaN, zeros, black "
-    "images, noise)",
+    "torchchat-471-mps-garbled-exclamation-llama3-fp16.txt": "two runs pasted with no words: the mps run's text full "
+    "of '!' ('Hello, my name is!! I'm a! from!'), then the CPU run's coherent text; a model's generated text is not "
+    "judged, and nothing says the first is wrong",
     "minicpm-v-205-webdemo-m1-torch-212-dtype.txt": "the error is only in a screenshot: the paste is the command "
     "(--device mps) and the environment (PyTorch 2.1.2) with no error, so nothing says bfloat16 was loaded",
     "minicpm-v-783-minicpmo-init-tts-cuda-chinese.txt": "the stored traceback ends at initialize_vocos before its "

@@ -92,3 +92,30 @@ def test_the_other_package_row_reads_the_name_without_its_pin() -> None:
     assert found["package"] == "bitsandbytes"
     torchlike = row.pattern.search("No matching distribution found for torchmetrics==1.0")
     assert torchlike is not None and torchlike["package"] == "torchmetrics"
+
+
+ONLY_EXCLAIMED = [
+    # davmacario/MDI-LLM#8
+    "# user: When running inference from a pretrained model (huggingface) using MPS and a torch version above 2.2.0, "
+    "I only get '!' at output (token 0).",
+    "# user: with device mps the model just outputs !!!!!!!! for every prompt",
+    '# user: on mps it only generates "!" tokens',
+]
+
+
+@pytest.mark.parametrize("paste", ONLY_EXCLAIMED)
+def test_a_model_said_to_answer_only_exclamation_marks_on_mps_is_wrong_results(paste: str) -> None:
+    diagnosis = explain_text(paste)
+    assert diagnosis.cause.id == "metal-bug-fixed-later"
+    assert diagnosis.exit_code == 1
+
+
+@pytest.mark.parametrize(
+    "paste",
+    [
+        "# user: I only get '!' at output (token 0).",  # no mps named: not read as the backend's results
+        "# user: with mps the demo works, all good!",  # an exclamation of the user's own, not the model's output
+    ],
+)
+def test_exclamation_marks_without_mps_or_without_only_are_not_wrong_results(paste: str) -> None:
+    assert explain_text(paste).cause.id != "metal-bug-fixed-later"
