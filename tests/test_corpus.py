@@ -219,6 +219,9 @@ WRONG_CAUSE = {
     # round 30 (VLM / LLM fine-tuning and inference threads): misses left after the round's fixes
     "gemma-pytorch-11-complex-rope-mps.txt": "prose only: 'limitations around complex tensors' and 'errors out' on MPS "
     "with no message, no torch version and no macOS version: not read as a dtype MPS lacks",
+    "visualglm-6b-39-cpu-half-then-mps-variance-eps-chinese.txt": "two attempts told one after the other: the CPU "
+    "run's \"slow_conv2d_cpu\" not implemented for 'Half' and the mps run's varianceEps line, cut before its error "
+    "text; the complete Half message outranks the cut MPSGraph location, though the words say that run was the CPU's",
     "torchchat-471-mps-garbled-exclamation-llama3-fp16.txt": "two runs pasted with no words: the mps run's text full "
     "of '!' ('Hello, my name is!! I'm a! from!'), then the CPU run's coherent text; a model's generated text is not "
     "judged, and nothing says the first is wrong",

@@ -119,3 +119,22 @@ def test_a_model_said_to_answer_only_exclamation_marks_on_mps_is_wrong_results(p
 )
 def test_exclamation_marks_without_mps_or_without_only_are_not_wrong_results(paste: str) -> None:
     assert explain_text(paste).cause.id != "metal-bug-fixed-later"
+
+
+FLASH_ATTN_SAID = [
+    "ImportError: This modeling file requires... flash_attn",  # replit/ReplitLM#8's title, cut as posted
+    "ImportError: This modeling file requires the following packages that were not found in your environment: "
+    "flash_attn. Run `pip install flash_attn`",
+    # flash-attn's setup.py on a Mac (OpenBMB/MiniCPM-V#11, Dao-AILab/flash-attention#770)
+    "      UserWarning: flash_attn was requested, but nvcc was not found.  Are you sure your environment has nvcc "
+    "available?",
+]
+
+
+@pytest.mark.parametrize("paste", FLASH_ATTN_SAID)
+def test_flash_attn_asked_for_on_a_mac_is_a_cuda_only_library(paste: str) -> None:
+    diagnosis = explain_text("# user: on my M1 Mac\n" + paste)
+    assert diagnosis.cause.id == "backend-has-no-mps"
+    assert "flash-attn" in diagnosis.cause.summary
+    assert diagnosis.cause.fix is not None
+    assert "sdpa" in diagnosis.cause.fix.summary

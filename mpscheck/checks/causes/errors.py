@@ -60,6 +60,7 @@ CUDA_ONLY = (
     ("xformers", "xformers", "attend without xformers: the default attention, sdpa"),
     ("llama_inference_offload", "GPTQ-for-LLaMa", "an unquantized model, not a 4-bit GPTQ one, in float16 for mps"),
     ("FlashAttention", "flash-attn", "attend without flash-attn: attn_implementation='sdpa'"),
+    ("flash_attn", "flash-attn", "attend without flash-attn: attn_implementation='sdpa'"),
 )
 CPU_INPUT_OPS = ("aten::_slow_conv2d_forward", "aten::_slow_conv2d_backward", "aten::slow_conv3d_forward")
 
