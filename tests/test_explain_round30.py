@@ -138,3 +138,20 @@ def test_flash_attn_asked_for_on_a_mac_is_a_cuda_only_library(paste: str) -> Non
     assert "flash-attn" in diagnosis.cause.summary
     assert diagnosis.cause.fix is not None
     assert "sdpa" in diagnosis.cause.fix.summary
+
+
+def test_a_quoted_reply_of_a_soft_wrapped_message_is_joined_as_the_message_itself() -> None:
+    # mattmireles/gemma-tuner-multimodal#18: the out-of-memory message broken after "max allowed: 9.47 GiB)."
+    from mpscheck.probes.paste import read
+
+    text = (
+        "RuntimeError: MPS backend out of memory (MPS allocated: 9.48 GiB, other allocations: 480.00 KiB, max "
+        "allowed: 9.47 GiB).\n"
+        "Tried to allocate 256 bytes on shared pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper "
+        "limit for memory \n"
+        "allocations (may cause system failure).\n"
+    )
+    quoted = "\n".join("> " + line for line in text.split("\n"))
+    for paste in (text, quoted):
+        values = [e.values for e in read(paste).facts.errors if e.values]
+        assert values and values[0]["requested"] == "256 bytes"
