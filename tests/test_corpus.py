@@ -238,6 +238,24 @@ WRONG_CAUSE = {
     "scportrait-106-cellpose-3-1-sparse-coo-mps.txt": "the stored traceback is cut before torch's message: only the "
     "frame calling torch.sparse_coo_tensor and the tail of the dispatcher's kernel list are shown, which name no "
     "sparse backend that refused",
+    # round 30 (VLM / LLM fine-tuning and inference threads): misses left after the round's fixes
+    "gemma-pytorch-11-complex-rope-mps.txt": "prose only: 'limitations around complex tensors' and 'errors out' on MPS "
+    "with no message, no torch version and no macOS version: not read as a dtype MPS lacks",
+    "visualglm-6b-39-cpu-half-then-mps-variance-eps-chinese.txt": "two attempts told one after the other: the CPU "
+    "run's \"slow_conv2d_cpu\" not implemented for 'Half' and the mps run's varianceEps line, cut before its error "
+    "text; the complete Half message outranks the cut MPSGraph location, though the words say that run was the CPU's",
+    "torchchat-471-mps-garbled-exclamation-llama3-fp16.txt": "two runs pasted with no words: the mps run's text full "
+    "of '!' ('Hello, my name is!! I'm a! from!'), then the CPU run's coherent text; a model's generated text is not "
+    "judged, and nothing says the first is wrong",
+    "minicpm-v-205-webdemo-m1-torch-212-dtype.txt": "the error is only in a screenshot: the paste is the command "
+    "(--device mps) and the environment (PyTorch 2.1.2) with no error, so nothing says bfloat16 was loaded",
+    "minicpm-v-783-minicpmo-init-tts-cuda-chinese.txt": "the stored traceback ends at initialize_vocos before its "
+    "error line, and the title's '仍然报错为cuda' (still errors with cuda) names no CUDA message: "
+    "not read as CUDA asked for",
+    "smallthinker-3-mac-inference-slow-device-cpu.txt": "'mac推理极慢' (inference on the Mac is very slow) "
+    "and a script "
+    'with device = "cpu": a device assignment in a script is not read as the run\'s device (the script may not be '
+    "the one that ran)",
 }
 WRONG_FIX = {
     "cellpose-1063-sparse-mps-bullets-m2-ultra.txt": "the thread's fix is cellpose's own change (install it from git, "

@@ -19,6 +19,11 @@ CUDA_ONLY_LIBRARY = Row(
     # transformers' check of a model's remote code that imports flash_attn (Florence-2: microsoft/OmniParser#224)
     r"|packages that were not found in your environment: [\w, -]{0,120}?\bflash_attn\b"
     r"|No module named '?flash_attn"
+    # ... that check's message cut short in a title ("ImportError: This modeling file requires... flash_attn",
+    # replit/ReplitLM#8), and flash-attn's own setup.py refusing to build without CUDA's compiler on a Mac
+    # ("flash_attn was requested, but nvcc was not found", OpenBMB/MiniCPM-V#11, Dao-AILab/flash-attention#770)
+    r"|This modeling file requires\b[^\n]{0,160}?\bflash_attn\b"
+    r"|flash_attn was requested, but nvcc was not found"
     r"|FlashAttention only supports Ampere GPUs or newer"
     # cpm_kernels, the CUDA kernels of ChatGLM's int4/int8 models: it looks for nvrtc and knows no macOS
     r"|Failed to load cpm_kernels|\bcpm_kernels\b.{0,200}?Unknown platform: darwin"
@@ -42,7 +47,8 @@ CUDA_ONLY_LIBRARY = Row(
     "https://github.com/OpenBMB/MiniCPM-V/issues/215 (transformers' 'requires Accelerate' on an M3: "
     "bitsandbytes supports CUDA only); "
     "https://github.com/facebookresearch/xformers (ops/fmha/dispatch.py); "
-    "https://github.com/Dao-AILab/flash-attention; "
+    "https://github.com/Dao-AILab/flash-attention (setup.py: nvcc not found); "
+    "https://github.com/replit/ReplitLM/issues/8 (flash_attn on an M1: use the default attention); "
     "https://github.com/zai-org/ChatGLM-6B/issues/462 (int4 kernels are CUDA: CPU only; half runs on mps); "
     "https://github.com/PromtEngineer/localGPT/issues/145 (autogptq doesn't support mps); "
     "https://github.com/zai-org/CogVLM/issues/432 (xformers and triton: Linux only)",

@@ -148,15 +148,19 @@ EARLY: tuple[Row, ...] = (
     Row(
         "nccl-on-mac",
         # torch.distributed's NCCL backend and torch.cuda.set_device exist only in CUDA builds: Meta's llama
-        # examples call init_process_group("nccl") and then torch.cuda.set_device.
-        r"Distributed package doesn't have NCCL built in|module 'torch\._C' has no attribute '_cuda_setDevice'",
+        # examples call init_process_group("nccl") and then torch.cuda.set_device. A build without NCCL also warns
+        # "Attempted to get default timeout for nccl backend, but NCCL support is not compiled" when asked for that
+        # backend (distributed_c10d.py's _get_default_timeout), the one line a traceback cut short may keep (llama3#75).
+        r"Distributed package doesn't have NCCL built in|module 'torch\._C' has no attribute '_cuda_setDevice'"
+        r"|timeout for nccl backend, but NCCL support is not compiled",
         "cuda-requested-on-mac",
         "the code starts torch.distributed with the NCCL backend (or sets a CUDA device), which only CUDA builds "
         "have: it asks for an NVIDIA GPU",
         "Use the gloo backend (torch.distributed.init_process_group('gloo')) and device mps or cpu instead of "
         "cuda, or run the script without torchrun where it does not need distributed at all.",
         ("{python} -c 'import torch; print(torch.backends.mps.is_available())'",),
-        "torch/distributed/distributed_c10d.py (init_process_group); https://github.com/meta-llama/llama/issues/50",
+        "torch/distributed/distributed_c10d.py (init_process_group, _get_default_timeout); "
+        "https://github.com/meta-llama/llama/issues/50",
     ),
     Row(
         "torch-mps-module",

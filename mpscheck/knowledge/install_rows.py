@@ -99,4 +99,18 @@ INSTALL: tuple[Row, ...] = (
         ("{python} -m pip install torch torchvision torchaudio",),
         TORCH_ISSUE + "82483; https://github.com/rerun-io/prompt-da/issues/2",
     ),
+    Row(
+        "pip-no-match-other",
+        # pip refuses a package beside torch (a CUDA-only one such as bitsandbytes 0.43.0, flash-attn or triton has
+        # no macOS file): an install failure, not an MPS error; torch's own refusal is read by probes/paste/pip.py
+        r"No matching distribution found for (?P<package>(?!torch(?:vision|audio)?\b)[A-Za-z0-9][\w.-]{0,80})",
+        "no-matching-distribution",
+        "pip found no release of {package} (as pinned) that installs on this Python and platform: the install "
+        "stops before torch runs",
+        "Loosen or drop the {package} pin so pip can pick a release built for this platform (packages built for "
+        "CUDA only, such as flash-attn, xformers, triton or bitsandbytes 0.43.0, publish none for macOS: install "
+        "the project without that optional package).",
+        ("{python} -m pip index versions {package}", "{python} -m pip install '{package}'"),
+        "https://github.com/axolotl-ai-cloud/axolotl/issues/1436 (bitsandbytes==0.43.0 on macOS)",
+    ),
 )

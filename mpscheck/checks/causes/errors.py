@@ -60,6 +60,7 @@ CUDA_ONLY = (
     ("xformers", "xformers", "attend without xformers: the default attention, sdpa"),
     ("llama_inference_offload", "GPTQ-for-LLaMa", "an unquantized model, not a 4-bit GPTQ one, in float16 for mps"),
     ("FlashAttention", "flash-attn", "attend without flash-attn: attn_implementation='sdpa'"),
+    ("flash_attn", "flash-attn", "attend without flash-attn: attn_implementation='sdpa'"),
 )
 CPU_INPUT_OPS = ("aten::_slow_conv2d_forward", "aten::_slow_conv2d_backward", "aten::slow_conv3d_forward")
 
@@ -93,7 +94,7 @@ class ErrorRules(MemoryRules):
             return rejected
         if row.id == "watermark" and hit.groups.get("which") == "low":
             return self.low_watermark(hit, evidence)
-        if row.cause == "no-matching-distribution":
+        if row.cause == "no-matching-distribution" and row.id != "pip-no-match-other":  # that one is not torch's
             return self.no_distribution(hit, evidence)
         if row.cause == "cuda-requested-on-mac" and (quantized := BITSANDBYTES_USED.search(self.paste.text)):
             return self.cuda_for_bitsandbytes(quantized, evidence)

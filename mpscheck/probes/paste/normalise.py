@@ -111,6 +111,20 @@ def join_split_messages(lines: list[str]) -> list[str]:
     cut one of these lines (it has the paste's wrap width) and joined without spaces they match as much (that
     is the hard wrap, joined later). At most MAX_SPLIT lines. A Darwin kernel version string (uname -a, a
     framework's environment report) is joined the same way: its RELEASE_ARM64 / RELEASE_X86_64 ends it."""
+    # A reply's quote marks are no part of the message: it is looked for on the lines without them (each
+    # continuation joined without its marks, the first line keeping its own), as in the paste quoted.
+    marks = [len(q[0]) if (q := _QUOTE_MARK.match(line)) else 0 for line in lines]
+    if not any(marks):
+        return _join_split(lines)
+    bare = [line[at:] for line, at in zip(lines, marks)]
+    joined = _join_split(bare)
+    return [
+        line if now == was else (line[:at] + now if now else "")
+        for line, at, was, now in zip(lines, marks, bare, joined)
+    ]
+
+
+def _join_split(lines: list[str]) -> list[str]:
     from mpscheck.knowledge.errors import TABLE
     from mpscheck.knowledge.needles import may_match
     from mpscheck.probes.paste.uname import KERNEL

@@ -85,4 +85,11 @@ MAC_RESULTS_DIFFER = Near(RESULTS_DIFFER, 80, MAC_OR_CHIP, len("apple silicon"))
 # only produces images that appear to be white noise" (kuprel/min-dalle#102), "random snow".
 PICTURE_WORDS = re.compile(r"(?i)\b(?:noise|snow|arte?facts?|distorted|corrupted)\b")
 WRONG_PICTURE = Near(PICTURE_WORDS, 100)
-WRONG_SAID = (*WRONG_NEAR, MAC_RESULTS_BAD, MAC_RESULTS_DIFFER, WRONG_PICTURE)
+# A language model that answers only exclamation marks on mps (token 0 of the GPT-2 and Llama vocabularies: "using
+# MPS and a torch version above 2.2.0, I only get '!' at output (token 0)", davmacario/MDI-LLM#8; nanoGPT#458)
+ONLY_EXCLAIMS = re.compile(
+    r"(?i)(?<![a-z])(?:only|just|all)\s(?:(?:get|gets|got|getting|generates?|generated|generating|outputs?|prints?"
+    r"|printed|returns?|produces?)\s)?['\"`]?!{1,40}"
+)
+WRONG_TOKENS = Near(ONLY_EXCLAIMS, 80)
+WRONG_SAID = (*WRONG_NEAR, MAC_RESULTS_BAD, MAC_RESULTS_DIFFER, WRONG_PICTURE, WRONG_TOKENS)
