@@ -241,6 +241,9 @@ WRONG_FIX = {
     "spark-tts-181-output-channels-65536-m1-max.txt": "the thread's fix is PYTORCH_ENABLE_MPS_FALLBACK=1, which torch "
     "honours for conv output channels > 65536 only from PR pytorch/pytorch#134770 on; the answer keeps 'the fallback "
     "does not help' (audiosr-70 saw it fail), an upgrade and the CPU",
+    "speech-ai-forge-119-placeholder-chinese-title.txt": "the maintainer's workaround is the project's own "
+    "`--use_cpu all` flag, which the paste (a title) does not name; the answer is the general one for a tensor left "
+    "on the CPU: move the model and every input to one device",
 }
 
 

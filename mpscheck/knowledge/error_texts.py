@@ -218,7 +218,10 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "cuda-checkpoint-on-mac",
-        r"Attempting to deserialize object on a CUDA device but torch\.cuda\.is_available\(\) is False"
+        # torch words this opening only for CUDA (serialization._validate_device names the backend), so the message
+        # cut after it is the same error: a title cut at 80 characters ("... but torch.cuda.is_availabl",
+        # GPT-SoVITS#1296)
+        r"Attempting to deserialize object on a CUDA device\b"
         r"|Attempting to deserialize object on CUDA device \d+ but torch\.cuda\.device_count\(\) is",
         "cuda-requested-on-mac",
         "the checkpoint was saved on a CUDA GPU, and torch.load tries to put it back on CUDA, which this Mac has not",
