@@ -216,6 +216,15 @@ WRONG_CAUSE = {
     "stored traceback is cut before its last line: the shared reader of bare error lines is the merger's",
     "fairseq-4704-how-to-use-m1-gpu-bart.txt": "the question how to use the M1's GPU is in the title; the body only "
     "says 'could not figure out the solution or setting about mps', which is not read as the run left on the CPU",
+    "basic-pitch-52-illegal-hardware-instruction-miniconda.txt": "an illegal hardware instruction under a miniconda "
+    "path: the paste cannot tell an x86_64 Python under Rosetta (the thread's answer) from a library built for another "
+    "CPU; the answer names both and the command that tells them apart (platform.machine())",
+    "cosyvoice-for-macos-10-code-picks-cpu-chinese.txt": "the code said to pick the CPU is read ('还是选的cpu'), but "
+    "no Mac is shown (the Mac is only in the repository's name), and words that the CPU ran are never placed on a Mac "
+    "by themselves",
+    "viterbox-tts-4-slow-m1-vietnamese.txt": "slow on an M1 told in Vietnamese ('mất 130s'), with '(MPS)' in the "
+    "title: no reader takes Vietnamese words for slow, and the paste does not show that the code never asked for mps "
+    "(the maintainer's answer)",
 }
 WRONG_FIX = {
     "metaflow-1077-x86-python.txt": "the thread's fix creates the env with mamba (CONDA_SUBDIR=osx-arm64 mamba create "

@@ -8,7 +8,12 @@ metavoice) found explain missing, each read generally:
 - the user's words that a tool's default picks the CPU, followed by a question of its own ("auto defaults to CPU on
   Apple Silicon. Any chance we could expose MPS?"): the statement stands, only a question that closes the same
   sentence makes it a guess;
-- the CPU said to be still in use with any subject ("selecting auto in the Chatterbox engine still runs on CPU").
+- the CPU said to be still in use with any subject ("selecting auto in the Chatterbox engine still runs on CPU");
+- an audio tool's wrong result told in words: silence where sound should be ("the vocals file is silent" with MPS
+  enabled, the CPU run fine): wrong results on mps, never a healthy run;
+- a bug template's field whose value is Docker ("| **SOFTWARE** | Docker |"): the tool runs in a Linux container,
+  even on the Mac the template names;
+- the code said, in Chinese, to still choose the CPU ("看到代码里还是选的cpu").
 
 The texts are lines of the round's threads (tests/corpus names each) and the same shapes in other words.
 """
@@ -18,7 +23,9 @@ from __future__ import annotations
 import pytest
 
 from mpscheck.checks.causes import explain_text
+from mpscheck.probes.paste.container import TEMPLATE_FIELD
 from mpscheck.probes.paste.cpu_words import CPU_ONLY, cpu_said
+from mpscheck.probes.paste.wrong_words import STRONG_RESULT
 
 CUT_CHECKPOINT = [
     "mac Attempting to deserialize object on a CUDA device but torch.cuda.is_availabl",  # GPT-SoVITS#1296's title
@@ -123,3 +130,85 @@ def test_the_tts_suite_paste_is_mps_not_requested_never_healthy() -> None:
     diagnosis = explain_text(paste)
     assert diagnosis.cause.id == "mps-not-requested"
     assert diagnosis.exit_code != 0
+
+
+SILENT = [
+    # tsurumeso/vocal-remover#173
+    "# user: I'm running it successfully on the CPU, but when I enable GPU (Mac M1, MPS - validated it detects "
+    "torch.backends.mps) the output isn't split.  The mixed file is spit out to the instrumentals while the vocals "
+    "file is silent.",
+    "# user: with device mps the generated audio is completely silent on my M2",
+    "# user: on mps it produces only silence, the cpu version speaks fine",
+    "# user: the TTS gives no sound when I pick mps",
+]
+
+
+@pytest.mark.parametrize("line", SILENT)
+def test_silence_where_sound_should_be_on_mps_is_a_wrong_result(line: str) -> None:
+    diagnosis = explain_text(line)
+    assert diagnosis.cause.id == "metal-bug-fixed-later"
+    assert diagnosis.exit_code == 1
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "the silent period at the start is trimmed",  # silence as a feature, no result called silent
+        "a file is saved",
+        "the output is silently ignored",  # an adverb, not the result
+    ],
+)
+def test_silence_words_not_said_of_a_result_are_not_wrong_results(line: str) -> None:
+    assert not STRONG_RESULT.search(line)
+
+
+DOCKER_FIELDS = [
+    "| **SOFTWARE**  | Docker                          |",  # DrewThomasson/ebook2audiobook#178
+    "Installation method: Docker",
+    "| Environment | docker compose |",
+    "**Platform:** Docker Desktop",
+]
+
+
+@pytest.mark.parametrize("line", DOCKER_FIELDS)
+def test_a_template_field_whose_value_is_docker_is_a_container(line: str) -> None:
+    assert TEMPLATE_FIELD.match(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Installation method: Docker, but I also tried a venv on the Mac",  # more than Docker alone
+        "| **SOFTWARE**  | Python 3.11 (not Docker) |",
+        "Platform: macOS 14.5",
+        "I run it in Docker sometimes",  # prose, read elsewhere
+    ],
+)
+def test_a_field_with_more_than_docker_or_no_docker_is_not_a_container(line: str) -> None:
+    assert not TEMPLATE_FIELD.match(line)
+
+
+def test_the_docker_table_on_a_mac_is_linux_never_healthy() -> None:
+    paste = "\n".join(
+        [
+            "| **Category**  | **Details**                      |",
+            "|---------------|----------------------------------|",
+            "| **HARDWARE**  | MacBook M1 Pro Max              |",
+            "| **SOFTWARE**  | Docker                          |",
+            "| **TIME**      | Running for 10 minutes  - Only 12% done        |",
+        ]
+    )
+    diagnosis = explain_text(paste)
+    assert diagnosis.cause.id == "not-macos"
+    assert diagnosis.exit_code == 1
+
+
+@pytest.mark.parametrize("line", ["看到代码里还是选的cpu", "默认使用的是CPU", "它仍然用cpu"])
+def test_the_cpu_still_chosen_said_in_chinese_is_the_cpu_used(line: str) -> None:
+    assert CPU_ONLY.search(line)
+
+
+def test_the_cpu_still_chosen_in_chinese_on_a_named_mac_is_mps_not_requested() -> None:
+    diagnosis = explain_text("# user: 我的 MacBook M2 Pro 跑推理很慢\n看到代码里还是选的cpu")
+    assert diagnosis.cause.id == "mps-not-requested"
+    assert diagnosis.exit_code == 1

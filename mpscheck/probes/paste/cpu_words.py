@@ -50,6 +50,8 @@ CPU_ONLY = re.compile(
     r"(?![- ](?:only|build|wheel))"
     r"|(?:改为|改成|设置为|设为|换成|指定为?)\s*(?i:mps)[^\n]{0,12}?(?:没有效果|没效果|无效|没用|不起作用|不生效)"
     r"|(?:其实|实际上?)\s*(?:是|还是)?\s*(?:在)?\s*(?:用|使用)\s*(?i:cpu)"
+    # the code or the tool still (or by default) choosing the CPU ("看到代码里还是选的cpu", CosyVoice_for_MacOs#10)
+    r"|(?:还是|仍然|依然|默认|都是)\s*(?:选|选择|选用|用|使用)了?\s*的?\s*(?:是)?\s*(?i:cpu)"
     # the run seen going back to the CPU ("I believe it keeps reverting to the cpu", pyannote-audio#1091), or on one
     # core ("is running on just one core", vec2text#72; "all computation happening on one core out of 10", #77)
     r"|\b(?:keeps?|kept) (?:on )?(?:reverting|going back|switching back|defaulting) to (?:the )?cpu\b"

@@ -52,12 +52,19 @@ _OUTPUTS = (
     r"(?:results?|outputs?|images?|masks?|boxes|predictions?|detections?|embeddings?|values|numbers|weights|tokens"
     r"|text|audio|sounds?|speech|voices?|segmentations?|transcriptions?)"
 )
+_AUDIO = r"(?:audio|sounds?|speech|voices?|vocals?|outputs?|files?|wavs?|tracks?|stems?|results?|clips?)"
 # "the following strange result" (segment-anything#458), "weird outputs": the user's own word for a result gone wrong
 _STRONG = (
     rf"(?:wrong|incorrect|corrupt(?:ed)?|garbage|gibberish|garbled|nonsense|strange|weird|meaningless)"
     rf"(?: [\w-]{{1,20}}){{0,2}}? {_OUTPUTS}"
     # a box no detector can return: "boxes with negative width values ... only ... with --device mps" (yolov5#12654)
     r"|negative[- ](?:widths?|heights?|areas?)"
+    # what an audio tool's wrong results sound like: silence where sound should be ("the vocals file is silent",
+    # tsurumeso/vocal-remover#173; "a silent wav", "produces only silence", "it has no sound")
+    rf"|{_AUDIO}(?: [\w-]{{1,20}}){{0,2}}? (?:is|are|was|were|comes? out|sounds?) (?:completely |totally |just |all )?"
+    r"(?:silent|silence|mute|muted|empty)"
+    rf"|silent {_AUDIO}|(?:only|just|pure|complete|total) silence"
+    r"|(?:has|had|have|with|produces?|gives?) no (?:sound|audio)"
 )
 STRONG_RESULT = re.compile(rf"(?i)\b(?:{_STRONG})\b")
 WRONG_WORDS = re.compile(rf"(?i)\b{_WRONG}\b")
