@@ -13,7 +13,14 @@ metavoice) found explain missing, each read generally:
   enabled, the CPU run fine): wrong results on mps, never a healthy run;
 - a bug template's field whose value is Docker ("| **SOFTWARE** | Docker |"): the tool runs in a Linux container,
   even on the Mac the template names;
-- the code said, in Chinese, to still choose the CPU ("看到代码里还是选的cpu").
+- the code said, in Chinese, to still choose the CPU ("看到代码里还是选的cpu");
+- a known message that a rich console wrapped, padding each line with blanks and indenting the next ("restore
+  data" + blanks, blanks + "location of ... (tagged with mps:0)"): joined back as one message;
+- only the tail of torch's MPS out-of-memory message, its head cut ("..... disable upper limit for memory
+  allocations (may cause system failure)"): out of memory;
+- a precision flag set off ("with or without `--bf16 false`") is no request for mixed precision;
+- results called noise on a line that names the Mac by its product ("on M3 Max MacBook Pro ... outputs are digital
+  noise"): wrong results on the Mac.
 
 The texts are lines of the round's threads (tests/corpus names each) and the same shapes in other words.
 """
@@ -24,6 +31,8 @@ import pytest
 
 from mpscheck.checks.causes import explain_text
 from mpscheck.probes.paste.container import TEMPLATE_FIELD
+from mpscheck.probes.paste.normalise import join_split_messages
+from mpscheck.probes.paste.precision import FLAG
 from mpscheck.probes.paste.cpu_words import CPU_ONLY, cpu_said
 from mpscheck.probes.paste.wrong_words import STRONG_RESULT
 
@@ -212,3 +221,92 @@ def test_the_cpu_still_chosen_in_chinese_on_a_named_mac_is_mps_not_requested() -
     diagnosis = explain_text("# user: 我的 MacBook M2 Pro 跑推理很慢\n看到代码里还是选的cpu")
     assert diagnosis.cause.id == "mps-not-requested"
     assert diagnosis.exit_code == 1
+
+
+RICH_WRAPPED = [
+    "> RuntimeError: don't know how to restore data                ",
+    "                    location of torch.storage.UntypedStorage (tagged            ",
+    "                    with mps:0) ",
+]
+
+
+def test_a_message_a_rich_console_padded_and_indented_is_joined() -> None:
+    joined = join_split_messages(RICH_WRAPPED)
+    assert joined[0].endswith("restore data location of torch.storage.UntypedStorage (tagged with mps:0)")
+    assert joined[1:] == ["", ""]
+
+
+def test_the_rich_wrapped_restore_message_is_an_mps_checkpoint() -> None:
+    diagnosis = explain_text("\n".join(RICH_WRAPPED))  # voicepaw/so-vits-svc-fork#804
+    assert diagnosis.cause.id == "mps-checkpoint-load"
+    assert diagnosis.exit_code == 1
+
+
+def test_short_lines_of_their_own_are_not_joined_across_blanks() -> None:
+    lines = ["Epoch 1/3        ", "    loss: 0.5   ", "Epoch 2/3"]
+    assert join_split_messages(lines) == lines
+
+
+OOM_TAIL = [
+    # ace-step/ACE-Step-1.5#1336's title
+    "[generate_music] Generation failed. Music generation failed: .....disable upper limit for memory allocations "
+    "(may cause system failure).",
+    "Error: ... to disable upper limit for memory allocations (may cause system failure)",
+]
+
+
+@pytest.mark.parametrize("paste", OOM_TAIL)
+def test_the_tail_of_the_mps_out_of_memory_message_is_out_of_memory(paste: str) -> None:
+    diagnosis = explain_text(paste)
+    assert diagnosis.cause.id == "out-of-memory"
+    assert diagnosis.exit_code == 1
+
+
+def test_the_whole_message_keeps_its_numbers_reading() -> None:
+    whole = explain_text(
+        'RuntimeError: "MPS backend out of memory (MPS allocated: 6.82 GB, other allocations: 750.70 MB, max '
+        "allowed: 9.07 GB). Tried to allocate 2.17 GB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to "
+        'disable upper limit for memory allocations (may cause system failure)."'
+    )
+    assert whole.cause.id == "out-of-memory"
+    assert whole.cause.variant == "too-large"
+
+
+@pytest.mark.parametrize(
+    ("line", "asked"),
+    [
+        ("# user: with or without ` --bf16 false` doesn't matter.", False),
+        ("python train.py --fp16 False", False),
+        ("python train.py --bf16 off --lr 1e-4", False),
+        ("python train.py --bf16 --lr 1e-4", True),
+        ("python train.py --fp16 True", True),
+    ],
+)
+def test_a_precision_flag_set_off_is_no_request(line: str, asked: bool) -> None:
+    assert bool(FLAG.search(line)) is asked
+
+
+NOISE_ON_A_MAC = [
+    # ace-step/ACE-Step#8
+    "# user: Having the same experience on M3 Max MacBook Pro. No problem setting up the venv and running the app, "
+    "but outputs are digital noise.",
+    "# user: on my iMac the results are just noise",
+]
+
+
+@pytest.mark.parametrize("line", NOISE_ON_A_MAC)
+def test_results_called_noise_on_a_named_mac_are_wrong_results(line: str) -> None:
+    diagnosis = explain_text(line)
+    assert diagnosis.cause.id == "metal-bug-fixed-later"
+    assert diagnosis.exit_code == 1
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "# user: on my MacBook the noise scheduler is set to ddim",  # noise as a setting, no result called noise
+        "# user: the MacBook fan noise is loud while it runs",
+    ],
+)
+def test_noise_not_said_of_a_result_is_no_wrong_result(line: str) -> None:
+    assert explain_text(line).cause.id != "metal-bug-fixed-later"

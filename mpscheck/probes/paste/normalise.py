@@ -115,13 +115,17 @@ def join_split_messages(lines: list[str]) -> list[str]:
     from mpscheck.knowledge.needles import may_match
     from mpscheck.probes.paste.uname import KERNEL
 
-    text = "\n".join(lines)
+    # Each line without its blanks at either end: a rich console pads a wrapped line to the width and indents
+    # the next one ("restore data" + blanks, then blanks + "location of ..."), which a message's single spaces
+    # would not match across.
+    pieces = [line.strip() for line in lines]
+    text = "\n".join(pieces)
     if "\n" not in text:
         return lines
     flat = text.replace("\n", " ")
     starts = [0]
-    for line in lines[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
+    for piece in pieces[:-1]:
+        starts.append(starts[-1] + len(piece) + 1)
     runs: list[tuple[int, int]] = []
     width: int | None = 0  # the width a terminal hard-wrapped the paste at (read once, when first needed)
     patterns = [row.pattern for row in TABLE if may_match(row.pattern, flat)]
