@@ -31,9 +31,9 @@ import pytest
 
 from mpscheck.checks.causes import explain_text
 from mpscheck.probes.paste.container import TEMPLATE_FIELD
+from mpscheck.probes.paste.cpu_words import CPU_ONLY, cpu_said
 from mpscheck.probes.paste.normalise import join_split_messages
 from mpscheck.probes.paste.precision import FLAG
-from mpscheck.probes.paste.cpu_words import CPU_ONLY, cpu_said
 from mpscheck.probes.paste.wrong_words import STRONG_RESULT
 
 CUT_CHECKPOINT = [
@@ -251,7 +251,7 @@ OOM_TAIL = [
     # ace-step/ACE-Step-1.5#1336's title
     "[generate_music] Generation failed. Music generation failed: .....disable upper limit for memory allocations "
     "(may cause system failure).",
-    "Error: ... to disable upper limit for memory allocations (may cause system failure)",
+    "Error: ...disable upper limit for memory allocations (may cause system failure)",
 ]
 
 

@@ -135,10 +135,8 @@ NOTES: tuple[Row, ...] = (
         r"\bMPS backend out of memory\b(?! \(MPS allocated)"
         # ... or only its tail, the head cut away ("Music generation failed: .....disable upper limit for memory
         # allocations (may cause system failure).", ACE-Step-1.5#1336): torch's MPS allocator alone words it so;
-        # not inside the whole message (after "... pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to "), which its
-        # numbers' rows read
-        r"|(?<!pool\. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0\.0 to )\bdisable upper limit for memory allocations "
-        r"\(may cause system failure\)",
+        # not after the message's own "to " (the whole message, its numbers' rows read it, however it is wrapped)
+        r"|(?<!to )\bdisable upper limit for memory allocations \(may cause system failure\)",
         "out-of-memory",
         "MPS ran out of memory; the paste does not show the allocator's numbers, which tell a model too large for this "
         "Mac from memory held by other processes",
