@@ -310,3 +310,11 @@ def test_results_called_noise_on_a_named_mac_are_wrong_results(line: str) -> Non
 )
 def test_noise_not_said_of_a_result_is_no_wrong_result(line: str) -> None:
     assert explain_text(line).cause.id != "metal-bug-fixed-later"
+
+
+def test_a_rich_wrapped_message_inside_a_quoted_reply_is_joined_without_the_quote_marks() -> None:
+    quoted = ["> " + line for line in RICH_WRAPPED]  # the whole paste quoted again in a reply
+    joined = join_split_messages(quoted)
+    assert joined[0].endswith("restore data location of torch.storage.UntypedStorage (tagged with mps:0)")
+    assert joined[1:] == ["", ""]
+    assert explain_text("\n".join(quoted)).cause.id == "mps-checkpoint-load"

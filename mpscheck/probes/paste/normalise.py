@@ -118,7 +118,8 @@ def join_split_messages(lines: list[str]) -> list[str]:
     # Each line without its blanks at either end: a rich console pads a wrapped line to the width and indents
     # the next one ("restore data" + blanks, then blanks + "location of ..."), which a message's single spaces
     # would not match across.
-    pieces = [line.strip() for line in lines]
+    # A quoted reply's "> " on each line is no part of the message either.
+    pieces = [_QUOTE_MARK.sub("", line).strip() for line in lines]
     text = "\n".join(pieces)
     if "\n" not in text:
         return lines
@@ -149,7 +150,9 @@ def join_split_messages(lines: list[str]) -> list[str]:
     for first, last in sorted(runs):
         if not out[first].strip() or not out[last].strip():  # already joined into an earlier run
             continue
-        out[first] = " ".join(out[i].strip() if i > first else out[i].rstrip() for i in range(first, last + 1))
+        out[first] = " ".join(
+            _QUOTE_MARK.sub("", out[i]).strip() if i > first else out[i].rstrip() for i in range(first, last + 1)
+        )
         for i in range(first + 1, last + 1):
             out[i] = ""
     return out
