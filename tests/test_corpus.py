@@ -256,6 +256,15 @@ WRONG_CAUSE = {
     "and a script "
     'with device = "cpu": a device assignment in a script is not read as the run\'s device (the script may not be '
     "the one that ran)",
+    "basic-pitch-52-illegal-hardware-instruction-miniconda.txt": "an illegal hardware instruction under a miniconda "
+    "path: the paste cannot tell an x86_64 Python under Rosetta (the thread's answer) from a library built for another "
+    "CPU; the answer names both and the command that tells them apart (platform.machine())",
+    "cosyvoice-for-macos-10-code-picks-cpu-chinese.txt": "the code said to pick the CPU is read ('还是选的cpu'), but "
+    "no Mac is shown (the Mac is only in the repository's name), and words that the CPU ran are never placed on a Mac "
+    "by themselves",
+    "viterbox-tts-4-slow-m1-vietnamese.txt": "slow on an M1 told in Vietnamese ('mất 130s'), with '(MPS)' in the "
+    "title: no reader takes Vietnamese words for slow, and the paste does not show that the code never asked for mps "
+    "(the maintainer's answer)",
 }
 WRONG_FIX = {
     "cellpose-1063-sparse-mps-bullets-m2-ultra.txt": "the thread's fix is cellpose's own change (install it from git, "
@@ -286,6 +295,9 @@ WRONG_FIX = {
     "spark-tts-181-output-channels-65536-m1-max.txt": "the thread's fix is PYTORCH_ENABLE_MPS_FALLBACK=1, which torch "
     "honours for conv output channels > 65536 only from PR pytorch/pytorch#134770 on; the answer keeps 'the fallback "
     "does not help' (audiosr-70 saw it fail), an upgrade and the CPU",
+    "speech-ai-forge-119-placeholder-chinese-title.txt": "the maintainer's workaround is the project's own "
+    "`--use_cpu all` flag, which the paste (a title) does not name; the answer is the general one for a tensor left "
+    "on the CPU: move the model and every input to one device",
 }
 
 

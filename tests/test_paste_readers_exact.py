@@ -413,6 +413,23 @@ def test_a_split_message_is_joined_keeping_its_first_lines_indent() -> None:
     assert joined[1:] == [""] * (taken - 1) + wrapped[taken:]
 
 
+def test_a_message_a_rich_console_padded_and_indented_is_joined_exactly() -> None:
+    # voicepaw/so-vits-svc-fork#804: each line padded to the console's width, the next indented
+    lines = [
+        "RuntimeError: don't know how to restore data                ",
+        "                    location of torch.storage.UntypedStorage (tagged            ",
+        "                    with mps:0) ",
+        "next line",
+    ]
+    joined = join_split_messages(lines)
+    assert joined == [
+        "RuntimeError: don't know how to restore data location of torch.storage.UntypedStorage (tagged with mps:0)",
+        "",
+        "",
+        "next line",
+    ]
+
+
 def test_a_time_alone_a_ci_stamp_and_a_bracketed_level_are_line_prefixes() -> None:
     """issue 17's metamorphic run: a time alone ("[12:00:00] ") on every line hid every fact of 35 pastes."""
     assert strip_prefixes(["[12:00:00] RuntimeError: x", "[12:00:00]   File y"]) == ["RuntimeError: x", "  File y"]
@@ -635,6 +652,22 @@ def test_docker_compose_output_reads_exactly() -> None:
         ("host.system", "Linux", 1, None),
         ("paste.container", True, 2, None),
         ("host.system", "Linux", 2, None),
+    ]
+
+
+def test_a_template_field_whose_value_is_docker_reads_exactly() -> None:
+    # DrewThomasson/ebook2audiobook#178's table, and the same field as a "Label: value" line
+    lines = [
+        "| **HARDWARE**  | MacBook M1 Pro Max              |",
+        "| **SOFTWARE**  | Docker                          |",
+        "Installation method: Docker",
+        "Installation method: Docker, then natively",
+    ]
+    assert read_with("container", lines) == [
+        ("paste.container", True, 2, None),
+        ("host.system", "Linux", 2, None),
+        ("paste.container", True, 3, None),
+        ("host.system", "Linux", 3, None),
     ]
 
 

@@ -132,7 +132,11 @@ NOTES: tuple[Row, ...] = (
         "oom-said",
         # torch's out-of-memory named without its numbers (a title, a retelling: "MPS backend out of memory Issue"):
         # what the numbers would tell apart (model too large, memory held elsewhere, a watermark) is unknown.
-        r"\bMPS backend out of memory\b(?! \(MPS allocated)",
+        r"\bMPS backend out of memory\b(?! \(MPS allocated)"
+        # ... or only its tail, the head cut away ("Music generation failed: .....disable upper limit for memory
+        # allocations (may cause system failure).", ACE-Step-1.5#1336): torch's MPS allocator alone words it so;
+        # not after the message's own "to " (the whole message, its numbers' rows read it, however it is wrapped)
+        r"|(?<!to )\bdisable upper limit for memory allocations \(may cause system failure\)",
         "out-of-memory",
         "MPS ran out of memory; the paste does not show the allocator's numbers, which tell a model too large for this "
         "Mac from memory held by other processes",

@@ -100,8 +100,7 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "autocast-device-mps",
-        # also as users retype it ("Userspecified an unsupported autocast device_type 'mps'", lm-sys/FastChat#3120)
-        # or cut it in a title ("get error [unsupported autocast device_type 'mps']", ComfyUI-LTXVideo#90)
+        # also retyped ("Userspecified an ...", lm-sys/FastChat#3120) or cut in a title (ComfyUI-LTXVideo#90)
         r"(?:User ?specified an )?unsupported autocast device_type '?mps",
         "autocast-needs-newer-torch",
         "this torch has no autocast for mps (MPS autocast came with torch 2.5 for float16, 2.6 for bfloat16)",
@@ -222,7 +221,10 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "cuda-checkpoint-on-mac",
-        r"Attempting to deserialize object on a CUDA device but torch\.cuda\.is_available\(\) is False"
+        # torch words this opening only for CUDA (serialization._validate_device names the backend), so the message
+        # cut after it is the same error: a title cut at 80 characters ("... but torch.cuda.is_availabl",
+        # GPT-SoVITS#1296)
+        r"Attempting to deserialize object on a CUDA device\b"
         r"|Attempting to deserialize object on CUDA device \d+ but torch\.cuda\.device_count\(\) is",
         "cuda-requested-on-mac",
         "the checkpoint was saved on a CUDA GPU, and torch.load tries to put it back on CUDA, which this Mac has not",

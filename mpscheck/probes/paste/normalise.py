@@ -129,13 +129,18 @@ def _join_split(lines: list[str]) -> list[str]:
     from mpscheck.knowledge.needles import may_match
     from mpscheck.probes.paste.uname import KERNEL
 
-    text = "\n".join(lines)
+    # Each line without its blanks at either end: a rich console pads a wrapped line to the width and indents
+    # the next one ("restore data" + blanks, then blanks + "location of ..."), which a message's single spaces
+    # would not match across.
+    # A quoted reply's "> " on each line is no part of the message either.
+    pieces = [_QUOTE_MARK.sub("", line).strip() for line in lines]
+    text = "\n".join(pieces)
     if "\n" not in text:
         return lines
     flat = text.replace("\n", " ")
     starts = [0]
-    for line in lines[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
+    for piece in pieces[:-1]:
+        starts.append(starts[-1] + len(piece) + 1)
     runs: list[tuple[int, int]] = []
     width: int | None = 0  # the width a terminal hard-wrapped the paste at (read once, when first needed)
     patterns = [row.pattern for row in TABLE if may_match(row.pattern, flat)]
@@ -159,7 +164,9 @@ def _join_split(lines: list[str]) -> list[str]:
     for first, last in sorted(runs):
         if not out[first].strip() or not out[last].strip():  # already joined into an earlier run
             continue
-        out[first] = " ".join(out[i].strip() if i > first else out[i].rstrip() for i in range(first, last + 1))
+        out[first] = " ".join(
+            _QUOTE_MARK.sub("", out[i]).strip() if i > first else out[i].rstrip() for i in range(first, last + 1)
+        )
         for i in range(first + 1, last + 1):
             out[i] = ""
     return out

@@ -17,7 +17,9 @@ from mpscheck.probes.paste.model import Observation, Seen, each_line
 KIND = "mixed precision"
 # TrainingArguments(fp16=True), a YAML or CLI "fp16: true" / "--fp16 True", and the bare flag "--bf16"
 FLAG = re.compile(
-    r"(?<![\w-])(?:--)?(?P<dtype>fp16|bf16)(?:\s?[=:]\s?|\s)(?i:true)\b|(?<![\w-])--(?P<dtype2>fp16|bf16)\b(?![\w=-])"
+    r"(?<![\w-])(?:--)?(?P<dtype>fp16|bf16)(?:\s?[=:]\s?|\s)(?i:true)\b"
+    # the bare flag, never one set off ("with or without `--bf16 false` doesn't matter", ace-step/ACE-Step#8)
+    r"|(?<![\w-])--(?P<dtype2>fp16|bf16)\b(?![\w=-]| (?i:false|0|no|off)\b)"
 )
 # mixed_precision="fp16" as a keyword, a CLI flag (--mixed_precision fp16), or an accelerate config line
 SETTING = re.compile(r"\bmixed_precision(?:\s?=\s?|:\s?|\s)[\"']?(?P<dtype>fp16|bf16)\b")

@@ -46,6 +46,8 @@ _RESULTS = r"(?:results?|outputs?|images?|embeddings?|predictions?|transcription
 # not what a verb leads to ("models ... result in significantly lower quality")
 _BAD = (
     r"(?:wrong|incorrect|messed[- ]up|garbage|gibberish|broken|nonsense|garbled"
+    # noise for a result ("outputs are digital noise", ace-step/ACE-Step#8), never "noise" as a setting's name
+    r"|(?:are|is|were|was) (?:just |only |pure |all )?(?:digital |white |random |buzzing )?noise"
     r"|(?:are|is|were|was) of (?:a )?(?:much |far |significantly )?(?:lower|worse|poorer) quality)"
 )
 # ... further from mps, only such a word said of a result ("when using device=mps, the segmentation appears to
@@ -54,12 +56,19 @@ _OUTPUTS = (
     r"(?:results?|outputs?|images?|masks?|boxes|predictions?|detections?|embeddings?|values|numbers|weights|tokens"
     r"|text|audio|sounds?|speech|voices?|segmentations?|transcriptions?)"
 )
+_AUDIO = r"(?:audio|sounds?|speech|voices?|vocals?|outputs?|files?|wavs?|tracks?|stems?|results?|clips?)"
 # "the following strange result" (segment-anything#458), "weird outputs": the user's own word for a result gone wrong
 _STRONG = (
     rf"(?:wrong|incorrect|corrupt(?:ed)?|garbage|gibberish|garbled|nonsense|strange|weird|meaningless)"
     rf"(?: [\w-]{{1,20}}){{0,2}}? {_OUTPUTS}"
     # a box no detector can return: "boxes with negative width values ... only ... with --device mps" (yolov5#12654)
     r"|negative[- ](?:widths?|heights?|areas?)"
+    # what an audio tool's wrong results sound like: silence where sound should be ("the vocals file is silent",
+    # tsurumeso/vocal-remover#173; "a silent wav", "produces only silence", "it has no sound")
+    rf"|{_AUDIO}(?: [\w-]{{1,20}}){{0,2}}? (?:is|are|was|were|comes? out|sounds?) (?:completely |totally |just |all )?"
+    r"(?:silent|silence|mute|muted|empty)"
+    rf"|silent {_AUDIO}|(?:only|just|pure|complete|total) silence"
+    r"|(?:has|had|have|with|produces?|gives?) no (?:sound|audio)"
 )
 STRONG_RESULT = re.compile(rf"(?i)\b(?:{_STRONG})\b")
 WRONG_WORDS = re.compile(rf"(?i)\b{_WRONG}\b")
@@ -68,12 +77,13 @@ WRONG_RESULTS = re.compile(
     # "the result by the MPS backend is significantly worse": mps between the result and its judgement
     r"(?i)(?<![a-z])results?\b[^\n]{0,40}?(?<![a-z])mps\b[^\n]{0,40}?\bworse\b"
 )
-MAC_OR_MACOS = re.compile(r"(?i)\b(?:mac|macs|macos|apple silicon)\b")
+# a Mac named by its product too ("on M3 Max MacBook Pro ... outputs are digital noise")
+MAC_OR_MACOS = re.compile(r"(?i)\b(?:mac|macs|macos|macbook|imac|apple silicon)\b")
 RESULTS_BAD = re.compile(rf"(?i)\b(?:{_RESULTS}\b[^\n]{{0,30}}?\b{_BAD}|{_BAD} {_RESULTS})\b")
 MAC_RESULTS_BAD = Near(RESULTS_BAD, 80, MAC_OR_MACOS, len("apple silicon"))
 # results said to differ on the Mac or its chip ("on M2 it works (and it is quite fast) but the results are
 # different", alpaca-lora#444): the results themselves called different, not a speed or a setup
-MAC_OR_CHIP = re.compile(r"(?i)\b(?:mac|macs|macos|apple silicon|m[1-5])\b")
+MAC_OR_CHIP = re.compile(r"(?i)\b(?:mac|macs|macos|macbook|imac|apple silicon|m[1-5])\b")
 RESULTS_DIFFER = re.compile(
     rf"(?i)\b{_RESULTS} (?:are|were|is|was) (?:\w{{1,12}} )?(?:different|not (?:the )?same|inconsistent)\b"
 )
