@@ -75,6 +75,8 @@ def test_the_table_is_generated_for_every_release_read() -> None:
             "# user: then it says “view size is not compatible with input tensor's size” and stops",
             "view size is not compatible with input tensor's size",
         ),
+        # a loguru line at the error level: the message after the last bar
+        ("2024-05-01 10:00:00.123 | ERROR    | app:run:12 | " + VIEW, VIEW),
     ],
 )
 def test_a_bare_message_is_read_from_its_first_word(line: str, message: str) -> None:
@@ -89,6 +91,10 @@ def test_a_bare_message_is_read_from_its_first_word(line: str, message: str) -> 
         "Error: " + VIEW,  # error_line.py's tool error line
         "Placeholder storage has not been allocated on MPS device!",  # the MPS messages table's
         "[W NNPACK.cpp:51] Could not initialize NNPACK! Reason: Unsupported hardware.",  # torch's log: a warning
+        # a log line below the error level quotes no error of this run: AUTOMATIC1111 prints this one on every Mac
+        "Warning: caught exception 'Torch not compiled with CUDA enabled', memory monitor disabled",
+        "2024-05-01 10:00:00.123 | WARNING  | app:run:12 - " + VIEW,
+        "INFO: " + VIEW,
         '    raise RuntimeError("view size is not compatible with input tensor")',  # code
         "I tried everything but it is still not compatible with my Mac",
         # lines of GitHub's issue templates and of what users write around an error
@@ -118,6 +124,15 @@ def test_a_title_only_error_is_an_error_not_a_lack_of_evidence() -> None:
     result = explain_text("Using 'mps' - " + VIEW + ". Use .reshape(...) instead")
     assert result.cause.id == "metal-bug-fixed-later"
     assert result.exit_code == 1
+
+
+def test_automatic1111s_start_up_warning_leaves_a_healthy_run_healthy() -> None:
+    """The webui catches its own CUDA probe on every Mac and says so at the warning level: no error of the run."""
+    paste = (
+        "Warning: caught exception 'Torch not compiled with CUDA enabled', memory monitor disabled\n"
+        "tensor([1., 2., 3.], device='mps:0')"
+    )
+    assert not [o for o in read(paste).observations if o.fact == "paste.error_line"]
 
 
 def test_a_bare_message_outranks_a_healthy_banner() -> None:

@@ -25,13 +25,18 @@ KIND = "error"
 MAX_STARTS = 8
 MAX_MESSAGE = 300
 MIN_LINE = 20  # shorter lines cannot hold five words of a message
-# Where a quoted message can start: the line's first letter, or a letter after a quote, a colon or a dash.
+MAX_PREFIX = 80  # a log line's level stands in its first characters
+# Where a quoted message can start: the line's first letter, or a letter after a quote, a colon, a dash or a log's bar.
 FIRST_LETTER = re.compile(r"[^A-Za-z]{0,12}(?=[A-Za-z])")
-MARK = re.compile(r"[\"'`“‘:–—-]")  # one character class: the scan stays fast on a long line
-AFTER_MARK = re.compile(r" {1,4}(?=[A-Za-z])")  # after a colon, or a dash with a space before it
+MARK = re.compile(r"[\"'`“‘:–—|-]")  # one character class: the scan stays fast on a long line
+AFTER_MARK = re.compile(r" {1,4}(?=[A-Za-z])")  # after a colon, or a dash or bar with a space before it
 AFTER_QUOTE = re.compile(r" {0,2}(?=[A-Za-z])")
 CLOSING = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’"}
 C10_LOG = re.compile(r"^\s*\[[WIE]\d*\s")  # torch's own log line: "[W NNPACK.cpp:51] ...", "[W1124 10:00 ...]"
+# A log line at a level below error ("Warning: caught exception 'Torch not compiled with CUDA enabled', memory monitor
+# disabled", which AUTOMATIC1111 prints on every Mac; "2024-05-01 | WARNING | ..."; "INFO: ..."): what it quotes is
+# no error of this run.
+NOT_ERROR_LEVEL = re.compile(r"(?i)(?:^|[\s|\[(-])(?:warn(?:ing)?|info|debug)\s*[:\]|)-]")
 
 
 def parse(lines: list[str]) -> list[Observation]:
@@ -48,6 +53,8 @@ def bare_message(line: str) -> str | None:
     from mpscheck.knowledge.torch_openings import is_mps_opening, is_torch_opening, may_open, opening_key
 
     if len(line) < MIN_LINE or C10_LOG.match(line) or NOT_ERRORS.match(line):
+        return None
+    if NOT_ERROR_LEVEL.search(line[:MAX_PREFIX]):
         return None
     for mark, start in islice(_starts(line), MAX_STARTS):
         if not may_open(line, start):
