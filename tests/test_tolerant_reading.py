@@ -146,3 +146,14 @@ def test_normalising_any_lines_is_total_and_keeps_its_map(lines: list[str]) -> N
     assert all(1 <= n <= len(lines) for n in result.origin)
     assert result.origin == sorted(result.origin)
     assert len(join_wrapped(lines)) == len(lines)  # joining keeps the numbering
+
+
+def test_the_wrap_width_is_read_from_the_paste_as_pasted() -> None:
+    """A soft-wrapped message joined first is a line longer than the terminal's: the width the rest of the paste was
+    cut at is still read from the lines as they were pasted (pytorch-86152 wrapped at 80 columns)."""
+    from mpscheck.probes.paste.normalise import join_wrapped
+
+    pasted = ["a" * 79 + "b", "cd", "x" * 80, "y"]
+    soft_joined = ["a" * 79 + "b", "cd", "x" * 80 + " y and more words", ""]
+    assert join_wrapped(soft_joined)[0] == "a" * 79 + "b"  # the longest line hides the width
+    assert join_wrapped(soft_joined, pasted)[0] == "a" * 79 + "bcd"

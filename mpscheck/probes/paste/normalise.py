@@ -93,7 +93,7 @@ def normalise(lines: list[str]) -> Normalised:
     # join its pieces without one.
     typed = [markdown_unescape(typography(line)) for line in lines]
     split_joined = join_split_messages(typed)
-    joined = rejoin_split_messages(join_wrapped(split_joined), split_joined)
+    joined = rejoin_split_messages(join_wrapped(split_joined, typed), split_joined)
     joined = strip_prefixes([_PYTEST_E.sub("", unfence(html_unescape(separators(line)))) for line in joined])
     out: list[str] = []
     origin: list[int] = []
@@ -285,17 +285,19 @@ def wrap_width(lines: list[str]) -> int | None:
     return None
 
 
-def join_wrapped(lines: list[str]) -> list[str]:
+def join_wrapped(lines: list[str], as_pasted: list[str] | None = None) -> list[str]:
     """Lines cut at the wrap width joined onto the line they continue (which keeps its number; each
     continuation is left blank), and a hint's platform tag or uname's machine moved back to its line.
 
     A terminal may wrap a quoted text (the marks only on each record's first piece, counted in the width), or
     a reply may quote a wrapped paste (the marks on every piece, not counted): a continuation's quote marks,
     when its line has them too (the reply's, before the paste's own), are dropped as it is joined, and the
-    width is measured without the marks when the lines as they stand show none."""
+    width is measured without the marks when the lines as they stand show none. The width is read from the
+    lines *as_pasted* when given: a soft-wrapped message joined before (join_split_messages) is a line longer
+    than the terminal's, which would hide the width the rest of the paste was cut at."""
     marks = [q[0] if (q := _QUOTE_MARK.match(line)) else "" for line in lines]
     measured = lines
-    width = wrap_width(lines)
+    width = wrap_width(as_pasted if as_pasted is not None else lines)
     if width is None and any(marks):
         measured = [line[len(mark) :] for line, mark in zip(lines, marks)]
         width = wrap_width(measured)
