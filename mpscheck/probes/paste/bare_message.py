@@ -2,14 +2,14 @@
 size is not compatible with input tensor's size and stride"), in a sentence ('a Runtime error "Placeholder
 storage has not been allocated ..."'), or as a line of its own.
 
-A line is read as torch's message when, at the start of the line or right after a quote, a colon or a
-dash, its first five words are the opening of a message torch's own libraries print
+A line is read as torch's message when, at the start of the line or right after a quote, a colon, a
+dash or a log's bar, its first five words are the opening of a message torch's own libraries print
 (mpscheck/knowledge/torch_openings.py, generated from the wheels). It becomes a ``paste.error_line``,
 so the judgement weighs it as it weighs an error line with its class. Lines other readers already take
 are left to them: a line with an exception class, a crash or a warning (error_line.py), a c10 log line
-(``[W ...]``, a warning), code that names an error, and a line holding a message of the known-errors or
-MPS messages tables (or opening like one), which the judgement reads with its own rows. Linear: one scan
-for marks per line, and at most MAX_STARTS candidate starts, each reading five words.
+(``[W ...]``, a warning), a log line below the error level, code that names an error, and a line holding a
+message of the known-errors or MPS messages tables (or opening like one), which the judgement reads with its
+own rows. Linear: one scan for marks per line, and at most MAX_STARTS candidate starts, each reading five words.
 """
 
 from __future__ import annotations
