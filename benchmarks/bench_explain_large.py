@@ -71,6 +71,11 @@ def inputs(size: int) -> dict[str, bytes]:
         ),
         "random bytes": bytes(rng.getrandbits(8) for _ in range(size)),
         "one long line": fill("a b_c/d 1.2 "),
+        # a printed tensor that never closes, on every line, each line different (no line is read once for all)
+        "unclosed tensors": "".join(f"tensor([{n}., 2., " + "3., " * 20 + "\n" for n in range(size // 90)).encode()[
+            :size
+        ],
+        "nested brackets": fill("tensor(" + "(" * 3990 + "\n"),
         "utf-16 with BOM": b"\xff\xfe"
         + (corpus * (size // (2 * len(corpus)) + 1))[: size // 2 - 1].encode("utf-16-le"),
     }

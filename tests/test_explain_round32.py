@@ -160,3 +160,19 @@ def test_denormals_with_no_mps_named_are_not_an_mps_bug() -> None:
     paste = "tensor([[ 2.8026e-45,  7.1746e-43,  2.9427e-44]])"
     assert read(paste).get("paste.garbage_values") is not None
     assert explain_text(paste).cause.id != "metal-bug-fixed-later"
+
+
+def test_a_printed_tensor_is_read_up_to_a_bounded_length() -> None:
+    """An unclosed ``tensor(`` costs at most MAX_BODY characters: a closing parenthesis beyond them is not reached, so
+    hostile text (``tensor(`` and no end, on every line of a long paste) stays cheap."""
+    near = ["tensor([1.,", " " * 10 + "2.], device='mps:0')"]
+    assert tensor_values._body(near, 0, len("tensor(")) == "[1.,           2.], device='mps:0'"
+    far = ["tensor([" + "1., " * (tensor_values.MAX_BODY // 4), "2.])"]
+    assert tensor_values._body(far, 0, len("tensor(")) is None
+
+
+def test_the_printed_tensors_tried_per_paste_are_bounded() -> None:
+    unclosed = ["tensor([1., 2.,"] * (tensor_values.MAX_TENSORS * 2 + 5)
+    pair = ["tensor([1., 2.])", "tensor([1., 5.], device='mps:0')"]
+    assert tensor_values._printed(pair)  # read when few tensors come before
+    assert tensor_values._printed(unclosed + pair) == []  # past the bound nothing more is tried

@@ -32,7 +32,9 @@ NUMBER = re.compile(r"-?(?:inf|nan|\d+(?:\.\d*)?(?:e[+-]?\d+)?)")
 DEVICE = re.compile(r"device='(\w+)(?::\d+)?'")
 TAIL = re.compile(r",\s*(?:device|dtype|grad_fn|requires_grad)=")
 MAX_LINES = 60  # a printed tensor torch abbreviates ("...") long before this
-MAX_TENSORS = 200  # the printed tensors read per paste: bounds the work on any input
+MAX_BODY = 4000  # nor this many characters: an unclosed "tensor(" on every line of a long paste stays cheap
+PAREN = re.compile(r"[()]")
+MAX_TENSORS = 200  # the printed tensors read per paste (twice that tried): bounds the work on any input
 # A float32 under FLT_MIN (1.1755e-38) as torch prints it: a denormal, which no computation of a model leaves in a
 # tensor but memory read as floats does (1.4013e-45 is the bit pattern 1). Three in one printed tensor are garbage.
 DENORMAL = re.compile(r"(?<![\w.])-?\d\.\d{4}e-(?:39|4[0-5])\b")
@@ -76,10 +78,14 @@ def _garbage(lines: list[str]) -> list[Observation]:
 
 def _printed(lines: list[str]) -> list[Printed]:
     found: list[Printed] = []
+    tried = 0
     for number, line in enumerate(lines, start=1):
         if PROMPT.match(line):
             continue
         for match in START.finditer(line):
+            tried += 1
+            if tried > MAX_TENSORS * 2:  # read or not (unclosed), each costs up to MAX_BODY: the work stays bounded
+                return found
             body = _body(lines, number - 1, match.end())
             if body is None:
                 continue
@@ -94,15 +100,20 @@ def _printed(lines: list[str]) -> list[Printed]:
 
 
 def _body(lines: list[str], index: int, start: int) -> str | None:
-    """The text between ``tensor(`` and its closing parenthesis, over as many lines as it takes (or None)."""
-    depth, parts, column = 1, [], start
+    """The text between ``tensor(`` and its closing parenthesis, over as many lines as it takes (or None, when it
+    does not close within MAX_LINES lines and MAX_BODY characters: every printed tensor costs at most that)."""
+    depth, parts, column, read = 1, [], start, 0
     for text in lines[index : index + MAX_LINES]:
-        for at in range(column, len(text)):
-            depth += {"(": 1, ")": -1}.get(text[at], 0)
+        segment = text[column : column + MAX_BODY - read]
+        for paren in PAREN.finditer(segment):
+            depth += 1 if paren.group() == "(" else -1
             if depth == 0:
-                parts.append(text[column:at])
+                parts.append(segment[: paren.start()])
                 return " ".join(parts)
-        parts.append(text[column:])
+        parts.append(segment)
+        read += len(segment)
+        if read >= MAX_BODY:
+            return None
         column = 0
     return None
 
