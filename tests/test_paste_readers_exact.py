@@ -1272,3 +1272,21 @@ def test_twenty_fifth_round_runner_and_ci_memory_read_exactly() -> None:
         ("paste.oom_said", True, 5, None),
         ("paste.ci_said", True, 5, None),
     ]
+
+
+def test_the_device_words_gate_keeps_every_cpu_reading() -> None:
+    """names_device is a necessary condition of CPU_ONLY and cpu_said: every corpus line either reads keeps it, and a
+    line naming no device is skipped."""
+    from pathlib import Path
+
+    from mpscheck.probes.paste.cpu_words import CPU_ONLY, cpu_said, names_device
+
+    read = 0
+    for path in sorted((Path(__file__).parent / "corpus").glob("*.txt")):
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            if CPU_ONLY.search(line.replace("*", "").replace("`", "")) or cpu_said(line):
+                read += 1
+                assert names_device(line), line
+    assert read > 20
+    assert names_device("it only uses the *CPU*") and names_device("只能CPU跑")
+    assert not names_device("Epoch 1/10: loss 0.2134, accuracy 0.91")

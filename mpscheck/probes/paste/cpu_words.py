@@ -76,6 +76,16 @@ CPU_SAID = re.compile(
 )
 
 
+# Every reading above names one of these (markdown's *CPU* and `cpu` included): a line without any is skipped at once.
+DEVICE_WORDS = ("cpu", "gpu", "mps", "metal", "core")
+
+
+def names_device(line: str) -> bool:
+    """A cheap first test for CPU_ONLY and cpu_said, which scan slowly: most lines of a log name no device."""
+    low = line.lower()
+    return any(word in low for word in DEVICE_WORDS)
+
+
 def cpu_said(line: str) -> bool:
     """Said, not asked: no "?" closes the sentence ("defaults to CPU on Apple Silicon. Any chance we could expose
     MPS?" is a statement and then a question of its own)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.probes.paste.cpu_words import CPU_ONLY, MPS_AVAILABLE_SAID, cpu_said
+from mpscheck.probes.paste.cpu_words import CPU_ONLY, MPS_AVAILABLE_SAID, cpu_said, names_device
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 from mpscheck.probes.paste.near import Near
 from mpscheck.probes.paste.older_torch import OLDER_TORCH_WORKS
@@ -251,7 +251,7 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.no_mps_build", True))
     if MPS_AVAILABLE_SAID.search(line):
         found.append(seen("paste.mps_available_said", True))
-    if CPU_ONLY.search(line.replace("*", "").replace("`", "")) or cpu_said(line):  # markdown's *CPU*, `cpu`
+    if names_device(line) and (CPU_ONLY.search(line.replace("*", "").replace("`", "")) or cpu_said(line)):
         found.append(seen("paste.device_used", "cpu"))
         if named_mac:
             found.append(seen("host.system", "Darwin"))
