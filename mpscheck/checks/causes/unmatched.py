@@ -42,9 +42,9 @@ MAP_LOCATION_MPS = re.compile(r"map_location\s*=\s*[\w.(]{0,20}['\"]mps")
 UPGRADE = "{python} -m pip install --upgrade torch"
 # A frame of torch or its family (torch/, torchvision/, torchaudio/, functorch/): the error may be torch's.
 TORCH_FRAME = re.compile(r"(?:^|[/\\])(?:torch|torchvision|torchaudio|functorch|torchgen)[/\\]")
-# Words of an error that may well be about the device or torch: then it is not judged as outside torch.
 # The int64 a macOS-gated op refused ("... for pre MacOS_14_0. Received dtype: Long", flexeval#145): the int64 class.
 INT64_RECEIVED = re.compile(r"\b(?:dtype:? (?:torch\.)?(?:Long|int64)|(?:Long|int64) (?:input|tensors?))\b")
+# Words of an error that may well be about the device or torch: then it is not judged as outside torch.
 DEVICE_WORD = re.compile(r"(?i)mps|metal|cuda|torch|tensor|device|gpu|float|dtype|mkl|dylib|arm64|x86")
 
 
