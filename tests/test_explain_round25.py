@@ -146,6 +146,18 @@ def test_torchs_fallback_warning_retold_with_its_op_is_the_fallback_note(words: 
     diagnosis = explain_text(words)
     assert diagnosis.cause.id == "op-fallback-warning"
     assert "aten::" in diagnosis.cause.summary  # the op named
+    # the user's words are no evidence that mps ran: never "ready" (exit 0) on them, unlike torch's own warning line
+    assert (diagnosis.cause.variant, diagnosis.exit_code) == ("retold", 1)
+    assert diagnosis.next_step == "mpscheck doctor --format markdown"
+
+
+def test_torchs_own_fallback_warning_line_stays_a_note() -> None:
+    line = (
+        "UserWarning: The operator 'aten::linalg_svd' is not currently supported on the MPS backend and will fall back "
+        "to run on the CPU. This may have performance implications."
+    )
+    diagnosis = explain_text(line)
+    assert (diagnosis.cause.id, diagnosis.cause.variant, diagnosis.exit_code) == ("op-fallback-warning", None, 0)
 
 
 @pytest.mark.parametrize(

@@ -115,7 +115,7 @@ class ErrorRules(MemoryRules):
             )
         if row.cause == "float64-unsupported" and (made := failing_library(self.paste, hit.line)) is not None:
             return self.float64_in_library(made, summary, evidence)
-        variant = "buffer-too-large" if row.id == "buffer-too-large" else None
+        variant = {"buffer-too-large": "buffer-too-large", "op-fallback-told": "retold"}.get(row.id)
         return Cause(row.cause, summary, remedy, evidence, row.source, variant=variant)
 
     def float64_in_library(self, made: tuple[str, Observation], summary: str, evidence: tuple[Evidence, ...]) -> Cause:

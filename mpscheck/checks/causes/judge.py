@@ -34,7 +34,7 @@ from mpscheck.probes.paste.model import Observation, Paste
 
 HEALTHY, NOT_ENOUGH = "healthy", "not-enough-evidence"
 AMBIGUOUS = (NOT_ENOUGH, "x86_64-python", "no-metal-device")  # the paste cannot settle these alone
-UNSURE_VARIANTS = ("unrecognised", CHIP_NOT_SHOWN)  # nor these kinds of a cause: doctor is the next step
+UNSURE_VARIANTS = ("unrecognised", CHIP_NOT_SHOWN, "retold")  # nor these kinds of a cause: doctor is the next step
 DOCTOR_HINT = "mpscheck doctor --format markdown"
 # Text about torch on the GPU that shows no fact (a script, a question) is read, and lacks evidence: not "unreadable".
 ON_TOPIC = re.compile(r"(?i)\b(?:torch(?:vision|audio|text|tune|ao|rec)?|pytorch|mps)\b")
@@ -59,7 +59,9 @@ def judge(
     causes = judge_.causes()
     top = causes[0]
     others = [c for c in causes[1:] if c.id != top.id]
-    status = Status.PASS if top.id == HEALTHY else Status.WARN if top.id == "op-fallback-warning" else Status.FAIL
+    # The fallback warning shows a run on mps; the same retold in the user's words (variant retold) is no such evidence.
+    fallback = top.id == "op-fallback-warning" and top.variant != "retold"
+    status = Status.PASS if top.id == HEALTHY else Status.WARN if fallback else Status.FAIL
     ok = status is not Status.FAIL
     shows_setup = any(o.fact.split(".")[0] in ("host", "interpreter", "torch") for o in paste.observations)
     unsure = top.id in AMBIGUOUS or top.variant in UNSURE_VARIANTS or (not ok and not shows_setup)
