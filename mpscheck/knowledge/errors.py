@@ -11,7 +11,6 @@ docs/explain.md, the same whether the text was pasted, saved in a report or rais
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -22,7 +21,7 @@ from mpscheck.knowledge.error_texts import EARLY, LATE, MORE_EARLY
 from mpscheck.knowledge.library_rows import LIBRARY
 from mpscheck.knowledge.memory_rows import MEMORY
 from mpscheck.knowledge.metal_rows import ASSERTION
-from mpscheck.knowledge.needles import may_match
+from mpscheck.knowledge.needles import holding, may_match, needles
 
 __all__ = ["BY_ID", "ERROR", "TABLE", "WARNING", "Hit", "Row", "fill", "find", "first", "groups_of"]
 
@@ -338,6 +337,12 @@ BY_ID: dict[str, Row] = {row.id: row for row in TABLE}
 def find(lines: list[str]) -> Iterator[Hit]:
     """Every row's matches in the *lines* of a text, in line order; one hit per row per line. A line repeated (a
     log's warnings and progress bars) is searched once and its hits given to every copy: no row spans lines."""
+    if len(lines) == 1:  # one error's text (the judge asks for each): no index of lines to build
+        line = lines[0]
+        for row in TABLE:
+            if may_match(row.pattern, line) and (own := row.pattern.search(line)) is not None:
+                yield Hit(row, 1, line, groups_of(own))
+        return
     distinct = list(dict.fromkeys(lines))
     if len(distinct) < len(lines):
         copies: dict[str, list[int]] = {}
@@ -350,23 +355,19 @@ def find(lines: list[str]) -> Iterator[Hit]:
     starts = [0]
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
-    found = [hit for row in TABLE if may_match(row.pattern, text) for hit in _row_hits(row, lines, text, starts)]
+    found = [hit for row in TABLE for hit in _row_hits(row, lines, text, starts)]
     yield from sorted(found, key=lambda hit: hit.line)  # stable: table order within a line
 
 
 def _row_hits(row: Row, lines: list[str], text: str, starts: list[int]) -> Iterator[Hit]:
-    """The lines *row* matches. The row is searched in the whole text (one scan in C, not one call per line),
-    and each line where a match starts is confirmed on its own; the next search starts at the line after, so
-    a match spanning lines hides none. Exact because no row's pattern is anchored (tests/test_explain_weighing)."""
-    position = 0
-    while (match := row.pattern.search(text, position)) is not None:
-        index = bisect.bisect_right(starts, match.start()) - 1
-        line = lines[index]
-        if (own := row.pattern.search(line)) is not None:
-            yield Hit(row, index + 1, line, groups_of(own))
-        if index + 1 >= len(lines):
-            return
-        position = starts[index + 1]
+    """The lines *row* matches, each searched on its own. Only the lines that hold one of the row's needles are
+    searched (found by str.find in the whole text, many times faster than the regex engine at every position):
+    exact, as a line the row matches holds a needle (tests/test_explain_large_input.py)."""
+    wanted = needles(row.pattern)
+    candidates = range(len(lines)) if wanted is None else sorted(holding(wanted, text, starts))
+    for index in candidates:
+        if (own := row.pattern.search(lines[index])) is not None:
+            yield Hit(row, index + 1, lines[index], groups_of(own))
 
 
 def first(text: str | None) -> Hit | None:
@@ -374,7 +375,7 @@ def first(text: str | None) -> Hit | None:
     if not text:
         return None
     for row in TABLE:
-        match = row.pattern.search(text)
+        match = row.pattern.search(text) if may_match(row.pattern, text) else None
         if match:
             number = text.count("\n", 0, match.start()) + 1
             line = text.splitlines()[number - 1] if text.splitlines() else text

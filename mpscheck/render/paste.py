@@ -9,7 +9,6 @@ import json
 import re
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
 from mpscheck.checks.causes.model import Cause, Diagnosis
 from mpscheck.facts import to_dict
@@ -138,6 +137,8 @@ def _escape_command(value: str) -> str:
 
 
 def junit(diagnosis: Diagnosis, verbose: bool = False) -> str:
+    from xml.sax.saxutils import escape, quoteattr  # here: it imports urllib (26 ms) that no other format needs
+
     cause = diagnosis.cause
     failed = diagnosis.status is Status.FAIL
     skipped = diagnosis.status is Status.SKIP  # not confirmed (e.g. a cut input): said, and not a pass

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import re
 
+from mpscheck.knowledge.needles import gated
+
 # The user's words that the work runs on the CPU ("the embed model ... seem to be CPU only", "it only uses the CPU",
 # "does not use the GPU", "it just goes to use CPU not the MPS", "只能CPU跑"): what a banner's "Device: cpu" says,
 # in prose. Never the other way: prose is no evidence that mps works. A CPU-only build or machine is another
 # matter (torch's own "If you are running on a CPU-only machine" is advice, not what happened).
-CPU_ONLY = re.compile(
+CPU_ONLY = gated(
     r"(?i)\b(?:(?:seems?|appears?) to (?:be )?(?:run(?:ning)? on )?(?:the )?cpu(?:[- ]only)?"
     r"|(?:is|are|runs?|running|stays?) (?:on )?(?:the )?cpu[- ]only(?! (?:machine|build|wheel|version|torch|pytorch))"
     r"|(?:only|just) (?:uses?|using|runs? on|running on) (?:the )?cpu"
@@ -59,7 +61,7 @@ CPU_ONLY = re.compile(
     r"core\b"
 )
 # "mps.is_available() shows true" in words: a Mac with MPS, said (the CPU runs it there); never evidence mps ran.
-MPS_AVAILABLE_SAID = re.compile(
+MPS_AVAILABLE_SAID = gated(
     r"(?i)mps\.is_available\(\)`? ?(?:shows|returns?|returned|gives|gave|prints|printed|says|said|->|→|:) ?"
     r"[`'\"]?true\b"
 )
@@ -69,7 +71,7 @@ MPS_AVAILABLE_SAID = re.compile(
 # such statement: a run on mps that swaps shows it too (LLaMA_MPS#2).
 # The end of a sentence inside a line: what follows is another sentence.
 SENTENCE_END = re.compile(r"[.!] {1,4}(?=[A-Z])")
-CPU_SAID = re.compile(
+CPU_SAID = gated(
     r"(?i)\bdefault(?:s|ed)? to (?:the |using (?:the )?)?cpu\b"
     r"|\bignor(?:es?|ed|ing) (?:the |my |its |your )?(?:[\w'’-]{1,20} ){0,2}?(?:gpu|mps|metal)\b"
     r"|\b(?:gpu|mps)\b (?:is|was|are|were)(?: not|n't|n’t) (?:being |even )?used\b"

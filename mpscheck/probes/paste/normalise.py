@@ -126,7 +126,7 @@ def join_split_messages(lines: list[str]) -> list[str]:
 
 def _join_split(lines: list[str]) -> list[str]:
     from mpscheck.knowledge.errors import TABLE
-    from mpscheck.knowledge.needles import may_match
+    from mpscheck.knowledge.needles import windows
     from mpscheck.probes.paste.uname import KERNEL
 
     # Each line without its blanks at either end: a rich console pads a wrapped line to the width and indents
@@ -143,11 +143,14 @@ def _join_split(lines: list[str]) -> list[str]:
         starts.append(starts[-1] + len(piece) + 1)
     runs: list[tuple[int, int]] = []
     width: int | None = 0  # the width a terminal hard-wrapped the paste at (read once, when first needed)
-    patterns = [row.pattern for row in TABLE if may_match(row.pattern, flat)]
+    patterns = [row.pattern for row in TABLE]
     if "Darwin Kernel Version" in flat:
         patterns.append(KERNEL)
-    for pattern in patterns:
-        for match in pattern.finditer(flat):
+    # A run is at most MAX_SPLIT lines: it lies within MAX_SPLIT lines of its needle (one more each side, so that a
+    # look-around at the run's ends reads the same text as in the whole).
+    searched = [(pattern, pos, end) for pattern in patterns for pos, end in windows(pattern, flat, starts, MAX_SPLIT)]
+    for pattern, pos, end in searched:
+        for match in pattern.finditer(flat, pos, end):
             if "\n" not in text[match.start() : match.end()]:
                 continue
             first = bisect.bisect_right(starts, match.start()) - 1

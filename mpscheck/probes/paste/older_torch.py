@@ -9,12 +9,12 @@ bounded run of characters: linear on any line.
 
 from __future__ import annotations
 
-import re
+from mpscheck.knowledge.needles import gated
 
 _VERSION = r"\d\.\d{1,2}(?:\.\d{1,2})?\b"
 _TORCH = r"(?:py)?torch ?(?:==|v)?"
 _GOOD = r"(?:works?|worked|working|fixe[sd]|solve[sd]|resolved|runs? fine|is fine)"
-OLDER_TORCH_WORKS = re.compile(
+OLDER_TORCH_WORKS = gated(
     # "downgrading to torch 2.4 works", "Reverting back to 2.4.0 works", "rolled back to pytorch 2.3.1, fixed it"
     # (only torch's version: not "downgraded to Python 3.10" or "went back to macOS 14.5")
     rf"(?i)\b(?:downgrad\w{{0,4}}|revert\w{{0,4}}|roll\w{{0,4}} back|went back|go(?:ing)? back"

@@ -6,10 +6,10 @@ torch apps install it beside torch without running the model in it.
 
 from __future__ import annotations
 
-import re
+from mpscheck.knowledge.needles import gated
 
 # Each alternative a literal prefix: linear on any line.
-ONNX_ENGINE = re.compile(
+ONNX_ENGINE = gated(
     r"\bApplied providers: \[|\bCoreMLExecutionProvider\b|--execution-providers? ['\"]?coreml\b"
     r"|\bexecution_providers=\[['\"]coreml"
 )

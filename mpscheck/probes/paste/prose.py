@@ -10,8 +10,7 @@ A chip from prose is recorded as "Apple M2 Max".
 
 from __future__ import annotations
 
-import re
-
+from mpscheck.knowledge.needles import gated
 from mpscheck.probes.paste.cpu_words import CPU_ONLY, MPS_AVAILABLE_SAID, cpu_said, names_device
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 from mpscheck.probes.paste.near import Near
@@ -23,23 +22,21 @@ from mpscheck.probes.paste.wrong_words import WRONG_RESULTS, WRONG_SAID
 
 KIND = "prose"
 # Any casing, the tier joined or hyphenated as people type it: "m1 pro", "M1Pro", "M2-Max", "m3 max".
-CHIP = re.compile(
-    r"(?<![\w/.-])(?:Apple\s+)?(?P<family>[Mm][1-5])(?:(?:\s+|-)?(?P<tier>(?i:pro|max|ultra)))?(?![\w/.-])"
-)
+CHIP = gated(r"(?<![\w/.-])(?:Apple\s+)?(?P<family>[Mm][1-5])(?:(?:\s+|-)?(?P<tier>(?i:pro|max|ultra)))?(?![\w/.-])")
 # Bounded by what is not a Latin letter or digit, so that "我的Mac只能" (no \b between CJK and Latin) counts.
-MAC_WORD = re.compile(
+MAC_WORD = gated(
     r"(?i)(?<![a-z0-9_])(?:mac[a-z0-9_]*|apple|silicon|chip|imac|mbp|mba)(?![a-z0-9_])|\b(?:on|my|an?|the) M[1-5]\b"
 )
-MEMORY = re.compile(r"(?i)\b(?P<n>8|16|18|24|32|36|48|64|96|128|192|256|512)\s?GB\b(?!/s)")
+MEMORY = gated(r"(?i)\b(?P<n>8|16|18|24|32|36|48|64|96|128|192|256|512)\s?GB\b(?!/s)")
 SAYS = r"(?:shows?|says?|returns?|gives?|prints?|reports?|is)"
-UNAME = re.compile(rf"\buname(?: -m)? {SAYS} [`'\"]?(?P<arch>arm64|x86_64)\b")
-PROCESSOR = re.compile(rf"\b(?:platform(?:\.processor\(\))?|processor) (?:{SAYS} )?[`'\"]?(?P<value>i386|arm64|arm)\b")
+UNAME = gated(rf"\buname(?: -m)? {SAYS} [`'\"]?(?P<arch>arm64|x86_64)\b")
+PROCESSOR = gated(rf"\b(?:platform(?:\.processor\(\))?|processor) (?:{SAYS} )?[`'\"]?(?P<value>i386|arm64|arm)\b")
 # Not a floor (a version a text requires): "natively starting from macOS 13.0", "MacOS 12.3+", "macOS 14 or later".
-MACOS = re.compile(
+MACOS = gated(
     r"(?<!from )\b(?i:macOS|Mac OS|OS X|OSX)\s+(?:is\s+)?(?:(?:Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\s+)?"
     r"(?P<version>(?:1[0-5]|26)(?:\.\d+){0,2})\b(?!\.\d)(?!\+)(?!\s(?i:or|and) (?i:later|newer|above|higher))"
 )
-HOSTED_RUNNER = re.compile(
+HOSTED_RUNNER = gated(
     r"(?i)(?<!self-)(?<!self )\b(?:github(?:-hosted)?|hosted|default|gha)\b[\w ]{0,60}\bmacos\b[\w -]{0,60}\brunners?\b"
     r"|\bmacos-(?:latest|1[2-5]|26)(?:-(?:xlarge|large))?\b.{0,200}?\brunners?\b"
     # "only happens on macOS 14 in the hosted runner of GitHub Actions"
@@ -49,41 +46,39 @@ HOSTED_RUNNER = re.compile(
 )
 # The tool cache of GitHub's hosted runners, in a path a log prints: the process ran on one of them (torch's own
 # build paths, /Users/runner/work/..., say where torch was built, not where it runs).
-HOSTED_TOOLCACHE = re.compile(r"/Users/runner/hostedtoolcache/")
+HOSTED_TOOLCACHE = gated(r"/Users/runner/hostedtoolcache/")
 # The user's words that the run was a CI job ("Run platform tests on AutoGluon CI", "fails in GitHub Actions on
 # macOS"): on macOS most often a hosted runner, a VM; read with an out-of-memory message's numbers only (a
 # self-hosted Mac is CI too, so the cause built on it names the command that tells the two apart).
-CI_SAID = re.compile(r"\bCI\b(?![-/]?(?:CD\b|\w))|\b(?i:github actions|continuous integration)\b")
+CI_SAID = gated(r"\bCI\b(?![-/]?(?:CD\b|\w))|\b(?i:github actions|continuous integration)\b")
 # A CI job said to fail for memory in words ("the CI tests on macbook are failing with a memory error", TabPFN#270):
 # an out-of-memory told, read with CI_SAID on the same line (a memory error alone may be the CPU's RAM).
-MEMORY_FAILURE = re.compile(r"(?i)\b(?:out[- ]of[- ]memory|oom|memory ?errors?)\b")
-INTEL = re.compile(r"\bIntel\b")
-APPLE_TIER = re.compile(r"M[1-5] (?:Pro|Max|Ultra)$")
+MEMORY_FAILURE = gated(r"(?i)\b(?:out[- ]of[- ]memory|oom|memory ?errors?)\b")
+INTEL = gated(r"\bIntel\b")
+APPLE_TIER = gated(r"M[1-5] (?:Pro|Max|Ultra)$")
 # "on Mac Silicon" / "my Apple silicon" with no chip named: the user's own arm64 Mac all the same (not a mention of
 # Apple silicon in general, "support for the ARM-based Apple Silicon processors").
-APPLE_SILICON = re.compile(
+APPLE_SILICON = gated(
     r"(?i)\b(?:on|my|an?|using|with|have|own) (?:an? |the |my )?(?:apple|mac) silicon\b"
     # Apple's chips by their family letter: "cannot use the M chip", "Macs with M-series chips"
     r"|\b(?:use|on|my|an?|the|with|have|own) (?:apple )?m[- ](?:series )?chips?\b"
     # the one GPU the user means ("The Apple Silicon GPU (MPS) is not detected", stanza#1325)
     r"|\bthe (?:apple|mac) silicon gpu\b(?!s)"
 )
-LABEL = re.compile(r"^[\w .()?-]+:\s")  # a "key: value" line
-PROSE_LABEL = re.compile(r"^(?:Note|Context|Machine|Setup)\b")  # ... that is still prose
+LABEL = gated(r"^[\w .()?-]+:\s")  # a "key: value" line
+PROSE_LABEL = gated(r"^(?:Note|Context|Machine|Setup)\b")  # ... that is still prose
 NAMES = {"Big Sur": "11", "Monterey": "12", "Ventura": "13", "Sonoma": "14", "Sequoia": "15", "Tahoe": "26"}
-NAMED = re.compile(
-    r"\b(?P<name>Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\b(?:\s+(?P<version>\d+(?:\.\d+){0,2})\b)?"
-)
+NAMED = gated(r"\b(?P<name>Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\b(?:\s+(?P<version>\d+(?:\.\d+){0,2})\b)?")
 # A Mac with a Radeon (or any AMD) GPU, or a Core i3..i9 / Xeon CPU, is an Intel Mac.
-INTEL_MAC = re.compile(r"\b(?:Intel|intel|Radeon|AMD|Xeon|Core i[3579]|i[3579]-\d{4,5}[A-Z]{0,2})\b(?!-)")
+INTEL_MAC = gated(r"\b(?:Intel|intel|Radeon|AMD|Xeon|Core i[3579]|i[3579]-\d{4,5}[A-Z]{0,2})\b(?!-)")
 # About This Mac's processor line ("2,6 GHz 6-Core Intel Core i7", "2.3 GHz Quad-Core Intel Core i5"): only a
 # Mac words its CPU so (a PC's reads "Intel(R) Core(TM) i7-9750H CPU @ 2.60GHz"), so no Mac word is needed.
-ABOUT_THIS_MAC_CPU = re.compile(r"\b\d[.,]\d{1,2} ?GHz (?:(?:Dual|Quad|\d{1,2})-Core )?Intel Core i[3579]\b")
+ABOUT_THIS_MAC_CPU = gated(r"\b\d[.,]\d{1,2} ?GHz (?:(?:Dual|Quad|\d{1,2})-Core )?Intel Core i[3579]\b")
 # GitHub's runner labels, all VMs: the larger runners, and "macos-latest" (no platform string reads so)
-RUNNER_LABEL = re.compile(r"(?i)\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)\b|\bmacos-latest\b")
+RUNNER_LABEL = gated(r"(?i)\bmacos-(?:latest|1[2-5]|26)[-.](?:xlarge|large)\b|\bmacos-latest\b")
 # The user says MPS (or the GPU) does not work at all: "training with MPS does not work", "the GPU isn't available".
-GPU_WORD = re.compile(r"(?i)\b(?:mps|gpu|metal)\b")
-NOT_WORKING = re.compile(
+GPU_WORD = gated(r"(?i)\b(?:mps|gpu|metal)\b")
+NOT_WORKING = gated(
     r"(?i)\b(?:does(?:n't| not)|did(?:n't| not)|do(?:n't| not)|won't|will not|"
     r"is(?:n't| not)|cannot|can't|fail(?:s|ed)? to)\s+(?:work|be used|run|load|(?:be )?available)\b"
 )
@@ -91,12 +86,12 @@ MPS_FAILS_SAID = Near(NOT_WORKING, 40, GPU_WORD, len("metal"))
 # The user's words that the run crashes on mps ("made it start crashing on startup ... MPS"): a crash told, not shown.
 # The user's words that mps (or the GPU) ran out of memory ("it constantly crashes with MPS out of memory error"), the
 # message itself not shown: an out-of-memory told, which outranks the crash said on the same line.
-OOM_SAID = re.compile(
+OOM_SAID = gated(
     r"(?i)\b(?:mps|gpu|metal|vram|unified memory)\b[^\n]{0,40}?\b(?:out of memory|oom)\b"
     r"|\b(?:out of memory|oom)\b[^\n]{0,40}?\b(?:on|with|using) (?:the )?(?:mps|gpu)\b"
 )
-OOM_MESSAGE = re.compile(r"(?i)backend out of memory|OutOfMemoryError|Tried to allocate")  # torch's own, shown
-CRASH_SAID = re.compile(r"(?i)\bcrash(?:es|ed|ing)?\b|\bbus error\b|\bsegfault")
+OOM_MESSAGE = gated(r"(?i)backend out of memory|OutOfMemoryError|Tried to allocate")  # torch's own, shown
+CRASH_SAID = gated(r"(?i)\bcrash(?:es|ed|ing)?\b|\bbus error\b|\bsegfault")
 # The user's words that the run fails on mps where the CPU's works ("works well when running on CPU but failed on
 # Apple MPS", "it fails on mps but works on cpu", "works on the CPU but not on MPS"): a backend bug told with no
 # error shown, neither a crash nor wrong numbers said. All three on one line: a failure word near mps, a working
@@ -106,19 +101,19 @@ _WORKS = r"(?:works?|worked|working|runs? fine|is fine|fine|correct(?:ly)?)"
 # The words between may be code as users quote it ("fails during `loss.backward()` on MPS backend"): no space
 # inside a word, so each word ends at the next space and the bounded run stays linear.
 _ON = r"(?: [\w.`()'\"-]{1,30}){0,3}? (?:on|with|using|in|for) (?:the |an? )?(?:apple )?"
-MPS_FAILS = re.compile(
+MPS_FAILS = gated(
     rf"(?i)\b{_FAILS}{_ON}mps\b|(?<![a-z])mps(?: [\w-]{{1,20}}){{0,2}}? {_FAILS}\b"
     r"|\bbut not (?:on |with |using |in )?(?:the )?(?:apple )?mps\b"
 )
-CPU_WORKS = re.compile(rf"(?i)\b{_WORKS}{_ON}cpu\b|\bcpu(?: [\w-]{{1,20}}){{0,2}}? {_WORKS}\b")
-CONTRAST = re.compile(r"(?i)\b(?:but|while|whereas|however)\b")
+CPU_WORKS = gated(rf"(?i)\b{_WORKS}{_ON}cpu\b|\bcpu(?: [\w-]{{1,20}}){{0,2}}? {_WORKS}\b")
+CONTRAST = gated(r"(?i)\b(?:but|while|whereas|however)\b")
 
 
 # The user's words that the trouble goes away elsewhere, with no failure word ("When downgrading to torch 2.1.X or
 # using the CPU, this does not happen", llm.c#36; "When I force to CPU it works as expected", LLMs-from-scratch#635):
 # the run misbehaves on mps only, a backend bug of this torch. The judge takes it only where the paste names mps.
 _NOT_HAPPEN = r"(?:does(?:n't| not)|did(?:n't| not)|won't) (?:happen|occur)"
-ONLY_ON_MPS = re.compile(
+ONLY_ON_MPS = gated(
     rf"(?i)\b{_NOT_HAPPEN}\b[^\n]{{0,30}}?\b(?:cpu|(?:py)?torch \d)"
     rf"|\b(?:cpu|(?:py)?torch \d[\w.]{{0,12}}),? (?:this|it|that|the (?:issue|problem|bug)) {_NOT_HAPPEN}\b"
     r"|\b(?:force|switch|chang|set|mov)\w{0,3} (?:it |everything |the device )?(?:back )?(?:to|on) (?:the )?cpu\b,?"
@@ -135,12 +130,12 @@ def _mps_fails_cpu_works(line: str) -> bool:
 # The user's words that a model saved on the Mac does not load elsewhere ("We trained a Model under Apple-Silicon and
 # are not able to reload the model under Linux", "Loading model trained on MPS cannot be opened on non MPS system"):
 # its tensors are tagged mps, told with no error shown.
-SAVED_ON_MAC = re.compile(
+SAVED_ON_MAC = gated(
     r"(?i)\b(?:trained|saved|created|exported|fine-?tuned)\b[^\n]{0,40}?\b(?:on|under|with|using|in) "
     r"(?:an? |my |the )?(?:mac(?:book)?s?\b|apple[- ]silicon|m[1-5]\b|mps)"
 )
-NOT_DONE = re.compile(r"(?i)\b(?:not|can't|cannot|unable|fail\w*|errors?|problems?|issues?|won't|doesn't)\b")
-LOADED_ELSEWHERE = re.compile(
+NOT_DONE = gated(r"(?i)\b(?:not|can't|cannot|unable|fail\w*|errors?|problems?|issues?|won't|doesn't)\b")
+LOADED_ELSEWHERE = gated(
     r"(?i)\b(?:(?:re)?load\w*|open\w*|run\w*|us(?:e|ing)|deploy\w*)\b[^\n]{0,60}?\b(?:on|under|in|to) "
     r"(?:an? |the |my )?(?:linux|ubuntu|windows|docker|colab|kaggle|cuda|cpu[- ]only|non[- ]mps"
     r"|another (?:machine|computer)|(?:a |the )?server)\b"
@@ -150,7 +145,7 @@ LOADED_ELSEWHERE = re.compile(
 # An NVIDIA RTX/GeForce GPU: no Mac has one, so a line naming it (and no Mac) is about a PC.
 # Another system named with its version ("Ubuntu 20.04", "Windows 11") on a line with no Mac word: the user
 # says where the Python runs, as "macOS 14.5" would.
-OTHER_OS = re.compile(
+OTHER_OS = gated(
     r"\b(?P<linux>Ubuntu|Debian|Fedora|CentOS|Rocky Linux|Arch Linux|WSL2?)\s+\d+(?:\.\d+)?\b"
     r"|\b(?P<windows>Windows)\s+(?:10|11|Server)\b"
 )
@@ -158,40 +153,40 @@ OTHER_OS = re.compile(
 # VM", "Windows 11 in Parallels", "inside a docker container"): the Python runs there, not on macOS.
 _LINUX = r"ubuntu|debian|fedora|linux"
 _HYPERVISOR = r"vm|virtual machine|vmware(?: fusion)?|parallels|utm|virtualbox"
-GUEST = re.compile(
+GUEST = gated(
     rf"(?i)\b(?:(?P<linux>{_LINUX})|windows)\b[^\n]{{0,40}}?\b(?:{_HYPERVISOR})\b"
     rf"|\b(?:{_HYPERVISOR})\b[^\n]{{0,40}}?\b(?:(?P<linux2>{_LINUX})|windows)\b"
     r"|\b(?:in|inside|within) (?:a |the |my )?(?P<linux3>docker|podman)\b"
 )
 # The user's words that the machine is not a Mac ("I'm not on a Mac", "an error obtained with Mac computer but I'm
 # not on it"): MPS asked for where macOS is not, told without the system's name.
-NOT_A_MAC = re.compile(
+NOT_A_MAC = gated(
     r"(?i)\b(?:i'?m|i am|we'?re|we are) not (?:on|using|running on|running) (?:a |an |the )?mac(?:os|book)?\b"
     r"|\bmac(?:os)?\b[^\n]{0,60}?\bbut (?:i'?m|i am|we'?re|we are) not (?:on|using) (?:it|one)\b"
 )
 # The user's words that their torch was built without MPS ("my preexisting build of PyTorch ... did not actually have
 # MPS support", "when I ran it MPS was not actually enabled"): is_built() False, told.
-NO_MPS_BUILD = re.compile(
+NO_MPS_BUILD = gated(
     r"(?i)\b(?:build|built|install(?:ation)?|wheel|torch|pytorch)\b[^\n]{0,60}?\b(?:did not|didn't|does not|doesn't"
     r"|has no|had no)(?: actually)? (?:have |include )?mps(?: support)?\b"
     r"|\bmps (?:was|is) not (?:actually )?(?:enabled|built|compiled)\b"
 )
 # The Mac itself named on the line of such words ("the GPU of an Apple Silicon Mac", "对于mac其实"), as MAC_WORD; or
 # in the plural, the user's kind of machine ("Cannot be installed on M1 or M2 Macs", RosettaCommons/RFdiffusion#118).
-MAC_NAMED = re.compile(r"(?i)(?<![a-z0-9_])(?:mac(?:book(?: pro| air)?| ?mini| studio| pro)?|imac)s?(?![a-z0-9_])")
+MAC_NAMED = gated(r"(?i)(?<![a-z0-9_])(?:mac(?:book(?: pro| air)?| ?mini| studio| pro)?|imac)s?(?![a-z0-9_])")
 # The user's words that memory grows on mps ("MPS backend leaks when input sizes vary", "memory grows continuously"):
 # a leak of the MPS backend (its caches) told, not an out-of-memory error shown.
 _GROWTH = (
     r"(?:leak(?:s|ing|ed)?|memory (?:usage )?(?:keeps? |kept )?(?:grow(?:s|ing)?|increas(?:es|ing)|climb(?:s|ing)"
     r"|ris(?:es|ing)))"
 )
-GROWTH_WORDS = re.compile(rf"(?i)\b{_GROWTH}\b|(?:内|显)存\s*(?:泄[漏露]|爆|炸|(?:一直|不断|持续)(?:增长|上涨|涨))")
+GROWTH_WORDS = gated(rf"(?i)\b{_GROWTH}\b|(?:内|显)存\s*(?:泄[漏露]|爆|炸|(?:一直|不断|持续)(?:增长|上涨|涨))")
 MEMORY_GROWTH = Near(GROWTH_WORDS)
 # The user's words that it worked until macOS was updated ("Everything was fine before upgrading to the latest version
 # of mac", "stopped working after updating to Sonoma"): a regression of this torch under the new macOS.
 _UPDATE = r"(?:upgrad|updat)(?:e|ed|es|ing)"
 _NEW_OS = r"(?:mac ?os|os ?x|sonoma|sequoia|ventura|monterey|tahoe|big sur|(?:my |the |of )mac\b|1[1-5]\.\d|26\.\d)"
-MACOS_REGRESSION = re.compile(
+MACOS_REGRESSION = gated(
     rf"(?i)\b(?:fine|worked|working|well|no problems?)\b[^\n]{{0,30}}?\b(?:before|until) (?:i |we )?{_UPDATE}\b"
     rf"[^\n]{{0,40}}?{_NEW_OS}"
     rf"|\b(?:since|after) (?:i |we )?{_UPDATE}\b[^\n]{{0,40}}?{_NEW_OS}[^\n]{{0,60}}?\b(?:broke|broken|stopped|fails?"
@@ -199,9 +194,9 @@ MACOS_REGRESSION = re.compile(
     rf"|\b(?:broke|stopped|crash\w*|fails?|no longer|not working)\b[^\n]{{0,40}}?\b(?:since|after) (?:i |we )?"
     rf"{_UPDATE}\b[^\n]{{0,40}}?{_NEW_OS}"
 )
-PC_GPU = re.compile(r"(?i)\b(?:rtx|gtx|geforce) ?\d{3,4}\b")
+PC_GPU = gated(r"(?i)\b(?:rtx|gtx|geforce) ?\d{3,4}\b")
 # The user says the install of torch failed (the error itself often a screenshot), maybe with the version wanted.
-INSTALL_FAILED = re.compile(
+INSTALL_FAILED = gated(
     r"(?i)\b(?:can(?:not|'t|\s+not)|could(?:n't|\s+not)|unable\s+to|fail(?:s|ed)?\s+to)\s+(?:pip3?\s+)?install\s+"
     r"(?:py)?torch\b(?:\s*(?:==\s*|v(?:ersion)?\s*)?(?P<version>\d+\.\d+(?:\.\d+)?)\b)?"
 )
@@ -322,7 +317,7 @@ def _checkpoint_elsewhere(line: str) -> bool:
 
 # A line of Python that sets a name ("device = 'mps'  # run on cpu only", nanoGPT's config with its own comment):
 # code, whose trailing comment is the author's note, not the user's words about this run.
-ASSIGNMENT = re.compile(r"""[a-z_][\w.]{0,60} = (?:['"]|[\w.]{1,60}(?: *#|$))""")
+ASSIGNMENT = gated(r"""[a-z_][\w.]{0,60} = (?:['"]|[\w.]{1,60}(?: *#|$))""")
 
 
 def _looks_like_code_or_output(line: str) -> bool:

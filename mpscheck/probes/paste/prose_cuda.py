@@ -5,11 +5,11 @@ says, told or about to happen without the error shown. Read by prose.py on each 
 
 from __future__ import annotations
 
-import re
+from mpscheck.knowledge.needles import gated
 
 # The user's words that the tool asks for CUDA ("it keeps asking for cuda libraries", "where can I disable cuda"):
 # what "Torch not compiled with CUDA enabled" says, told without the error. Not "my Mac has no CUDA".
-CUDA_ASKED = re.compile(
+CUDA_ASKED = gated(
     r"(?i)\b(?:(?:asks?|asking|asked|requires?|requiring|needs?|wants?|insists? on) (?:for )?(?:the )?cuda"
     r"|(?:disable|turn off|switch off|get rid of) (?:the )?cuda"
     # the refusal retold: "it tells me that torch doesn't work with cuda"
@@ -29,9 +29,9 @@ CUDA_ASKED = re.compile(
 # A traceback's source line that starts torch.distributed with NCCL (Meta's llama examples:
 # `torch.distributed.init_process_group("nccl")`): code that ran and asks for an NVIDIA GPU, even where the stored
 # traceback ends before the error line. A config's `backend = 'nccl'` alone is no call (nanoGPT runs on mps with it).
-NCCL_CALLED = re.compile(r"""\binit_process_group\(\s?(?:backend\s?=\s?)?["']nccl["']""")
+NCCL_CALLED = gated(r"""\binit_process_group\(\s?(?:backend\s?=\s?)?["']nccl["']""")
 # The user's own code moving work to CUDA ("self.model.half().cuda()"), unguarded: a line that tests for CUDA
 # ("... if torch.cuda.is_available() else ...") asks for nothing, nor does an indented line (inside a block, maybe
 # an `if torch.cuda.is_available():` one).
-CUDA_CALL = re.compile(r"^\S[^\n]*\.cuda\(\s*\)")
-CUDA_GUARD = re.compile(r"\bis_available\b|\bif\b|\belse\b")
+CUDA_CALL = gated(r"^\S[^\n]*\.cuda\(\s*\)")
+CUDA_GUARD = gated(r"\bis_available\b|\bif\b|\belse\b")

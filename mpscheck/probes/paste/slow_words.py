@@ -4,17 +4,16 @@ lines), in linear time like them (near.py). What the judge makes of it: checks/c
 
 from __future__ import annotations
 
-import re
-
+from mpscheck.knowledge.needles import gated
 from mpscheck.probes.paste.near import Near
 
-GPU_WORD = re.compile(r"(?i)\b(?:mps|gpu|metal)\b")
+GPU_WORD = gated(r"(?i)\b(?:mps|gpu|metal)\b")
 # The user's words that the run is slow on mps ("Optim.step() is significantly SLOW on MPS", discuss.pytorch.org
 # /t/191237; "mps 加速比cpu 慢", ChatTTS#742): slowness told, which names no cause of its own (checks/causes/slow.py).
-SLOW_WORDS = re.compile(r"(?i)\bslow(?:er|ly|ness)?\b|慢")
+SLOW_WORDS = gated(r"(?i)\bslow(?:er|ly|ness)?\b|慢")
 SLOW_SAID = (Near(SLOW_WORDS), Near(SLOW_WORDS, 60, GPU_WORD, len("metal")))
 TORCH_SLOWER = "slower than running natively"  # torch's own words in its NotImplementedError, not the user's
-COMPARED = re.compile(r"(?i)\bslower\b|\bthan\b|比")
+COMPARED = gated(r"(?i)\bslower\b|\bthan\b|比")
 
 
 def slow_on_mps(line: str) -> bool:

@@ -4,8 +4,7 @@ Mac): read apart from prose.py's other words (which must stay under 400 lines), 
 
 from __future__ import annotations
 
-import re
-
+from mpscheck.knowledge.needles import gated
 from mpscheck.probes.paste.near import Near
 
 # The user's words that the results on mps are wrong: the run "works", but nothing may call it healthy.
@@ -70,21 +69,21 @@ _STRONG = (
     rf"|silent {_AUDIO}|(?:only|just|pure|complete|total) silence"
     r"|(?:has|had|have|with|produces?|gives?) no (?:sound|audio)"
 )
-STRONG_RESULT = re.compile(rf"(?i)\b(?:{_STRONG})\b")
-WRONG_WORDS = re.compile(rf"(?i)\b{_WRONG}\b")
+STRONG_RESULT = gated(rf"(?i)\b(?:{_STRONG})\b")
+WRONG_WORDS = gated(rf"(?i)\b{_WRONG}\b")
 WRONG_NEAR = (Near(WRONG_WORDS), Near(STRONG_RESULT, 120))
-WRONG_RESULTS = re.compile(
+WRONG_RESULTS = gated(
     # "the result by the MPS backend is significantly worse": mps between the result and its judgement
     r"(?i)(?<![a-z])results?\b[^\n]{0,40}?(?<![a-z])mps\b[^\n]{0,40}?\bworse\b"
 )
 # a Mac named by its product too ("on M3 Max MacBook Pro ... outputs are digital noise")
-MAC_OR_MACOS = re.compile(r"(?i)\b(?:mac|macs|macos|macbook|imac|apple silicon)\b")
-RESULTS_BAD = re.compile(rf"(?i)\b(?:{_RESULTS}\b[^\n]{{0,30}}?\b{_BAD}|{_BAD} {_RESULTS})\b")
+MAC_OR_MACOS = gated(r"(?i)\b(?:mac|macs|macos|macbook|imac|apple silicon)\b")
+RESULTS_BAD = gated(rf"(?i)\b(?:{_RESULTS}\b[^\n]{{0,30}}?\b{_BAD}|{_BAD} {_RESULTS})\b")
 MAC_RESULTS_BAD = Near(RESULTS_BAD, 80, MAC_OR_MACOS, len("apple silicon"))
 # results said to differ on the Mac or its chip ("on M2 it works (and it is quite fast) but the results are
 # different", alpaca-lora#444): the results themselves called different, not a speed or a setup
-MAC_OR_CHIP = re.compile(r"(?i)\b(?:mac|macs|macos|macbook|imac|apple silicon|m[1-5])\b")
-RESULTS_DIFFER = re.compile(
+MAC_OR_CHIP = gated(r"(?i)\b(?:mac|macs|macos|macbook|imac|apple silicon|m[1-5])\b")
+RESULTS_DIFFER = gated(
     rf"(?i)\b{_RESULTS} (?:are|were|is|was) (?:\w{{1,12}} )?(?:different|not (?:the )?same|inconsistent)\b"
 )
 MAC_RESULTS_DIFFER = Near(RESULTS_DIFFER, 80, MAC_OR_CHIP, len("apple silicon"))
@@ -93,11 +92,11 @@ MAC_RESULTS_DIFFER = Near(RESULTS_DIFFER, 80, MAC_OR_CHIP, len("apple silicon"))
 # that each stays fast on hostile lines (tests/test_explain_weighing.py).
 # A longer reach than WRONG_RESULTS' (few words, so it stays fast): "using the MPS backend does not work at all and
 # only produces images that appear to be white noise" (kuprel/min-dalle#102), "random snow".
-PICTURE_WORDS = re.compile(r"(?i)\b(?:noise|snow|arte?facts?|distorted|corrupted)\b")
+PICTURE_WORDS = gated(r"(?i)\b(?:noise|snow|arte?facts?|distorted|corrupted)\b")
 WRONG_PICTURE = Near(PICTURE_WORDS, 100)
 # A language model that answers only exclamation marks on mps (token 0 of the GPT-2 and Llama vocabularies: "using
 # MPS and a torch version above 2.2.0, I only get '!' at output (token 0)", davmacario/MDI-LLM#8; nanoGPT#458)
-ONLY_EXCLAIMS = re.compile(
+ONLY_EXCLAIMS = gated(
     r"(?i)(?<![a-z])(?:only|just|all)\s(?:(?:get|gets|got|getting|generates?|generated|generating|outputs?|prints?"
     r"|printed|returns?|produces?)\s)?['\"`]?!{1,40}"
 )
