@@ -65,6 +65,19 @@ def test_a_cut_input_says_so_in_every_format_and_is_never_ready(tmp_path) -> Non
     assert explain(str(short)).exit_code == 0  # the same start, uncut, is ready
 
 
+def test_a_long_log_is_judged_on_its_start_and_its_end(tmp_path) -> None:
+    """A whole training log: the set-up at its start, the error a run prints last at its end, megabytes between."""
+    path = tmp_path / "train.log"
+    steps = "".join(f"step {n:6d} loss 0.{n % 1000:03d}\n" for n in range(200_000))  # 5.6 MB of progress
+    path.write_text(HEALTHY + "\n" + steps + ROSETTA)
+    result = explain("--format", "json", str(path))
+    report = json.loads(result.output)
+    assert result.exit_code == 1 and report["cause"]["id"] == "rosetta-python"  # read at the end
+    assert "only its first 100,000 and its last 400,000 were read" in result.output
+    piped = explain("--format", "json", "-", stdin=path.read_bytes())
+    assert json.loads(piped.output)["cause"]["id"] == "rosetta-python"
+
+
 def test_a_json_object_that_is_no_report_is_read_as_text(tmp_path) -> None:
     """A Jupyter error object (ename, evalue, traceback) starts with { but is a paste, not a broken report."""
     traceback = ROSETTA.splitlines()

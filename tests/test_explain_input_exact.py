@@ -19,7 +19,10 @@ import pytest
 from mpscheck.model import REPORT_KIND
 from mpscheck.probes import explain_input
 from mpscheck.probes.explain_input import (
+    HEAD,
     MAX_INPUT,
+    STREAM_LIMIT,
+    TAIL,
     ExplainInput,
     InputError,
     as_text,
@@ -36,10 +39,14 @@ LIMIT_BYTES = 4 * MAX_INPUT + 4  # a byte-order mark and MAX_INPUT characters of
 
 def test_the_cut_notice_word_for_word() -> None:
     assert cut_notice("paste.txt") == (
-        "paste.txt is longer than 500,000 characters: only its start was read, so what follows was not judged; "
-        "paste the part around the error"
+        "paste.txt is longer than 500,000 characters: only its first 100,000 and its last 400,000 were read, so the "
+        "middle was not judged; paste the part around the error"
     )
-    assert MAX_INPUT == 500_000  # the notice above spells this number
+    assert cut_notice("standard input", True) == (
+        "standard input is longer than 500,000 characters: only its first 100,000 and the last 400,000 of its first "
+        "64 MiB were read, so the middle was not judged; paste the part around the error"
+    )
+    assert (MAX_INPUT, HEAD, TAIL, STREAM_LIMIT) == (500_000, 100_000, 400_000, 64 * 1024 * 1024)  # as spelt above
 
 
 @pytest.mark.parametrize(
@@ -143,13 +150,26 @@ def test_a_failing_standard_input_is_a_usage_error_that_says_why() -> None:
     assert isinstance(raised.value.__cause__, OSError)
 
 
-def test_an_endless_stream_is_read_one_byte_past_the_limit_and_no_more() -> None:
+def test_an_endless_stream_is_read_up_to_the_stream_limit_and_says_so() -> None:
     stream = Endless()
-    assert read_input("-", stream) == ExplainInput("y" * MAX_INPUT, "standard input", False, True)
-    assert stream.asked == [LIMIT_BYTES + 1]
+    given = read_input("-", stream)
+    assert given == ExplainInput("y" * HEAD + "\n" + "y" * TAIL, "standard input", False, True, True)
+    assert stream.asked == [LIMIT_BYTES + 1] + [1024 * 1024] * 63  # 2 MB, then 1 MiB at a time to 64 MiB
 
 
-def test_a_file_is_read_one_byte_past_the_limit_and_no_more(tmp_path, monkeypatch) -> None:
+def test_a_long_stream_keeps_its_first_and_last_lines_whole() -> None:
+    lines = [f"line {n:07d}" for n in range(400_000)]  # 5.2 MB: the middle is not read
+    given = read_input("-", io.BytesIO("\n".join(lines).encode()))
+    assert given.cut and not given.stopped
+    kept = given.text.split("\n")
+    assert kept[0] == "line 0000000" and kept[-1] == "line 0399999"
+    assert all(len(line) == 12 for line in kept)  # no line read half
+    assert "line 0007691" in kept and "line 0007692" not in kept  # 100,000 characters: 7,692 lines and a part
+    assert "line 0369231" in kept and "line 0369230" not in kept  # 400,000 from the end
+    assert len(given.text) <= MAX_INPUT
+
+
+def test_a_long_file_is_read_at_its_start_and_at_its_end_not_between(tmp_path, monkeypatch) -> None:
     asked: list[int] = []
 
     class Recorded(io.BufferedReader):
@@ -158,10 +178,34 @@ def test_a_file_is_read_one_byte_past_the_limit_and_no_more(tmp_path, monkeypatc
             return super().read(size)
 
     monkeypatch.setattr(explain_input, "open", lambda path, mode: Recorded(io.FileIO(path, mode)), raising=False)
-    path = tmp_path / "long.txt"
-    path.write_bytes(b"y" * (LIMIT_BYTES + 10))
-    assert read_input(str(path)) == ExplainInput("y" * MAX_INPUT, str(path), False, True)
-    assert asked == [LIMIT_BYTES + 1]
+    path = tmp_path / "train.log"
+    path.write_bytes(b"start\n" + b"y" * (20 * LIMIT_BYTES) + b"\nTraceback: the end\n")
+    given = read_input(str(path))
+    assert given == ExplainInput("start\nTraceback: the end\n", str(path), False, True, False)
+    assert asked == [LIMIT_BYTES + 1, 4 * TAIL]
+
+
+@pytest.mark.parametrize("where", ["file", "stdin"])
+def test_an_input_a_little_over_the_limit_is_cut_the_same_from_a_file_and_a_stream(tmp_path, where: str) -> None:
+    """2.5 MB: the end read from a file overlaps the start already read; both give the same lines."""
+    lines = [f"row {n:06d}" for n in range(250_000)]  # 10 characters and a newline each
+    data = "\n".join(lines).encode()
+    path = tmp_path / "log.txt"
+    path.write_bytes(data)
+    given = read_input(str(path)) if where == "file" else read_input("-", io.BytesIO(data))
+    kept = given.text.split("\n")
+    assert given.cut and kept[0] == "row 000000" and kept[-1] == "row 249999"
+    assert kept[9089] == "row 009089" and kept[9090] == "row 213637"  # 100,000 characters, then 400,000 from the end
+    assert len(kept) == 9090 + 36363
+
+
+def test_the_end_of_a_utf16_file_is_read_on_its_code_units(tmp_path) -> None:
+    path = tmp_path / "log.txt"
+    body = "héllo\n" * 200_000 + "Traceback: the end"
+    path.write_bytes(codecs.BOM_UTF16_LE + body.encode("utf-16-le"))
+    given = read_input(str(path))
+    assert given.cut and given.text.startswith("héllo\nhéllo") and given.text.endswith("héllo\nTraceback: the end")
+    assert "\ufffd" not in given.text
 
 
 def _utf32(characters: int, extra: bytes = b"") -> bytes:
@@ -183,24 +227,28 @@ def test_the_byte_limit_at_exactly_the_limit_and_one_past_it(tmp_path, where: st
     exact = _utf32(MAX_INPUT)
     assert len(exact) == LIMIT_BYTES
     assert given(exact) == ExplainInput("a" * (MAX_INPUT - 1) + "z", name, False, False)
-    assert given(exact + b"\x00") == ExplainInput("a" * (MAX_INPUT - 1) + "z", name, False, True)
-    assert given(exact + b"b\x00\x00\x00") == ExplainInput("a" * (MAX_INPUT - 1) + "z", name, False, True)
+    # one byte more: cut, its first HEAD and last TAIL characters (one line: nothing to cut back to)
+    assert given(exact + b"\x00") == ExplainInput("a" * HEAD + "\n" + "a" * (TAIL - 2) + "z\ufffd", name, False, True)
+    assert given(exact + b"b\x00\x00\x00") == ExplainInput(
+        "a" * HEAD + "\n" + "a" * (TAIL - 2) + "zb", name, False, True
+    )
 
 
 def test_the_character_limit_at_exactly_the_limit_and_one_past_it() -> None:
     assert read_input("-", io.BytesIO(b"y" * MAX_INPUT)) == ExplainInput("y" * MAX_INPUT, "standard input", False)
     assert read_input("-", io.BytesIO(b"y" * (MAX_INPUT + 1))) == ExplainInput(
-        "y" * MAX_INPUT, "standard input", False, True
+        "y" * HEAD + "\n" + "y" * TAIL, "standard input", False, True
     )
     assert read_input("-", io.StringIO("y" * (MAX_INPUT + 1))) == ExplainInput(
-        "y" * MAX_INPUT, "standard input", False, True
+        "y" * HEAD + "\n" + "y" * TAIL, "standard input", False, True
     )
 
 
 def test_a_cut_report_is_still_a_report_and_still_cut(tmp_path) -> None:
     path = tmp_path / "report.json"
     path.write_text('{"kind": "' + "k" * MAX_INPUT + '"}')
-    assert read_input(str(path)) == ExplainInput('{"kind": "' + "k" * (MAX_INPUT - 10), str(path), True, True)
+    cut = '{"kind": "' + "k" * (HEAD - 10) + "\n" + "k" * (TAIL - 2) + '"}'
+    assert read_input(str(path)) == ExplainInput(cut, str(path), True, True)
     whole = '{"kind": "mpscheck-report"}'
     assert read_input("-", io.BytesIO(whole.encode())) == ExplainInput(whole, "standard input", True, False)
 

@@ -86,7 +86,7 @@ def _explain_paste(
     # Masked before the judge reads it, so that quoting cannot cut a token short of its mask.
     diagnosis = explain_text(scrub(given.text, os.environ), require=require, strict=strict)
     if given.cut:
-        diagnosis = judge_cut(diagnosis, cut_notice(given.name), require=require, strict=strict)
+        diagnosis = judge_cut(diagnosis, cut_notice(given.name, given.stopped), require=require, strict=strict)
     if only:  # --check filters what is shown, never the verdict
         diagnosis.findings = [f for f in diagnosis.findings if f.id in only]
     if diagnosis.exit_code is ExitCode.USAGE:

@@ -3,8 +3,11 @@ or pasted text (read by the paste parsers). INPUT is a file, or ``-`` for standa
 
 Files and standard input are read the same way, as bytes, whatever the locale: a byte-order mark
 picks UTF-8, UTF-16 or UTF-32, anything else is UTF-8 with undecodable bytes replaced, so one stray
-byte never makes a paste unreadable. At most MAX_INPUT characters are read; a longer input is cut
-and says so (``cut``), and the caller must say it aloud.
+byte never makes a paste unreadable. At most MAX_INPUT characters are read: of a longer input, its first
+HEAD characters (where a paste's set-up stands: collect_env, a banner) and its last TAIL (where a run prints its
+error: a whole training log ends with the traceback), each cut back to whole lines. Such an input says so (``cut``),
+and the caller must say it aloud. A file's end is read where it lies; a stream is read to its end, or to
+STREAM_LIMIT bytes (an endless stream cannot hang explain), keeping only the last TAIL characters' bytes.
 
 Text that opens with ``{`` is taken for a report when it says so (a ``kind``, ``facts`` or
 ``schema_version`` key) or is not JSON at all, so a broken report still gets the report's own error
@@ -15,7 +18,10 @@ paste, its strings one per line.
 from __future__ import annotations
 
 import codecs
+import io
 import json
+import os
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +33,13 @@ if TYPE_CHECKING:
     from mpscheck.probes.saved_report import SavedReport
 
 MAX_INPUT = 500_000  # characters (about 6,000 lines): a paste, not a log archive; the rest is cut, and said
+HEAD = 100_000  # characters kept from the start of a longer input
+TAIL = MAX_INPUT - HEAD  # ... and from its end
+STREAM_LIMIT = 64 * 1024 * 1024  # bytes read from a stream at most, to find its end
 _MAX_BYTES = 4 * MAX_INPUT + 4  # enough for MAX_INPUT characters in any of the encodings read
+_HEAD_BYTES = 4 * HEAD + 4  # a byte-order mark and HEAD characters of UTF-32
+_TAIL_BYTES = 4 * TAIL
+_CHUNK = 1024 * 1024
 _REPORT_KEYS = ("kind", "facts", "schema_version")
 _BOMS = (  # longest first: UTF-32's little-endian mark starts with UTF-16's
     (codecs.BOM_UTF32_LE, "utf-32-le"),
@@ -47,13 +59,15 @@ class ExplainInput:
     text: str
     name: str  # the file name, or "standard input"
     is_report: bool
-    cut: bool = False  # the input was longer than MAX_INPUT characters: only the start was read
+    cut: bool = False  # the input was longer than MAX_INPUT characters: only its start and its end were read
+    stopped: bool = False  # a stream was still going at STREAM_LIMIT bytes: its "end" is where reading stopped
 
 
-def cut_notice(name: str) -> str:
+def cut_notice(name: str, stopped: bool = False) -> str:
+    end = f"the last {TAIL:,} of its first {STREAM_LIMIT // 1024 // 1024} MiB" if stopped else f"its last {TAIL:,}"
     return (
-        f"{name} is longer than {MAX_INPUT:,} characters: only its start was read, so what follows was not "
-        "judged; paste the part around the error"
+        f"{name} is longer than {MAX_INPUT:,} characters: only its first {HEAD:,} and {end} were read, so "
+        "the middle was not judged; paste the part around the error"
     )
 
 
@@ -70,27 +84,116 @@ def read_input(path: str, stdin: IO[Any] | None = None) -> ExplainInput:
         stream = stdin or sys.stdin
         if stream is None:
             raise InputError("cannot read standard input: it is closed")
-        raw = getattr(stream, "buffer", stream)
         try:
-            data = raw.read(_MAX_BYTES + 1)
+            read = _read_stream(getattr(stream, "buffer", stream))
         except (OSError, ValueError) as exc:  # ValueError: a closed stream
             raise InputError(f"cannot read standard input: {exc}") from exc
         name = "standard input"
     else:
         try:
             with open(Path(path), "rb") as handle:
-                data = handle.read(_MAX_BYTES + 1)
+                read = _read_file(handle)
         except OSError as exc:
             raise InputError(f"cannot read {path}: {exc}") from exc
         name = path
-    if data is None:  # a non-blocking stream with nothing ready: nothing read, not a crash
-        data = b""
-    text = data if isinstance(data, str) else decode(data)  # a text stream handed in by a caller
-    cut = len(data) > _MAX_BYTES or len(text) > MAX_INPUT
-    text = text[:MAX_INPUT]
+    text, cut = _text(read)
     if looks_like_report(text):
-        return ExplainInput(text, name, True, cut)
-    return ExplainInput(as_text(text), name, False, cut)
+        return ExplainInput(text, name, True, cut, read.stopped)
+    return ExplainInput(as_text(text), name, False, cut, read.stopped)
+
+
+Data = bytes | str  # a caller may hand in a text stream
+
+
+@dataclass(frozen=True)
+class _Read:
+    head: Data  # the input, or its start when *tail* is given
+    tail: Data | None = None  # its end (None: *head* is all of it)
+    at: int = 0  # where *tail* starts in the input, in bytes (its code units are counted from the input's start)
+    stopped: bool = False  # a stream still going at STREAM_LIMIT bytes
+
+
+def _read_stream(raw: Any) -> _Read:
+    data = raw.read(_MAX_BYTES + 1)
+    if data is None:  # a non-blocking stream with nothing ready: nothing read, not a crash
+        return _Read(b"")
+    if len(data) <= _MAX_BYTES:
+        return _Read(data)
+    tail, total = data[-_TAIL_BYTES:], len(data)
+    while total < STREAM_LIMIT:
+        chunk = raw.read(_CHUNK)
+        if not chunk:
+            break
+        tail, total = (tail + chunk)[-_TAIL_BYTES:], total + len(chunk)
+    return _Read(data[:_HEAD_BYTES], tail, total - len(tail), total >= STREAM_LIMIT)
+
+
+def _read_file(handle: IO[bytes]) -> _Read:
+    """As _read_stream; a regular file's end is read where it lies, without reading what comes before."""
+    data = handle.read(_MAX_BYTES + 1)
+    if len(data) <= _MAX_BYTES:
+        return _Read(data)
+    try:
+        size = os.fstat(handle.fileno()).st_size
+        regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        regular = False
+    if not regular:  # a named pipe, a device: read as a stream
+        return _read_stream(_Prefixed(data, handle))
+    at = max(len(data), size - _TAIL_BYTES)
+    handle.seek(at)
+    end = handle.read(_TAIL_BYTES)
+    if at > len(data):  # the middle lies between: never read
+        return _Read(data[:_HEAD_BYTES], end, at)
+    whole = data + end  # a file a little longer than the limit: its end overlaps what was read
+    return _Read(data[:_HEAD_BYTES], whole[-_TAIL_BYTES:], max(0, len(whole) - _TAIL_BYTES))
+
+
+class _Prefixed:
+    """A stream whose first bytes were already read: given back first, then the rest."""
+
+    def __init__(self, first: bytes, rest: IO[bytes]):
+        self.first, self.rest = first, rest
+
+    def read(self, size: int) -> bytes:
+        if self.first:
+            given, self.first = self.first[:size], self.first[size:]
+            return given
+        return self.rest.read(size)
+
+
+def _text(read: _Read) -> tuple[str, bool]:
+    """The text to read and whether it was cut: all of it when it has at most MAX_INPUT characters, else its first
+    HEAD and last TAIL characters, each cut back to whole lines."""
+    first = read.head if isinstance(read.head, str) else decode(read.head)
+    if read.tail is None and len(first) <= MAX_INPUT:
+        return first, False
+    if read.tail is None:
+        last = first[-TAIL:]
+    elif isinstance(read.tail, str):
+        last = read.tail[-TAIL:]
+    else:
+        last = decode_tail(read.tail, read.head if isinstance(read.head, bytes) else b"", read.at)[-TAIL:]
+    return _whole_lines(first[:HEAD], last), True
+
+
+def _whole_lines(first: str, last: str) -> str:
+    """*first* up to its last line break and *last* from its first: no line is read half."""
+    if "\n" in first:
+        first = first[: first.rindex("\n")]
+    if "\n" in last:
+        last = last[last.index("\n") + 1 :]
+    return first + "\n" + last
+
+
+def decode_tail(data: bytes, head: bytes, at: int) -> str:
+    """The end of an input whose start is *head*, *data* starting at byte *at*: decoded as *head*'s byte-order mark
+    says, from its first whole code unit, else as UTF-8 (a character cut at the start becomes a replacement mark)."""
+    for mark, encoding in _BOMS:
+        if head.startswith(mark):
+            unit = 4 if "32" in encoding else 2 if "16" in encoding else 1
+            return data[-(at - len(mark)) % unit :].decode(encoding, errors="replace")
+    return data.decode("utf-8", errors="replace")
 
 
 def _load(text: str) -> Any:
