@@ -73,7 +73,7 @@ def test_a_long_log_is_judged_on_its_start_and_its_end(tmp_path) -> None:
     result = explain("--format", "json", str(path))
     report = json.loads(result.output)
     assert result.exit_code == 1 and report["cause"]["id"] == "rosetta-python"  # read at the end
-    assert "only its first 100,000 and its last 400,000 were read" in result.output
+    assert "only its start (100,000 characters or 5,000 lines at most) and its end" in result.output
     piped = explain("--format", "json", "-", stdin=path.read_bytes())
     assert json.loads(piped.output)["cause"]["id"] == "rosetta-python"
 

@@ -20,9 +20,12 @@ from mpscheck.model import REPORT_KIND
 from mpscheck.probes import explain_input
 from mpscheck.probes.explain_input import (
     HEAD,
+    HEAD_LINES,
     MAX_INPUT,
+    MAX_LINES,
     STREAM_LIMIT,
     TAIL,
+    TAIL_LINES,
     ExplainInput,
     InputError,
     as_text,
@@ -39,14 +42,17 @@ LIMIT_BYTES = 4 * MAX_INPUT + 4  # a byte-order mark and MAX_INPUT characters of
 
 def test_the_cut_notice_word_for_word() -> None:
     assert cut_notice("paste.txt") == (
-        "paste.txt is longer than 500,000 characters: only its first 100,000 and its last 400,000 were read, so the "
-        "middle was not judged; paste the part around the error"
+        "paste.txt is longer than 500,000 characters or 25,000 lines: only its start (100,000 characters or 5,000 "
+        "lines at most) and its end (400,000 or 20,000) were read, so the middle was not judged; paste the part "
+        "around the error"
     )
     assert cut_notice("standard input", True) == (
-        "standard input is longer than 500,000 characters: only its first 100,000 and the last 400,000 of its first "
-        "64 MiB were read, so the middle was not judged; paste the part around the error"
+        "standard input is longer than 500,000 characters or 25,000 lines: only its start (100,000 characters or "
+        "5,000 lines at most) and its end (400,000 or 20,000, of its first 64 MiB) were read, so the middle was not "
+        "judged; paste the part around the error"
     )
     assert (MAX_INPUT, HEAD, TAIL, STREAM_LIMIT) == (500_000, 100_000, 400_000, 64 * 1024 * 1024)  # as spelt above
+    assert (MAX_LINES, HEAD_LINES, TAIL_LINES) == (25_000, 5_000, 20_000)
 
 
 @pytest.mark.parametrize(
@@ -158,15 +164,27 @@ def test_an_endless_stream_is_read_up_to_the_stream_limit_and_says_so() -> None:
 
 
 def test_a_long_stream_keeps_its_first_and_last_lines_whole() -> None:
-    lines = [f"line {n:07d}" for n in range(400_000)]  # 5.2 MB: the middle is not read
+    lines = [f"line {n:07d} " + "x" * 87 for n in range(60_000)]  # 100 characters each, 6 MB: the middle not read
     given = read_input("-", io.BytesIO("\n".join(lines).encode()))
     assert given.cut and not given.stopped
     kept = given.text.split("\n")
-    assert kept[0] == "line 0000000" and kept[-1] == "line 0399999"
-    assert all(len(line) == 12 for line in kept)  # no line read half
-    assert "line 0007691" in kept and "line 0007692" not in kept  # 100,000 characters: 7,692 lines and a part
-    assert "line 0369231" in kept and "line 0369230" not in kept  # 400,000 from the end
+    assert kept[0] == lines[0] and kept[-1] == lines[-1]
+    assert all(len(line) == 100 for line in kept)  # no line read half
+    assert lines[989] in kept and lines[990] not in kept  # 100,000 characters: 990 lines and a part
+    assert lines[56_040] in kept and lines[56_039] not in kept  # 400,000 from the end: 3,960 lines and a part
     assert len(given.text) <= MAX_INPUT
+
+
+def test_more_lines_than_the_line_limit_keep_the_first_and_the_last() -> None:
+    numbers = "\n".join(str(n) for n in range(60_000))  # 338,890 characters: under the character limit
+    given = read_input("-", io.BytesIO(numbers.encode()))
+    kept = given.text.split("\n")
+    assert given.cut and len(kept) == HEAD_LINES + TAIL_LINES
+    assert kept[HEAD_LINES - 1] == "4999" and kept[HEAD_LINES] == "40000" and kept[-1] == "59999"
+    exact = "\n".join(str(n) for n in range(MAX_LINES))  # 25,000 lines: read whole
+    assert read_input("-", io.BytesIO(exact.encode())) == ExplainInput(exact, "standard input", False, False)
+    over = exact + "\n"  # one line break more: 25,001 lines (the last one empty)
+    assert read_input("-", io.BytesIO(over.encode())).cut
 
 
 def test_a_long_file_is_read_at_its_start_and_at_its_end_not_between(tmp_path, monkeypatch) -> None:
@@ -188,15 +206,15 @@ def test_a_long_file_is_read_at_its_start_and_at_its_end_not_between(tmp_path, m
 @pytest.mark.parametrize("where", ["file", "stdin"])
 def test_an_input_a_little_over_the_limit_is_cut_the_same_from_a_file_and_a_stream(tmp_path, where: str) -> None:
     """2.5 MB: the end read from a file overlaps the start already read; both give the same lines."""
-    lines = [f"row {n:06d}" for n in range(250_000)]  # 10 characters and a newline each
+    lines = [f"row {n:06d} " + "x" * 49 for n in range(41_000)]  # 60 characters and a newline each
     data = "\n".join(lines).encode()
     path = tmp_path / "log.txt"
     path.write_bytes(data)
     given = read_input(str(path)) if where == "file" else read_input("-", io.BytesIO(data))
     kept = given.text.split("\n")
-    assert given.cut and kept[0] == "row 000000" and kept[-1] == "row 249999"
-    assert kept[9089] == "row 009089" and kept[9090] == "row 213637"  # 100,000 characters, then 400,000 from the end
-    assert len(kept) == 9090 + 36363
+    assert given.cut and kept[0] == lines[0] and kept[-1] == lines[-1]
+    assert kept[1638] == lines[1638] and kept[1639] == lines[34_443]  # 100,000 characters, then 400,000 from the end
+    assert len(kept) == 1639 + 6557
 
 
 def test_the_end_of_a_utf16_file_is_read_on_its_code_units(tmp_path) -> None:

@@ -5,7 +5,8 @@ Files and standard input are read the same way, as bytes, whatever the locale: a
 picks UTF-8, UTF-16 or UTF-32, anything else is UTF-8 with undecodable bytes replaced, so one stray
 byte never makes a paste unreadable. At most MAX_INPUT characters are read: of a longer input, its first
 HEAD characters (where a paste's set-up stands: collect_env, a banner) and its last TAIL (where a run prints its
-error: a whole training log ends with the traceback), each cut back to whole lines. Such an input says so (``cut``),
+error: a whole training log ends with the traceback), each cut back to whole lines; the same for an input of more
+than MAX_LINES lines (its first HEAD_LINES and last TAIL_LINES). Such an input says so (``cut``),
 and the caller must say it aloud. A file's end is read where it lies; a stream is read to its end, or to
 STREAM_LIMIT bytes (an endless stream cannot hang explain), keeping only the last TAIL characters' bytes.
 
@@ -35,6 +36,10 @@ if TYPE_CHECKING:
 MAX_INPUT = 500_000  # characters (about 6,000 lines): a paste, not a log archive; the rest is cut, and said
 HEAD = 100_000  # characters kept from the start of a longer input
 TAIL = MAX_INPUT - HEAD  # ... and from its end
+# Lines, too: each reader pays per line, so 500,000 characters of two-character lines (`yes`, `seq`) cost seconds.
+MAX_LINES = 25_000
+HEAD_LINES = 5_000
+TAIL_LINES = MAX_LINES - HEAD_LINES
 STREAM_LIMIT = 64 * 1024 * 1024  # bytes read from a stream at most, to find its end
 _MAX_BYTES = 4 * MAX_INPUT + 4  # enough for MAX_INPUT characters in any of the encodings read
 _HEAD_BYTES = 4 * HEAD + 4  # a byte-order mark and HEAD characters of UTF-32
@@ -64,10 +69,11 @@ class ExplainInput:
 
 
 def cut_notice(name: str, stopped: bool = False) -> str:
-    end = f"the last {TAIL:,} of its first {STREAM_LIMIT // 1024 // 1024} MiB" if stopped else f"its last {TAIL:,}"
+    within = f", of its first {STREAM_LIMIT // 1024 // 1024} MiB" if stopped else ""
     return (
-        f"{name} is longer than {MAX_INPUT:,} characters: only its first {HEAD:,} and {end} were read, so "
-        "the middle was not judged; paste the part around the error"
+        f"{name} is longer than {MAX_INPUT:,} characters or {MAX_LINES:,} lines: only its start ({HEAD:,} "
+        f"characters or {HEAD_LINES:,} lines at most) and its end ({TAIL:,} or {TAIL_LINES:,}{within}) were read, "
+        "so the middle was not judged; paste the part around the error"
     )
 
 
@@ -167,14 +173,22 @@ def _text(read: _Read) -> tuple[str, bool]:
     HEAD and last TAIL characters, each cut back to whole lines."""
     first = read.head if isinstance(read.head, str) else decode(read.head)
     if read.tail is None and len(first) <= MAX_INPUT:
-        return first, False
+        return _fewer_lines(first)
     if read.tail is None:
         last = first[-TAIL:]
     elif isinstance(read.tail, str):
         last = read.tail[-TAIL:]
     else:
         last = decode_tail(read.tail, read.head if isinstance(read.head, bytes) else b"", read.at)[-TAIL:]
-    return _whole_lines(first[:HEAD], last), True
+    return _fewer_lines(_whole_lines(first[:HEAD], last))[0], True
+
+
+def _fewer_lines(text: str) -> tuple[str, bool]:
+    """*text*, or its first HEAD_LINES and last TAIL_LINES lines when it has more than MAX_LINES; and whether cut."""
+    if text.count("\n") < MAX_LINES:
+        return text, False
+    lines = text.split("\n")
+    return "\n".join(lines[:HEAD_LINES] + lines[-TAIL_LINES:]), True
 
 
 def _whole_lines(first: str, last: str) -> str:
