@@ -4,7 +4,7 @@ Writes inputs of 10 MB (10,000,000 bytes) built to be slow: the whole corpus rep
 every reader and every error row matches, over and over), a training log of one torch warning
 repeated, 4000-character lines of `_`, `/`, spaces, digits, quotes and brackets, the words of the
 readers' patterns repeated, lines of the prose readers' anchor words, random bytes, one line with no newline at all,
-and UTF-16 with a BOM.
+many short lines (`seq`, `yes`), and UTF-16 with a BOM.
 Runs `mpscheck explain FILE --format json` on each as a subprocess (start-up included) and prints
 the median wall time of the rounds and the exit code (target: < 2 s each, on the 2-core workplace).
 
@@ -76,6 +76,9 @@ def inputs(size: int) -> dict[str, bytes]:
             :size
         ],
         "nested brackets": fill("tensor(" + "(" * 3990 + "\n"),
+        # many short lines: every reader pays per line (`seq`: 80,000 lines in the first 500,000 characters)
+        "numbers (seq)": "".join(f"{n}\n" for n in range(1, size // 6)).encode()[:size],
+        "one letter (yes)": fill("y\n"),
         "utf-16 with BOM": b"\xff\xfe"
         + (corpus * (size // (2 * len(corpus)) + 1))[: size // 2 - 1].encode("utf-16-le"),
     }
