@@ -11,7 +11,9 @@ from __future__ import annotations
 import codecs
 import io
 import json
+import os
 import sys
+import threading
 from typing import Any
 
 import pytest
@@ -215,6 +217,23 @@ def test_an_input_a_little_over_the_limit_is_cut_the_same_from_a_file_and_a_stre
     assert given.cut and kept[0] == lines[0] and kept[-1] == lines[-1]
     assert kept[1638] == lines[1638] and kept[1639] == lines[34_443]  # 100,000 characters, then 400,000 from the end
     assert len(kept) == 1639 + 6557
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_long_named_pipe_is_read_as_a_stream_from_its_first_byte(tmp_path) -> None:
+    """A path that is no regular file (`<(...)`, a FIFO) has no end to seek to: read on as a stream, the bytes
+    already read given back first."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    lines = [f"line {n:07d} " + "x" * 87 for n in range(60_000)]
+    data = "\n".join(lines).encode()
+    writer = threading.Thread(target=fifo.write_bytes, args=(data,))
+    writer.start()
+    given = read_input(str(fifo))
+    writer.join(timeout=30)
+    stream = read_input("-", io.BytesIO(data))
+    assert given == ExplainInput(stream.text, str(fifo), False, True, False)
+    assert given.text.startswith(lines[0] + "\n") and given.text.endswith("\n" + lines[-1])
 
 
 def test_the_end_of_a_utf16_file_is_read_on_its_code_units(tmp_path) -> None:
