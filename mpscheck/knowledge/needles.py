@@ -6,6 +6,12 @@ only where one of its alternatives' required literals occurs at all (exact: ever
 alternative contains it). Read from the compiled pattern by Python's own parser; a pattern it cannot
 read, a case-insensitive one, or an alternative without a literal of ``MIN_NEEDLE`` characters gets
 no needles, which means "always search".
+
+Three uses: the known-errors table searches only the lines that hold a row's needle (``holding``), the soft-wrap
+joiner only the lines around one (``windows``), and the paste readers' own patterns are built ``gated``: a
+``Gated`` pattern reads its literals more widely (``required``: any case, compared folded; a required group's
+alternatives; a look-around's literal) and is tried only on a line that holds one, which makes a line of prose
+cost a few substring tests instead of forty regex scans.
 """
 
 from __future__ import annotations
