@@ -12,24 +12,25 @@ from __future__ import annotations
 
 import re
 
+from mpscheck.knowledge.needles import gated
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 
 KIND = "banner"
-LIGHTNING = re.compile(r"GPU available: (?P<available>True|False)(?: \((?P<kind>\w+)\))?, used: (?P<used>True|False)")
-LIGHTNING_UNUSED = re.compile(r"MPS available but not used\. Set `accelerator`")
-ULTRALYTICS = re.compile(
+LIGHTNING = gated(r"GPU available: (?P<available>True|False)(?: \((?P<kind>\w+)\))?, used: (?P<used>True|False)")
+LIGHTNING_UNUSED = gated(r"MPS available but not used\. Set `accelerator`")
+ULTRALYTICS = gated(
     r"Ultralytics\s+(?:YOLO[A-Za-z]*\s*)?(?P<version>\d[\w.]*)(?![\w.]).{0,200}?Python-(?P<python>\d+\.\d+(?:\.\d+)?)\s+"
     r"torch-(?P<torch>\d[\w.+]*)\s+(?P<device>CPU|MPS|CUDA:\d+)(?:\s+\((?P<chip>[^)]*)\))?"
 )
-YOLOV5 = re.compile(
+YOLOV5 = gated(
     r"YOLOv5 \S+ (?P<version>v?\d[\w.-]*)\s+(?:Python-(?P<python>\d+\.\d+(?:\.\d+)?)\s+)?"
     r"torch[- ](?P<torch>\d[\w.+]*)\s+"
     r"(?P<device>CPU|MPS|CUDA:\d+)"
 )
-COMFY_RAM = re.compile(r"Total VRAM (?P<vram>\d+) MB, total RAM (?P<ram>\d+) MB")
-COMFY_TORCH = re.compile(r"(?i)^\s*(?:py)?torch version:\s*(?P<version>\d[\w.+]*)\s*$")
-COMFY_DEVICE = re.compile(r"^\s*Device:\s*(?P<device>mps|cpu|cuda(?::\d+)?)\b")
-GENERIC_DEVICE = re.compile(
+COMFY_RAM = gated(r"Total VRAM (?P<vram>\d+) MB, total RAM (?P<ram>\d+) MB")
+COMFY_TORCH = gated(r"(?i)^\s*(?:py)?torch version:\s*(?P<version>\d[\w.+]*)\s*$")
+COMFY_DEVICE = gated(r"^\s*Device:\s*(?P<device>mps|cpu|cuda(?::\d+)?)\b")
+GENERIC_DEVICE = gated(
     r"(?i)^\s*(?:using|running on|selected) device:?\s*'?(?P<device>mps|cpu|cuda)(?::\d+)?'?\s*$"
     r"|^\s*Device \"(?P<device2>mps|cpu|cuda)\" is detected"  # Whisper-WebUI
     r"|^\s*Device set to use (?P<device3>mps|cpu|cuda)(?::\d+)?\s*$"  # transformers' pipeline()
@@ -37,25 +38,25 @@ GENERIC_DEVICE = re.compile(
 )
 # A framework's log line that it took the CPU, after a log level or an arrow (cellpose: "[INFO] >>>> using CPU"):
 # the run is on the CPU, whatever the Mac has.
-LOG_CPU = re.compile(
+LOG_CPU = gated(
     r"(?i)(?:(?<!>)>{2,8}|\binfo\b\]?:?)[ \t]{0,8}(?:-[ \t]{0,4})?using (?:the )?cpu(?: device)?"
     r"[ \t]{0,8}\.?[ \t]{0,8}$"
 )
 # Stable-Baselines3's system info (its bug template asks for it): "GPU Enabled" is torch.cuda.is_available(), and
 # with it False SB3's device="auto" is the CPU (it never picks mps itself).
-SB3_GPU = re.compile(r"^\s*GPU Enabled:\s*False\s*$")
+SB3_GPU = gated(r"^\s*GPU Enabled:\s*False\s*$")
 # A framework's log that it found no CUDA and took the CPU ("modelscope - INFO - cuda is not available, using cpu
 # instead.", ChatTTS's "No GPU found, use CPU instead"): it picks CUDA or the CPU, never mps, so the run is on the CPU.
-NO_CUDA_CPU = re.compile(
+NO_CUDA_CPU = gated(
     r"(?i)\b(?:(?:cuda|gpu) (?:is )?not available|no (?:cuda|gpu) (?:device )?(?:found|detected|available))\b"
     r"[,.;:]? ?(?:-+ ?)?(?:using|falling back to|switching to|defaulting to|"
     r"will use|use) (?:the )?cpu\b"
 )
 # ``accelerate env``'s default config ("- use_cpu: True", its bug template asks for it): Accelerator() then
 # takes the CPU whatever the Mac has, so the run is on the CPU.
-ACCELERATE_CPU = re.compile(r"^\s*-\s*use_cpu:\s*True\s*$")
-YOLO = re.compile(r"^\s*(?:[$%>]\s*|!)?(?P<command>yolo\s+\S(?:.*\S)?)\s*$")
-PACKAGE = re.compile(
+ACCELERATE_CPU = gated(r"^\s*-\s*use_cpu:\s*True\s*$")
+YOLO = gated(r"^\s*(?:[$%>]\s*|!)?(?P<command>yolo\s+\S(?:.*\S)?)\s*$")
+PACKAGE = gated(
     r"^\s*-\s*`?(?P<name>transformers|accelerate|diffusers|lightning|pytorch-lightning)`? version:\s*(?P<v>\d[\w.]*)"
 )
 

@@ -10,25 +10,24 @@ pattern is a bounded run of words between literals: linear on any line.
 
 from __future__ import annotations
 
-import re
-
+from mpscheck.knowledge.needles import gated
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 
 KIND = "prose"
 _FAILS = r"(?:fail(?:s|ed|ing)?|(?:does not|doesn't|did not|didn't|won't) work|not working|breaks|broke)"
-FAILS_ON_MAC = re.compile(
+FAILS_ON_MAC = gated(
     rf"(?i)\b{_FAILS}(?: [\w-]{{1,20}}){{0,4}}? (?:on|with|using|in) (?:the |my |an? )?"
     r"(?:apple silicon|mps|mac(?:book|s)?)\b"
 )
 # Both halves on one line, mps set against a CPU that works with no failure word for mps: "I also get the cubes when
 # setting device to "mps", it does work with "cpu" though" (Tencent-Hunyuan/Hunyuan3D-2#151): what mps gave was wrong.
-MPS_AGAINST_CPU = re.compile(
+MPS_AGAINST_CPU = gated(
     r"""(?i)(?<![\w-])mps\b["'`]?,? (?:but |though |although |while |whereas )?(?:it |everything )?(?:does |do )?"""
     r"""(?:works?|worked|runs? fine|is fine)(?: fine| well| correctly)? (?:with|on|using) (?:the )?["'`]?cpu(?![\w-])"""
     r"""(?!["'`]? ?fall ?back)"""
 )
-SETUP_TROUBLE = re.compile(r"(?i)\bfail\w* to (?:install|build|compile|download|import|find|detect|load|open)\b")
-WORKS_ELSEWHERE = re.compile(
+SETUP_TROUBLE = gated(r"(?i)\bfail\w* to (?:install|build|compile|download|import|find|detect|load|open)\b")
+WORKS_ELSEWHERE = gated(
     r"(?i)\b(?:works?|worked|working|runs? fine|is fine)(?: (?:fine|well|correctly|perfectly|as expected))?"
     r" (?:on|with|using|in|under) (?:the |an? )?(?:cuda|nvidia|cpu|colab|linux|ubuntu|windows|another machine|a pc)\b"
 )

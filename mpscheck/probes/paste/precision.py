@@ -10,21 +10,20 @@ prefix and a bounded alternation: linear on any line.
 
 from __future__ import annotations
 
-import re
-
+from mpscheck.knowledge.needles import gated
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 
 KIND = "mixed precision"
 # TrainingArguments(fp16=True), a YAML or CLI "fp16: true" / "--fp16 True", and the bare flag "--bf16"
-FLAG = re.compile(
+FLAG = gated(
     r"(?<![\w-])(?:--)?(?P<dtype>fp16|bf16)(?:\s?[=:]\s?|\s)(?i:true)\b"
     # the bare flag, never one set off ("with or without `--bf16 false` doesn't matter", ace-step/ACE-Step#8)
     r"|(?<![\w-])--(?P<dtype2>fp16|bf16)\b(?![\w=-]| (?i:false|0|no|off)\b)"
 )
 # mixed_precision="fp16" as a keyword, a CLI flag (--mixed_precision fp16), or an accelerate config line
-SETTING = re.compile(r"\bmixed_precision(?:\s?=\s?|:\s?|\s)[\"']?(?P<dtype>fp16|bf16)\b")
+SETTING = gated(r"\bmixed_precision(?:\s?=\s?|:\s?|\s)[\"']?(?P<dtype>fp16|bf16)\b")
 # the user's words: fp16, bf16 or mixed precision with training on one line ("Can MPS use FP16 when training?")
-SAID = re.compile(
+SAID = gated(
     r"(?i)\b(?P<dtype>fp16|bf16|mixed[- ]precision)\b[^\n]{0,40}?\btrain"
     r"|\btrain\w*\b[^\n]{0,40}?\b(?P<dtype2>fp16|bf16)\b"
 )
