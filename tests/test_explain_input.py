@@ -78,6 +78,19 @@ def test_a_long_log_is_judged_on_its_start_and_its_end(tmp_path) -> None:
     assert json.loads(piped.output)["cause"]["id"] == "rosetta-python"
 
 
+def test_an_unreadable_input_that_was_cut_says_both(tmp_path) -> None:
+    path = tmp_path / "numbers.txt"
+    path.write_text("\n".join(str(n) for n in range(100_000)))
+    result = explain(str(path))
+    assert result.exit_code == 2
+    assert "nothing in the input could be read (" + str(
+        path
+    ) + " is longer than 500,000 characters or 25,000 lines:" in (result.output)
+    short = tmp_path / "few.txt"
+    short.write_text("1\n2\n3\n")
+    assert "nothing in the input could be read; explain accepts" in explain(str(short)).output
+
+
 def test_a_json_object_that_is_no_report_is_read_as_text(tmp_path) -> None:
     """A Jupyter error object (ename, evalue, traceback) starts with { but is a paste, not a broken report."""
     traceback = ROSETTA.splitlines()

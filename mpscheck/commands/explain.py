@@ -90,7 +90,8 @@ def _explain_paste(
     if only:  # --check filters what is shown, never the verdict
         diagnosis.findings = [f for f in diagnosis.findings if f.id in only]
     if diagnosis.exit_code is ExitCode.USAGE:
-        raise click.UsageError("nothing in the input could be read; explain accepts: " + "; ".join(ACCEPTED))
+        cut = f" ({cut_notice(given.name, given.stopped)})" if given.cut else ""
+        raise click.UsageError(f"nothing in the input could be read{cut}; explain accepts: " + "; ".join(ACCEPTED))
     fmt = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     if fmt == "github":
         append_step_summary(scrub(render(diagnosis, "markdown", verbose), os.environ), os.environ)
