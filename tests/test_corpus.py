@@ -303,7 +303,14 @@ WRONG_FIX = {
 
 # Cases added on 2026-11-24 that the engine did not yet get right when they were added (cause or fix):
 # each leaves this set when a rule explains it (strict: an explained case fails until it is removed).
-NOT_YET_EXPLAINED: set[str] = set()
+NOT_YET_EXPLAINED: set[str] = {
+    "ignite-3326-metrics-float64-prose.txt",
+    "keras-18437-torch-backend-default-cuda-or-cpu.txt",
+    "ml-wrappers-89-fastai-mps-12-3-ci-gated-builds.txt",
+    "transformers-31571-slow-conv2d-input-cpu-title-env.txt",
+    "unsloth-685-no-cuda-device-macbook-m3.txt",
+    "unsloth-7306-torch-210-versions-stop-2-8.txt",
+}
 
 
 def _params() -> list[object]:
