@@ -5,6 +5,8 @@ ignite, fastai) found explain missing, each read generally:
 - an error retold in the user's words: MPS that "doesn't support the `float64` type" (pytorch/ignite#3326), with an
   article or quotes between the words; a CUDA error told as "an error saying no CUDA device found"
   (unslothai/unsloth#685): the tool looked for an NVIDIA GPU on a Mac, which "my Mac has no CUDA" alone does not say;
+- a default that is CUDA, said of the code ("The above code defaults to "cuda", but it should consider whether mps is
+  available first", huggingface/peft#1575): CUDA asked for on a Mac, not a default taken only "if available";
 - torch's convolution device check quoted by its head, cut before "must be on the same device", as an issue's title
   gives it (huggingface/transformers#31571): an input on the CPU and weights on mps;
 - a line naming Apple silicon and AMD (or Intel) together ("works on both Apple silicon and AMD GPUs",
@@ -77,6 +79,29 @@ def test_a_cuda_error_retold_on_a_mac_is_cuda_requested(paste: str) -> None:
     ],
 )
 def test_a_mac_without_cuda_or_another_error_is_no_cuda_asked_for(line: str) -> None:
+    assert read(line).get("paste.cuda_asked") is None
+
+
+def test_a_cuda_default_said_of_the_code_on_a_mac_is_cuda_requested() -> None:
+    # huggingface/peft#1575's words, with the Mac it names
+    paste = (
+        "apple m3 max\n"
+        'The above code defaults to "cuda", but it should consider whether mps is available first, instead.'
+    )
+    diagnosis = explain_text(paste)
+    assert diagnosis.cause.id == "cuda-requested-on-mac"
+    assert diagnosis.exit_code == ExitCode.PROBLEMS
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "the device defaults to cuda if available",  # CUDA only where it is there
+        "it defaults to cuda when there is a GPU",
+        "it defaults to cpu, not cuda",
+    ],
+)
+def test_a_default_taken_only_where_cuda_is_there_asks_for_nothing(line: str) -> None:
     assert read(line).get("paste.cuda_asked") is None
 
 

@@ -1293,12 +1293,15 @@ def test_the_device_words_gate_keeps_every_cpu_reading() -> None:
 
 
 def test_thirty_third_round_prose_reads_exactly() -> None:
-    """A CUDA error retold in words (unsloth#685), and not a Mac that merely lacks CUDA; a line naming Apple silicon and
-    AMD together (keras#18437) says no Mac of the user's, where an Intel Mac named alone still is one."""
+    """A CUDA error retold in words (unsloth#685), and not a Mac that merely lacks CUDA; a CUDA default said of the code
+    (peft#1575), not one taken 'if available'; a line naming Apple silicon and AMD together (keras#18437) says no Mac of
+    the user's, where an Intel Mac named alone still is one."""
     lines = [
         "i bascially get an error saying no CUDA device found.",
         "it complains that no nvidia gpu was detected",
         "I know there is no CUDA device on a MacBook",
+        'The above code defaults to "cuda", but it should consider whether mps is available first',
+        "the device defaults to cuda if available",
         "which works on both Apple silicon and AMD GPUs on a Mac",
         "on my Intel Mac",
     ]
@@ -1306,7 +1309,8 @@ def test_thirty_third_round_prose_reads_exactly() -> None:
         ("paste.cuda_asked", True, 1, None),
         ("paste.cuda_asked", True, 2, None),
         ("paste.mac_named", True, 3, None),
-        ("host.arm64_hardware", False, 5, None),
-        ("paste.intel_prose", True, 5, None),
-        ("host.system", "Darwin", 5, None),
+        ("paste.cuda_asked", True, 4, None),
+        ("host.arm64_hardware", False, 7, None),
+        ("paste.intel_prose", True, 7, None),
+        ("host.system", "Darwin", 7, None),
     ]

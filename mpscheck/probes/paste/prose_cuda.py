@@ -23,6 +23,9 @@ CUDA_ASKED = gated(
     # "Currently the code only support CUDA enabled devices", facebookresearch/sam2#34): the code asks for it
     r"|cuda (?:is |was |seems (?:to be )?)?hard[- ]?cor?ded|hard[- ]?cor?ded (?:to |for )?(?:use )?cuda"
     r"|(?:code|repo|project|model|script|it) (?:currently )?only (?:supports?|works? (?:with|on)|runs? on) cuda"
+    # a default that is CUDA, said of the code ("The above code defaults to "cuda", but it should consider whether
+    # mps is available first", huggingface/peft#1575), not one taken only where CUDA is there ("... if available")
+    r"|defaults? to [`'\"]?cuda\b[`'\"]?(?! ?(?:if|when|where|whenever|on machines)\b)"
     # conda's CUDA packages asked for by name ("versions of pytorch-cuda for MacOS", "conda install ... cudatoolkit")
     r"|(?<!no )(?<!without )(?:pytorch-cuda|cudatoolkit)"
     # a CUDA error retold ("i get an error saying no CUDA device found", unslothai/unsloth#685): the tool looked for
