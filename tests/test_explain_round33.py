@@ -7,6 +7,8 @@ ignite, fastai) found explain missing, each read generally:
   (unslothai/unsloth#685): the tool looked for an NVIDIA GPU on a Mac, which "my Mac has no CUDA" alone does not say;
 - a default that is CUDA, said of the code ("The above code defaults to "cuda", but it should consider whether mps is
   available first", huggingface/peft#1575): CUDA asked for on a Mac, not a default taken only "if available";
+- Tensor.cuda(device) handed the Mac's device ("RuntimeError: Invalid device, must be cuda device",
+  fishaudio/fish-speech#60): the code asks for CUDA;
 - torch's convolution device check quoted by its head, cut before "must be on the same device", as an issue's title
   gives it (huggingface/transformers#31571): an input on the CPU and weights on mps;
 - a line naming Apple silicon and AMD (or Intel) together ("works on both Apple silicon and AMD GPUs",
@@ -103,6 +105,18 @@ def test_a_cuda_default_said_of_the_code_on_a_mac_is_cuda_requested() -> None:
 )
 def test_a_default_taken_only_where_cuda_is_there_asks_for_nothing(line: str) -> None:
     assert read(line).get("paste.cuda_asked") is None
+
+
+def test_cuda_called_with_a_device_that_is_not_cudas_is_cuda_requested() -> None:
+    # fishaudio/fish-speech#60, under a Chinese sentence naming the Mac's own chip
+    paste = (
+        "入手了mac 自家芯片的笔记本\n"
+        "return self._apply(lambda t: t.cuda(device))\n"
+        "RuntimeError: Invalid device, must be cuda device"
+    )
+    diagnosis = explain_text(paste)
+    assert diagnosis.cause.id == "cuda-requested-on-mac"
+    assert "mps" in diagnosis.cause.fix.summary
 
 
 def test_the_convolution_device_check_cut_before_its_tail_is_a_device_mismatch() -> None:
