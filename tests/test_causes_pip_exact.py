@@ -135,9 +135,27 @@ def test_uvs_no_wheel_names_the_package_uv_named_and_makes_the_venv_with_uv() ->
 
 
 def test_a_listed_release_range_that_is_not_intels_keeps_the_rows_own_words() -> None:
-    lines = lines_of("torch>=2.9", "2.2.0, 2.5.1, 2.8.0")
+    # 2.7.0 has a wheel for every Python 2.6.0 had: where the list stops says nothing of the interpreter
+    lines = lines_of("torch>=2.9", "2.2.0, 2.5.1, 2.6.0")
     fix = Remediation(ROW.fix, tuple(table.fill(c, {"python": "python3"}) for c in ROW.commands))
     assert cause(lines) == Cause("no-matching-distribution", ROW.summary, fix, (Evidence(1, lines[0]),), ROW.source)
+
+
+def test_a_listed_release_range_that_stops_where_a_python_was_dropped_names_that_python() -> None:
+    """Round 33 (unslothai/unsloth#7306), deliberately changed from the row's own words: a list that stops at 2.8.0,
+    where 2.9.0 has no cp39 wheel, is a Python 3.9's; the fix is a newer Python."""
+    lines = lines_of("torch>=2.9", "2.2.0, 2.5.1, 2.8.0")
+    assert cause(lines) == Cause(
+        "no-matching-distribution",
+        "pip lists torch only up to 2.8.0 for this Python: torch 2.9.0 and later have no wheel for Python 3.9, so "
+        "this interpreter is Python 3.9, too old for the torch asked for",
+        Remediation(
+            "Make the environment with a newer Python (e.g. 3.12), native arm64: torch after 2.8.0 needs it.",
+            ("/opt/homebrew/bin/brew install python@3.12", NATIVE_VENV),
+        ),
+        (Evidence(1, lines[0]),),
+        ROW.source,
+    )
 
 
 # ---- a pin with no wheel here ----------------------------------------------------------------------------

@@ -56,6 +56,14 @@ WRONG_CAUSE = {
     "the torch 2.4.1 it selects are shown, but nothing says the install failed, only the user's guess",
     "cellpose-1034-gpu-detects-no-cells-m1.txt": "'the GPU option does not detect any cells' names neither mps nor a "
     "wrong number: not read as wrong results from the Apple GPU (the thread's answer, a newer torch, is not shown)",
+    "keras-18437-torch-backend-default-cuda-or-cpu.txt": "a feature request: keras-core's torch backend picks 'cuda' "
+    "or else 'cpu' ('the default device is CUDA', a link to the line, and a proposed patch that adds mps): no run is "
+    "shown and no device it used, so no cause is concluded (the line 'works on both Apple silicon and AMD GPUs' no "
+    "longer reads as an Intel Mac)",
+    "ml-wrappers-89-fastai-mps-12-3-ci-gated-builds.txt": "torch's 'The MPS backend is supported on MacOS 12.3+' in "
+    "fastai tests of the project's 'gated builds': the message is raised whenever no Metal device is usable, and no "
+    "word names the hosted CI agent (a VM), so the answer names the candidates (an old macOS, a VM, a sandbox) and "
+    "the commands that tell them apart",
     "mmdetection-9411-init-detector-mps-img-on-cpu.txt": "the words say the image stays on the CPU while the weights "
     "are on mps; that MMCV's operators are CUDA-only is the maintainer's answer, not in the paste",
     "pytorch-forecasting-1373-tft-upsample-notebook.txt": "the NotImplementedError is only in the thread's title; "

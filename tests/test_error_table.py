@@ -39,8 +39,6 @@ AWAITING_A_CASE = {
     "fork() was called.",
     "torch-mps-api-missing": "AttributeError: module 'torch.mps' has no attribute 'current_allocated_memory'",
     "library-op-no-mps": "NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'MPS' backend.",
-    "mps-tensor-to-numpy": "TypeError: can't convert mps:0 device type tensor to numpy. Use Tensor.cpu() to copy the "
-    "tensor to host memory first.",
     "int64-no-support": "RuntimeError: MPS: no support for int64 min/max ops, please cast it to int32",
     "homebrew-intel-prefix": "Error: Cannot install in Homebrew on ARM processor in Intel default prefix (/usr/local)!",
     "metal-command-buffer-oom": "Error: command buffer exited with error status. Insufficient Memory "

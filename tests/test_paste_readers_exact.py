@@ -1290,3 +1290,27 @@ def test_the_device_words_gate_keeps_every_cpu_reading() -> None:
     assert read > 20
     assert names_device("it only uses the *CPU*") and names_device("只能CPU跑")
     assert not names_device("Epoch 1/10: loss 0.2134, accuracy 0.91")
+
+
+def test_thirty_third_round_prose_reads_exactly() -> None:
+    """A CUDA error retold in words (unsloth#685), and not a Mac that merely lacks CUDA; a CUDA default said of the code
+    (peft#1575), not one taken 'if available'; a line naming Apple silicon and AMD together (keras#18437) says no Mac of
+    the user's, where an Intel Mac named alone still is one."""
+    lines = [
+        "i bascially get an error saying no CUDA device found.",
+        "it complains that no nvidia gpu was detected",
+        "I know there is no CUDA device on a MacBook",
+        'The above code defaults to "cuda", but it should consider whether mps is available first',
+        "the device defaults to cuda if available",
+        "which works on both Apple silicon and AMD GPUs on a Mac",
+        "on my Intel Mac",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.cuda_asked", True, 1, None),
+        ("paste.cuda_asked", True, 2, None),
+        ("paste.mac_named", True, 3, None),
+        ("paste.cuda_asked", True, 4, None),
+        ("host.arm64_hardware", False, 7, None),
+        ("paste.intel_prose", True, 7, None),
+        ("host.system", "Darwin", 7, None),
+    ]

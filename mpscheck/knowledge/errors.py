@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 
+from mpscheck.knowledge.device_call_rows import CUDA_CALL_OTHER_DEVICE
 from mpscheck.knowledge.error_notes import NOTES
 from mpscheck.knowledge.error_rows import ERROR, TORCH_ISSUE, WARNING, Hit, Row, fill, groups_of
 from mpscheck.knowledge.error_texts import EARLY, LATE, MORE_EARLY
@@ -161,7 +162,10 @@ TABLE: tuple[Row, ...] = (
         "float64",
         r"Cannot convert a (?:MPS Tensor to float64|float64 Tensor to MPS)"
         # the same told in words: "MPS (at least on my M2) doesn't support float64"
-        r"|\bMPS\b[^\n]{0,60}?\b(?:does not|doesn't|doesn’t|cannot|can't) support (?:float64|double|64-bit floats?)\b"
+        # ... or with an article and quotes between: "the pytorch MPS backend doesn't support the `float64` type"
+        # (pytorch/ignite#3326)
+        r"|\bMPS\b[^\n]{0,60}?\b(?:does not|doesn't|doesn’t|cannot|can't) support (?:the |a )?[`'\"]?"
+        r"(?:torch\.)?(?:float64|double|64-bit floats?)\b"
         # "uses float64 instead of float32, whit the former not being supported on MPS" (botorch#2724), not torch's own
         # "float64 is not supported on MPS" (its message table names it with its source)
         r"|\b(?:float64|64-bit floats?)\b(?! is not supported on MPS)[^\n]{0,80}?\bnot (?:being )?supported "
@@ -223,7 +227,12 @@ TABLE: tuple[Row, ...] = (
         # torch's checkSameGPU, whose "GPU" is mps on a Mac (comfyui_segment_anything#68), and set_() handed a storage
         # of the other device (facebookresearch/sam2#487: pin_memory() then .to('mps'))
         r"|Tensor for argument #\d+ '\w+' is on (?:CPU|GPU), but expected it to be on (?:GPU|CPU)"
-        r"|Attempted to set the storage of a tensor on device \"[\w:]{1,12}\" to a storage on different device",
+        r"|Attempted to set the storage of a tensor on device \"[\w:]{1,12}\" to a storage on different device"
+        # the convolutions' device check by its head, as a title quotes it cut before "must be on the same device"
+        # (huggingface/transformers#31571): the input on one device, the weights on the other (the whole message is
+        # torch's message table's)
+        r"|input\(device='(?:cpu|mps(?::\d+)?)'\) and weight\(device='?(?:cpu|mps(?::\d+)?)'?\)"
+        r"(?! {0,3}must be on the same device)",
         "device-mismatch",
         "a tensor and the model (or two tensors) are on different devices, one on mps and one on the CPU",
         "Move the model and every input to the same device: model.to(device) and x = x.to(device), with "
@@ -233,6 +242,7 @@ TABLE: tuple[Row, ...] = (
         "torch/csrc/autograd/engine.cpp (validate_outputs: 'invalid gradient at index'); aten/src/ATen/TensorUtils.cpp "
         "(checkSameGPU); https://github.com/facebookresearch/sam2/issues/487 (set_ with a storage of another device)",
     ),
+    CUDA_CALL_OTHER_DEVICE,
     Row(
         "old-torch-device-string",
         r"Expected one of cpu, cuda.{0,600}? device type at start of device string: mps",

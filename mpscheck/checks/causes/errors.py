@@ -10,7 +10,7 @@ from dataclasses import replace
 from mpscheck.checks.causes.library import distribution, failing_library
 from mpscheck.checks.causes.memory import MemoryRules, default_ratio_rejected
 from mpscheck.checks.causes.model import Cause, Evidence
-from mpscheck.checks.causes.no_wheel import OWN_REASON, old_sdk_tags, placeholder_row
+from mpscheck.checks.causes.no_wheel import OWN_REASON, old_sdk_tags, placeholder_row, python_left_behind
 from mpscheck.checks.causes.setup import CHIP_NOT_SHOWN
 from mpscheck.checks.installing import NATIVE_VENV
 from mpscheck.knowledge import errors as table
@@ -317,6 +317,8 @@ class ErrorRules(MemoryRules):
             )
         elif not versions and info and str(info.mac_ver or "").startswith("10.16") and info.machine != "x86_64":
             summary, remedy = old_sdk_tags(self.python, python)
+        elif (left_behind := python_left_behind(versions)) is not None:
+            summary, remedy = left_behind
         elif not versions and hit.row.id not in OWN_REASON:
             named = re.match(r"torch\w*", hit.groups.get("package", ""))  # torch, or torchvision / torchaudio
             summary = (

@@ -1,12 +1,15 @@
-"""Two readings of "pip found no torch wheel" that say more than "this Python version has none": pip's fall-back to
+"""Readings of "pip found no torch wheel" that say more than "this Python version has none": pip's fall-back to
 torch 0.1.2, the placeholder source package PyPI keeps (no wheel fitted this interpreter at all, whatever was
-pinned), and an arm64 Python that reports macOS 10.16 (built with an old SDK), whose version torch does have wheels
-for. Kept apart from errors.py, which builds the cause; these only read the paste and word the answer.
+pinned), an arm64 Python that reports macOS 10.16 (built with an old SDK), whose version torch does have wheels
+for, and a version list that stops at a release newer ones followed (those dropped this Python). Kept apart from
+errors.py, which builds the cause; these only read the paste and word the answer.
 """
 
 from __future__ import annotations
 
+from mpscheck.checks.installing import NATIVE_VENV
 from mpscheck.knowledge import errors as table
+from mpscheck.knowledge import releases
 from mpscheck.model import Remediation
 
 # Installer rows whose own summary says why no torch fits (the arm64 wheel refused, the 0.1.2 placeholder, PDM's
@@ -40,5 +43,32 @@ def old_sdk_tags(python_command: str, version: str | None) -> tuple[str, Remedia
             f"{python_command} -m pip debug --verbose",
             f"{python_command} -m pip install torch",
         ),
+    )
+    return summary, remedy
+
+
+def python_left_behind(versions: list[str]) -> tuple[str, Remediation] | None:
+    """pip lists torch only up to a release that newer ones followed ("from versions: ..., 2.7.1, 2.8.0" where 2.9
+    and 2.10 exist, unslothai/unsloth#7306): the next release has no wheel for some Python this one had, and that
+    Python is the interpreter's. None where the list ends at the newest release or the next one dropped no Python
+    (then the list says nothing of the interpreter)."""
+    known = releases.known_releases("arm64")
+    last = versions[-1] if versions else None
+    if last is None or last not in known or last == known[-1]:
+        return None
+    before, after = releases.release_facts(last), releases.release_facts(known[known.index(last) + 1])
+    if before is None or after is None:
+        return None
+    dropped = sorted((tag for tag in before.install if tag not in after.install), key=lambda t: int(t[3:]))
+    if not dropped:
+        return None
+    python = " or ".join(f"3.{tag[3:]}" for tag in dropped)
+    summary = (
+        f"pip lists torch only up to {last} for this Python: torch {after.version} and later have no wheel for "
+        f"Python {python}, so this interpreter is Python {python}, too old for the torch asked for"
+    )
+    remedy = Remediation(
+        f"Make the environment with a newer Python (e.g. 3.12), native arm64: torch after {last} needs it.",
+        ("/opt/homebrew/bin/brew install python@3.12", NATIVE_VENV),
     )
     return summary, remedy

@@ -65,6 +65,8 @@ APPLE_SILICON = gated(
     # the one GPU the user means ("The Apple Silicon GPU (MPS) is not detected", stanza#1325)
     r"|\bthe (?:apple|mac) silicon gpu\b(?!s)"
 )
+# Apple silicon named at all, whoever's it is (a tool's support for it, not only the user's Mac).
+SILICON_NAMED = gated(r"(?i)\b(?:apple|mac) silicon\b")
 LABEL = gated(r"^[\w .()?-]+:\s")  # a "key: value" line
 PROSE_LABEL = gated(r"^(?:Note|Context|Machine|Setup)\b")  # ... that is still prose
 NAMES = {"Big Sur": "11", "Monterey": "12", "Ventura": "13", "Sonoma": "14", "Sequoia": "15", "Tahoe": "26"}
@@ -263,7 +265,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     if guest := GUEST.search(line):  # said before the Mac the guest runs on: the first observation wins
         linux = guest["linux"] or guest["linux2"] or guest["linux3"]
         found.append(seen("host.system", "Linux" if linux else "Windows"))
-    both = bool(chip and INTEL_MAC.search(line))  # "an Intel iMac (built on an M1)": not said which
+    # "an Intel iMac (built on an M1)", "works on both Apple silicon and AMD GPUs" (keras#18437): not said which
+    both = bool((chip or SILICON_NAMED.search(line)) and INTEL_MAC.search(line))
     # A chip with its tier in Apple's own casing ("M1 Pro", "M3 Max") is Apple's, even on a line with no Mac word
     # ("**系统:** M1 Pro"); typed casually ("m1 pro 16gb") it still needs one.
     if not both and (match := chip) and (APPLE_TIER.search(match[0]) or MAC_WORD.search(line)):

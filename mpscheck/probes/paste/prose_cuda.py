@@ -23,8 +23,16 @@ CUDA_ASKED = gated(
     # "Currently the code only support CUDA enabled devices", facebookresearch/sam2#34): the code asks for it
     r"|cuda (?:is |was |seems (?:to be )?)?hard[- ]?cor?ded|hard[- ]?cor?ded (?:to |for )?(?:use )?cuda"
     r"|(?:code|repo|project|model|script|it) (?:currently )?only (?:supports?|works? (?:with|on)|runs? on) cuda"
+    # a default that is CUDA, said of the code ("The above code defaults to "cuda", but it should consider whether
+    # mps is available first", huggingface/peft#1575), not one taken only where CUDA is there ("... if available")
+    r"|defaults? to [`'\"]?cuda\b[`'\"]?(?! ?(?:if|when|where|whenever|on machines)\b)"
     # conda's CUDA packages asked for by name ("versions of pytorch-cuda for MacOS", "conda install ... cudatoolkit")
-    r"|(?<!no )(?<!without )(?:pytorch-cuda|cudatoolkit))\b"
+    r"|(?<!no )(?<!without )(?:pytorch-cuda|cudatoolkit)"
+    # a CUDA error retold ("i get an error saying no CUDA device found", unslothai/unsloth#685): the tool looked for
+    # an NVIDIA GPU, which "there is no CUDA on a Mac" alone does not say
+    r"|(?:error|exception|message|complains?|complaining|says|saying|tells? me)\b[^\n]{0,40}?"
+    r"\bno (?:nvidia |cuda(?:[- ]capable)? )(?:nvidia |cuda )?(?:devices?|gpus?)(?: (?:is|are|was|were))? "
+    r"(?:found|detected|available))\b"
 )
 # A traceback's source line that starts torch.distributed with NCCL (Meta's llama examples:
 # `torch.distributed.init_process_group("nccl")`): code that ran and asks for an NVIDIA GPU, even where the stored
