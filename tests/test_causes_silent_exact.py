@@ -146,3 +146,37 @@ def test_an_error_inside_torch_load_with_map_location_mps_is_the_checkpoint_row(
     )
     without_load = text.replace("/torch/serialization.py", "/torch/other.py")
     assert explain_text(without_load).cause.id != "mps-checkpoint-load"
+
+
+def test_wrong_results_apart_from_mps_and_on_a_macs_gpu_are_said_exactly() -> None:
+    """Issue 17: a result called wrong on a line of its own where mps is named elsewhere, and one called wrong on the
+    GPU of a Mac (checks/causes/wrong_said.py); each with its own words and the line that says it."""
+    remedy = Remediation(
+        "Compare the op on the CPU and on mps to find the first that differs, and upgrade torch (and macOS): "
+        "wrong results on mps are mostly backend bugs fixed in later releases (.contiguous() before the op, or "
+        "float32, are the usual workarounds meanwhile).",
+        (UPGRADE,),
+    )
+    apart = "# user: I run it using mps.\n# user: The predicted line seems odd too..."
+    assert explain_text(apart).cause == Cause(
+        BUG,
+        "the paste says the results are wrong, and the run it shows uses mps; no error explains it",
+        remedy,
+        numbered(apart, 2),
+        ISSUES,
+        (),
+        "wrong-results",
+    )
+    gpu = "# user: my macOS M1 machine\n# user: the GPU option does not detect any cells"
+    assert explain_text(gpu).cause == Cause(
+        BUG,
+        "the paste says the results on the GPU of this Mac are wrong (torch reaches a Mac's GPU through mps), and "
+        "shows no error that would explain it",
+        remedy,
+        numbered(gpu, 2),
+        ISSUES,
+        (),
+        "wrong-results",
+    )
+    assert explain_text(gpu.replace("M1", "Intel")).cause.id != BUG  # an Intel Mac's GPU: not this reading
+    assert explain_text(gpu.replace("macOS M1 machine", "Linux box")).cause.id != BUG

@@ -54,8 +54,6 @@ WRONG_CAUSE = {
     "of another OS is not read as this Mac's Python, and nothing shows the Intel Homebrew the thread found",
     "uv-7557-universal-compile-x86-mac-debug.txt": "a uv debug log with no error line: the x86_64 interpreter and "
     "the torch 2.4.1 it selects are shown, but nothing says the install failed, only the user's guess",
-    "cellpose-1034-gpu-detects-no-cells-m1.txt": "'the GPU option does not detect any cells' names neither mps nor a "
-    "wrong number: not read as wrong results from the Apple GPU (the thread's answer, a newer torch, is not shown)",
     "mmdetection-9411-init-detector-mps-img-on-cpu.txt": "the words say the image stays on the CPU while the weights "
     "are on mps; that MMCV's operators are CUDA-only is the maintainer's answer, not in the paste",
     "pytorch-forecasting-1373-tft-upsample-notebook.txt": "the NotImplementedError is only in the thread's title; "
@@ -157,9 +155,6 @@ WRONG_CAUSE = {
     "timings in screenshots: slowness told in words names no cause (says not enough evidence, variant slow, with the "
     "commands that tell its usual causes apart)",
     # round 18 (vision, face, OCR, speech and audio apps): the misses left, each with why
-    "chainner-2138-black-output-m1-monterey.txt": "black images outside chaiNNer's CPU mode, on a Mac named only in "
-    "the template's OS line: no line names mps or the GPU, and chaiNNer also runs NCNN, so the paste does not say the "
-    "black images come from torch's MPS",
     "easyocr-1039-no-text-detected-1-7-m1.txt": "'returned an empty string' after an easyocr upgrade on an M1 Mac: "
     "neither mps nor the GPU is named (the maintainer's answer is that 1.7.0 started using mps), so an empty result "
     "is not read as wrong results on mps",
@@ -187,8 +182,6 @@ WRONG_CAUSE = {
     "in words (a ChatGPT diagnosis), no error line shown",
     "pytorch-154895-sigmoid-int64-input.txt": "torch's table files every 'MPS does not support X op with int64 "
     "input' under the macOS 13.3 cause; sigmoid's (macos null, fixed in 2.8.0) is a gap of torch 2.7 on any macOS",
-    "pytorch-178497-reductions-silent-rapid-succession.txt": "'silent correctness issues' said on a line with no mps "
-    "word (mps only in the repro's code)",
     # round 28 (vision model zoos, detection and face apps): the misses left, each with why
     "grounded-sam-104-layernorm-half-device-cpu.txt": "the Half LayerNorm error is only in the title; the body's "
     "traceback is cut before its error line, so the paste shows --device cpu and no error",
@@ -209,8 +202,6 @@ WRONG_CAUSE = {
     "tamago-113-gradscaler-float64-japanese.txt": "the float64 error is only in a linked forum thread's URL slug "
     "(discuss.pytorch.org/t/gradscaler-typeerror-cannot-convert-a-mps-tensor-to-float64-...); the Japanese words say a "
     "workaround was needed on 2.6.0 and the fix is on PyTorch's main branch; a slug is not read as an error line",
-    "time-series-library-677-results-mismatch-mps.txt": "wrong results told as 'Results mismatch', larger MSE and 'The "
-    "predicted line seems odd' with --gpu_type mps: not read as wrong results on mps",
     # round 26 (image and video generation: training tools and video models): the misses left, each with why
     "dream-textures-285-super-slow-31min-m1-pro.txt": "31 minutes for a 512x512 texture told in words, with no memory "
     "word or figure: the maintainer's reading (other processes holding the memory) is not in the paste, so it says "

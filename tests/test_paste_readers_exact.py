@@ -1192,6 +1192,7 @@ def test_seventeenth_round_prose_reads_exactly() -> None:
         ("host.arm64_hardware", True, 6, None),
         ("host.system", "Darwin", 6, None),
         ("paste.wrong_results", True, 8, None),
+        ("paste.wrong_apart", True, 9, None),  # round 33: apart from mps; the judge takes it where mps is named
     ]
 
 
@@ -1290,3 +1291,31 @@ def test_the_device_words_gate_keeps_every_cpu_reading() -> None:
     assert read > 20
     assert names_device("it only uses the *CPU*") and names_device("只能CPU跑")
     assert not names_device("Epoch 1/10: loss 0.2134, accuracy 0.91")
+
+
+def test_round33_wrong_results_apart_and_on_a_macs_gpu_read_exactly() -> None:
+    """Issue 17's classes: a result called wrong in words the readers missed (nothing detected, an empty result, a
+    result that seems odd, correctness named), with mps on the line (wrong results), on a line of its own (apart), or
+    said of the GPU (on the GPU, before or after the words); a device not detected, a GPU at 0 % and a bare "different"
+    are none of them."""
+    lines = [
+        "# user: The predicted line seems odd too...",  # Time-Series-Library#677
+        "# user: Several reduce ops are affected by silent correctness issues when ran in rapid succession.",
+        "# user: many of my test cases now returned an empty string",  # EasyOCR#1039
+        "# user: the GPU option does not detect any cells.",  # cellpose#1034
+        "# user: I re-installed pytorch, but still black images outside of CPU mode.",  # chaiNNer#2138
+        "# user: with mps the model does not detect any objects",
+        "# user: torch does not detect any GPU",
+        "# user: the GPU shows 0 and the results are different",
+        "# user: gibberish on the gpu",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.wrong_apart", True, 1, None),
+        ("paste.wrong_apart", True, 2, None),
+        ("paste.wrong_apart", True, 3, None),
+        ("paste.wrong_on_gpu", True, 4, None),
+        ("paste.wrong_apart", True, 4, None),
+        ("paste.wrong_on_gpu", True, 5, None),
+        ("paste.wrong_results", True, 6, None),
+        ("paste.wrong_on_gpu", True, 9, None),
+    ]

@@ -18,7 +18,7 @@ from mpscheck.probes.paste.older_torch import OLDER_TORCH_WORKS
 from mpscheck.probes.paste.onnx_engine import ONNX_ENGINE
 from mpscheck.probes.paste.prose_cuda import CUDA_ASKED, CUDA_CALL, CUDA_GUARD, NCCL_CALLED
 from mpscheck.probes.paste.slow_words import slow_on_mps
-from mpscheck.probes.paste.wrong_words import WRONG_RESULTS, WRONG_SAID
+from mpscheck.probes.paste.wrong_words import WRONG_APART, WRONG_ON_GPU, WRONG_RESULTS, WRONG_SAID
 
 KIND = "prose"
 # Any casing, the tier joined or hyphenated as people type it: "m1 pro", "M1Pro", "M2-Max", "m3 max".
@@ -212,12 +212,15 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     found: list[Observation] = []
     if ONNX_ENGINE.search(line):  # the model runs in onnxruntime: torch's MPS is not the engine (onnx_engine.py)
         found.append(seen("paste.onnx_engine", True))
-    if WRONG_RESULTS.search(line) or any(said.search(line) for said in WRONG_SAID):
+    wrong = WRONG_RESULTS.search(line) or any(said.search(line) for said in WRONG_SAID)
+    if wrong:
         found.append(seen("paste.wrong_results", True))
     elif _mps_fails_cpu_works(line):
         found.append(seen("paste.mps_fails_cpu_works", True))
     elif ONLY_ON_MPS.search(line):
         found.append(seen("paste.only_on_mps", True))
+    if not wrong and any(said.search(line) for said in WRONG_ON_GPU):  # the GPU of a Mac: the judge decides
+        found.append(seen("paste.wrong_on_gpu", True))
     if OLDER_TORCH_WORKS.search(line):
         found.append(seen("paste.older_torch_works", True))
     if HOSTED_TOOLCACHE.search(line):
@@ -235,6 +238,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.cuda_asked", True))
     if _looks_like_code_or_output(line):
         return found
+    if not wrong and any(said.search(line) for said in WRONG_APART):  # mps named elsewhere: the judge decides
+        found.append(seen("paste.wrong_apart", True))
     chip = CHIP.search(line)
     if PC_GPU.search(line) and not MAC_WORD.search(line) and not chip:
         found.append(seen("paste.pc_gpu", True))

@@ -1,0 +1,139 @@
+"""The classes among the tuning corpus's own misses (issue 17, round 33), each read generally:
+
+- wrong results told in words the readers missed: nothing detected ("the GPU option does not detect any cells",
+  cellpose#1034), an empty result ("returned an empty string"), a result that "seems odd" (Time-Series-Library#677),
+  correctness named ("silent correctness issues", pytorch#178497). Said with mps on the line, they are wrong results
+  on mps; said on a line of their own, they count where the paste names mps elsewhere (its code or words);
+- the same said of "the GPU" of a Mac ("still black images outside of CPU mode" under "OS: macOS 12.6.7 (M1)",
+  chaiNNer#2138): a Mac's GPU is torch's mps device, where no PC GPU, no CUDA and no Intel Mac is shown.
+
+The texts are lines of the corpus's threads (tests/corpus names each) and the same shapes in other words.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mpscheck.checks.causes import explain_text
+from mpscheck.model import ExitCode
+from mpscheck.probes.paste import read
+from tests.corpus_cases import CORPUS, load
+
+BUG = "metal-bug-fixed-later"
+
+
+def facts_of(text: str) -> list[tuple[str, int]]:
+    return [(o.fact, o.line) for o in read(text).observations if o.fact.startswith("paste.wrong")]
+
+
+# ---- wrong results in other words, on mps or apart from it --------------------------------------------------------
+
+APART = [
+    "# user: The predicted line seems odd too...",  # Time-Series-Library#677
+    "# user: Several reduce ops are affected by silent correctness issues when ran in rapid succession.",  # #178497
+    "# user: many of my test cases now returned an empty string",  # EasyOCR#1039
+    "# user: the model does not detect any cells",  # cellpose#1034, without its GPU
+    "# user: the outputs look really strange",
+]
+
+
+@pytest.mark.parametrize("line", APART)
+def test_wrong_results_said_apart_count_where_the_paste_names_mps(line: str) -> None:
+    alone = explain_text(line)
+    assert alone.cause.id == "not-enough-evidence"  # no device named: nothing says it ran on mps
+    with_mps = explain_text("# user: I run this project on my Mac using mps.\n" + line)
+    assert with_mps.cause.id == BUG
+    assert with_mps.cause.summary == (
+        "the paste says the results are wrong, and the run it shows uses mps; no error explains it"
+    )
+    assert [e.line for e in with_mps.cause.evidence] == [2]
+    assert with_mps.exit_code == ExitCode.PROBLEMS
+
+
+@pytest.mark.parametrize("line", [s.removeprefix("# user: ") + " with device mps" for s in APART])
+def test_the_same_words_with_mps_on_their_line_are_wrong_results_on_mps(line: str) -> None:
+    assert facts_of(line) == [("paste.wrong_results", 1)]
+    assert explain_text(line).cause.id == BUG
+
+
+NOT_WRONG = [
+    "# user: torch does not detect any GPU on my Mac",  # a device not found: setup, not a result
+    "# user: it does not detect any mps device",
+    "# user: the results are different each epoch",  # "different" alone is no wrong result apart from mps
+    "# user: the loss seems fine, the speed looks odd",  # the speed is no result
+    "# user: it returned an empty line when I pressed enter",
+]
+
+
+@pytest.mark.parametrize("line", NOT_WRONG)
+def test_devices_not_found_speeds_and_bare_differences_are_no_wrong_results(line: str) -> None:
+    assert facts_of(line) == []
+    assert explain_text("# user: I set device = 'mps'\n" + line).cause.id != BUG
+
+
+# ---- wrong results on the GPU of a Mac ------------------------------------------------------------------------------
+
+ON_GPU = [
+    # cellpose#1034, two lines of the thread
+    "# user: I decided to install Cellpose 3 on my macOS M1, using Anaconda.\n"
+    "# user: All models fail to detect cells using the GPU option. When I use Cellpose + track mate, the GPU option "
+    "does not detect any cells.",
+    # chaiNNer#2138's shape: the Mac in a template's OS line, black images everywhere but the CPU mode
+    "- OS: macOS 12.6.7 (M1)\n# user: I re-installed pytorch, but still black images outside of CPU mode.",
+    # the same in other words, the Mac in a template's line
+    "- OS: macOS 14.2 (M2)\n# user: the GPU gives garbage images, the CPU is fine",
+]
+
+
+@pytest.mark.parametrize("paste", ON_GPU)
+def test_wrong_results_on_the_gpu_of_a_mac_are_wrong_results_on_mps(paste: str) -> None:
+    assert ("paste.wrong_on_gpu", len(paste.split("\n"))) in facts_of(paste)
+    diagnosis = explain_text(paste)
+    assert diagnosis.cause.id == BUG
+    assert diagnosis.cause.summary == (
+        "the paste says the results on the GPU of this Mac are wrong (torch reaches a Mac's GPU through mps), and "
+        "shows no error that would explain it"
+    )
+    assert diagnosis.exit_code == ExitCode.PROBLEMS
+
+
+@pytest.mark.parametrize(
+    "machine",
+    [
+        "",  # no machine shown: the GPU may be anyone's
+        "# user: my Windows PC with an RTX 3090\n",  # a PC's GPU
+        "# user: my Intel Mac (Radeon Pro 5500M)\n",  # an Intel Mac: its GPU is AMD's, a cause of its own
+        "# user: on my M1 Mac the script asks for CUDA\n",  # CUDA asked for on the Mac: another cause
+    ],
+)
+def test_wrong_results_on_a_gpu_that_is_not_an_apple_silicon_macs_stay_apart(machine: str) -> None:
+    paste = machine + "# user: the GPU option gives black images"
+    assert explain_text(paste).cause.summary != (
+        "the paste says the results on the GPU of this Mac are wrong (torch reaches a Mac's GPU through mps), and "
+        "shows no error that would explain it"
+    )
+
+
+def test_a_gpu_at_zero_percent_is_no_wrong_result() -> None:
+    """A number of the GPU ("%GPU is zero") is a run on the CPU (kohya_ss#578), not results called wrong."""
+    line = "# user: In Activity Monitor, I can see only CPU is used %CPU and %GUP is zero, the GPU shows 0"
+    assert facts_of("# user: my M2 Mac\n" + line) == []
+
+
+# ---- the corpus's cases of this class -------------------------------------------------------------------------------
+
+MOVED = [
+    "cellpose-1034-gpu-detects-no-cells-m1.txt",
+    "chainner-2138-black-output-m1-monterey.txt",
+    "pytorch-178497-reductions-silent-rapid-succession.txt",
+    "time-series-library-677-results-mismatch-mps.txt",
+]
+
+
+@pytest.mark.parametrize("name", MOVED)
+def test_the_corpus_cases_of_these_classes_are_wrong_results_on_mps(name: str) -> None:
+    case = load(CORPUS / name)
+    assert case.cause == BUG
+    diagnosis = explain_text(case.paste)
+    assert diagnosis.cause.id == BUG
+    assert diagnosis.cause.variant == "wrong-results"
