@@ -87,8 +87,6 @@ WRONG_CAUSE = {
     "no error line; the misspelt name is not read",
     "nanogpt-94-m2-air-iter-times-healthy.txt": "iteration times and 'with mps' in prose are no positive evidence "
     "that mps ran (no device line, no tensor on mps): never called healthy without it",
-    "ng-video-lecture-35-mps-generate-never-ends.txt": "'can not generate token ... keeping running forever' on mps "
-    "is a hang told in words; no rule reads a hang said in prose",
     "comfy-desktop-1492-linalg-solve-old-torch.txt": "the error is only described in prose, its op name mangled "
     "(aten:: nlinalg.solve-ex.result): no error line",
     "diffusers-12653-prx-rope-float64-env.txt": "float64 is named only in the thread's title (prose); the paste is an "

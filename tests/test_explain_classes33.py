@@ -4,6 +4,8 @@
   cellpose#1034), an empty result ("returned an empty string"), a result that "seems odd" (Time-Series-Library#677),
   correctness named ("silent correctness issues", pytorch#178497). Said with mps on the line, they are wrong results
   on mps; said on a line of their own, they count where the paste names mps elsewhere (its code or words);
+- mps switched for the CPU, and then it works ("when I change mps as cpu generating can work well",
+  ng-video-lecture#35): the trouble is the mps run's alone, as "forced to CPU it works" (an earlier round's reading);
 - the same said of "the GPU" of a Mac ("still black images outside of CPU mode" under "OS: macOS 12.6.7 (M1)",
   chaiNNer#2138): a Mac's GPU is torch's mps device, where no PC GPU, no CUDA and no Intel Mac is shown.
 
@@ -120,6 +122,34 @@ def test_a_gpu_at_zero_percent_is_no_wrong_result() -> None:
     assert facts_of("# user: my M2 Mac\n" + line) == []
 
 
+# ---- mps switched for the CPU, and then it works ------------------------------------------------------------------
+
+SWITCHED = [
+    "# user: but when I change mps as cpu generating can work well but too slow",  # ng-video-lecture#35
+    "# user: switching from mps to cpu fixes it",
+    "# user: If I change the mps to the cpu, everything works",
+]
+
+
+@pytest.mark.parametrize("line", SWITCHED)
+def test_mps_switched_for_the_cpu_and_then_working_is_trouble_on_mps_alone(line: str) -> None:
+    diagnosis = explain_text("# user: the model trains on mps but generation never finishes\n" + line)
+    assert diagnosis.cause.id == BUG
+    assert diagnosis.cause.summary.startswith("the paste says the trouble goes away on the CPU")
+    assert [e.line for e in diagnosis.cause.evidence] == [2]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "# user: when I change cpu to mps it works",  # the other way round: mps works
+        "# user: I changed mps to cpu and it still fails",  # nothing works
+    ],
+)
+def test_the_cpu_switched_for_mps_or_nothing_working_is_not_that(line: str) -> None:
+    assert [o.fact for o in read(line).observations if o.fact == "paste.only_on_mps"] == []
+
+
 # ---- the corpus's cases of this class -------------------------------------------------------------------------------
 
 MOVED = [
@@ -127,6 +157,7 @@ MOVED = [
     "chainner-2138-black-output-m1-monterey.txt",
     "pytorch-178497-reductions-silent-rapid-succession.txt",
     "time-series-library-677-results-mismatch-mps.txt",
+    "ng-video-lecture-35-mps-generate-never-ends.txt",
 ]
 
 

@@ -1161,6 +1161,7 @@ def test_fourteenth_round_slowness_on_mps_reads_exactly() -> None:
         ("paste.slow_said", True, 3, None),
         ("paste.slow_said", True, 4, None),
         ("paste.mac_named", True, 4, None),  # "mac" against CJK (round 19)
+        ("paste.only_on_mps", True, 5, None),  # round 33: mps switched for the CPU, and then it works
         ("paste.slow_said", True, 9, None),
         ("paste.slow_said", True, 11, None),
     ]
@@ -1318,4 +1319,21 @@ def test_round33_wrong_results_apart_and_on_a_macs_gpu_read_exactly() -> None:
         ("paste.wrong_on_gpu", True, 5, None),
         ("paste.wrong_results", True, 6, None),
         ("paste.wrong_on_gpu", True, 9, None),
+    ]
+
+
+def test_round33_mps_switched_for_the_cpu_and_then_working_reads_exactly() -> None:
+    """mps switched for the CPU and then working (ng-video-lecture#35) is the trouble on mps alone; the CPU switched for
+    mps, or nothing working after the switch, is not."""
+    lines = [
+        "# user: but when I change mps as cpu generating can work well but too slow",
+        "# user: switching from mps to cpu fixes it",
+        "# user: when I change cpu to mps it works",
+        "# user: I changed mps to cpu and it still fails",
+        "# user: moving from mps to the cpu, it runs fine",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.only_on_mps", True, 1, None),
+        ("paste.only_on_mps", True, 2, None),
+        ("paste.only_on_mps", True, 5, None),
     ]

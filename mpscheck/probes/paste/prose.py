@@ -118,6 +118,10 @@ ONLY_ON_MPS = gated(
     rf"|\b(?:cpu|(?:py)?torch \d[\w.]{{0,12}}),? (?:this|it|that|the (?:issue|problem|bug)) {_NOT_HAPPEN}\b"
     r"|\b(?:force|switch|chang|set|mov)\w{0,3} (?:it |everything |the device )?(?:back )?(?:to|on) (?:the )?cpu\b,?"
     r" (?:it |everything )?(?:works?|worked|is fine|runs? fine)\b"
+    # mps itself switched for the CPU, and then it works ("when I change mps as cpu generating can work well",
+    # karpathy/ng-video-lecture#35; "switching from mps to cpu fixes it")
+    r"|\b(?:switch|chang|mov|replac)\w{0,3} (?:from )?(?:the )?mps (?:to|as|into|with|for|by) (?:the )?cpu\b"
+    r"[^\n]{0,30}?\b(?:works?|worked|work well|is fine|runs? fine|fixe[sd] it|solve[sd] it)\b"
     # "CPU is unaffected" (pytorch#192212), "the CPU is not affected": the trouble is the mps run's alone
     r"|\bcpu (?:is|was|stays|remains) (?:unaffected|not affected)\b"
 )
