@@ -180,3 +180,26 @@ def test_wrong_results_apart_from_mps_and_on_a_macs_gpu_are_said_exactly() -> No
     )
     assert explain_text(gpu.replace("M1", "Intel")).cause.id != BUG  # an Intel Mac's GPU: not this reading
     assert explain_text(gpu.replace("macOS M1 machine", "Linux box")).cause.id != BUG
+
+
+def test_degenerate_text_of_a_run_asked_for_mps_is_said_exactly() -> None:
+    """Issue 17: generated text glued to itself in a paste that asks for mps (pytorch#84169's shape), with the line."""
+    text = 'device= "mps"\nB: is is is isThisThisThisThisThisThisThis'
+    assert explain_text(text).cause == Cause(
+        BUG,
+        "the text the run on mps generated has degenerated (one word glued to itself over and over, or '!' between "
+        "its words: what a model gives when its numbers went wrong), and the paste shows no error",
+        Remediation(
+            "Compare the op on the CPU and on mps to find the first that differs, and upgrade torch (and macOS): "
+            "wrong results on mps are mostly backend bugs fixed in later releases (.contiguous() before the op, or "
+            "float32, are the usual workarounds meanwhile).",
+            (UPGRADE,),
+        ),
+        numbered(text, 2),
+        ISSUES,
+        (),
+        "wrong-results",
+    )
+    # the user's word of wrong results comes first, the generated text second
+    said = text + "\n# user: the output is gibberish on mps"
+    assert explain_text(said).cause.evidence == numbered(said, 3)

@@ -99,8 +99,6 @@ WRONG_CAUSE = {
     "as well: the device is not shown",
     "pytorch-129207-conv1d-65537-silent.txt": "silent wrong results; the size (out_channels > 65536) is only in the "
     "user's prose: says a bug fixed later",
-    "pytorch-84169-causallm-gibberish.txt": "wrong generated text with no error, no tensor on mps and no words saying "
-    "the results are wrong",
     "pytorch-cpu-feedstock-106-mps-dev-build-mamba.txt": "the paste ends in mamba's solver output: no line shows MPS "
     "working",
     "transformers-22122-device-map-auto-no-mps.txt": "a script (device_map='auto') with no output: nothing shows where "
@@ -233,9 +231,6 @@ WRONG_CAUSE = {
     "visualglm-6b-39-cpu-half-then-mps-variance-eps-chinese.txt": "two attempts told one after the other: the CPU "
     "run's \"slow_conv2d_cpu\" not implemented for 'Half' and the mps run's varianceEps line, cut before its error "
     "text; the complete Half message outranks the cut MPSGraph location, though the words say that run was the CPU's",
-    "torchchat-471-mps-garbled-exclamation-llama3-fp16.txt": "two runs pasted with no words: the mps run's text full "
-    "of '!' ('Hello, my name is!! I'm a! from!'), then the CPU run's coherent text; a model's generated text is not "
-    "judged, and nothing says the first is wrong",
     "minicpm-v-205-webdemo-m1-torch-212-dtype.txt": "the error is only in a screenshot: the paste is the command "
     "(--device mps) and the environment (PyTorch 2.1.2) with no error, so nothing says bfloat16 was loaded",
     "minicpm-v-783-minicpmo-init-tts-cuda-chinese.txt": "the stored traceback ends at initialize_vocos before its "

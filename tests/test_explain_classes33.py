@@ -6,6 +6,9 @@
   on mps; said on a line of their own, they count where the paste names mps elsewhere (its code or words);
 - mps switched for the CPU, and then it works ("when I change mps as cpu generating can work well",
   ng-video-lecture#35): the trouble is the mps run's alone, as "forced to CPU it works" (an earlier round's reading);
+- text a language model generated on mps that has degenerated, shown with no words: one word glued to itself over and
+  over ("is is is isThisThisThis...", pytorch#84169) or '!' between its words on several lines ("Hello, my name is!!
+  I'm a! from!", torchchat#471), where the paste asks for mps (code, a command, a log line);
 - the same said of "the GPU" of a Mac ("still black images outside of CPU mode" under "OS: macOS 12.6.7 (M1)",
   chaiNNer#2138): a Mac's GPU is torch's mps device, where no PC GPU, no CUDA and no Intel Mac is shown.
 
@@ -150,6 +153,52 @@ def test_the_cpu_switched_for_mps_or_nothing_working_is_not_that(line: str) -> N
     assert [o.fact for o in read(line).observations if o.fact == "paste.only_on_mps"] == []
 
 
+# ---- degenerate generated text from a run asked for mps -----------------------------------------------------------
+
+GLUED = "B: is is is isThisThisThisThisThisThisThisThisThisThis"  # pytorch#84169
+BANGS = (
+    "<|begin_of_text|>Hello, my name is!! I'm a! from! . I!! !! !!!}\n"  # torchchat#471's shape
+    "Hello,! My name is! I'm a! from! .!!!}<|eot_id|>"
+)
+ASKS = [
+    'device = "mps"\nmodel = model.to(device)\n',
+    "$ python generate.py llama3 --device mps --dtype fp16\n",
+    "Using device=mps\n",
+    "x = x.to('mps')\n",
+]
+
+
+@pytest.mark.parametrize("asks", ASKS)
+@pytest.mark.parametrize("output", [GLUED, BANGS, "the the the thethethethethethethethe end"])
+def test_degenerate_text_from_a_run_asked_for_mps_is_a_wrong_result_on_mps(asks: str, output: str) -> None:
+    diagnosis = explain_text(asks + output)
+    assert diagnosis.cause.id == BUG
+    assert diagnosis.cause.summary.startswith("the text the run on mps generated has degenerated")
+    assert diagnosis.exit_code == ExitCode.PROBLEMS
+
+
+@pytest.mark.parametrize("output", [GLUED, BANGS])
+def test_degenerate_text_with_no_request_for_mps_says_nothing_of_mps(output: str) -> None:
+    assert explain_text(output).cause.id == "unreadable"  # no word of torch or mps: nothing read
+    assert explain_text("import torch\n" + output).cause.id == "not-enough-evidence"
+    assert explain_text("device = 'cpu'\n" + output).cause.id != BUG
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "Help!!! It crashes!!! Please!!!",  # one excited line: someone's words
+        "# user: wow!! it works! great! thanks! bye!\n# user: really!! fast! now! yes! ok!",  # the user's words
+        "hahahahahahahahahahahahahaha",  # a laugh: a unit of two letters
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "ThisThisThisThis and more",  # four times: short of six
+        "AbcdAbcdAbcdAbcdAbcdAbcdAbcd".upper(),  # capitals throughout: an id or base64, no word
+    ],
+)
+def test_excited_words_laughs_and_short_repeats_are_no_degenerate_text(output: str) -> None:
+    assert explain_text('device = "mps"\n' + output).cause.id != BUG
+
+
 # ---- the corpus's cases of this class -------------------------------------------------------------------------------
 
 MOVED = [
@@ -158,6 +207,8 @@ MOVED = [
     "pytorch-178497-reductions-silent-rapid-succession.txt",
     "time-series-library-677-results-mismatch-mps.txt",
     "ng-video-lecture-35-mps-generate-never-ends.txt",
+    "pytorch-84169-causallm-gibberish.txt",
+    "torchchat-471-mps-garbled-exclamation-llama3-fp16.txt",
 ]
 
 

@@ -1337,3 +1337,44 @@ def test_round33_mps_switched_for_the_cpu_and_then_working_reads_exactly() -> No
         ("paste.only_on_mps", True, 2, None),
         ("paste.only_on_mps", True, 5, None),
     ]
+
+
+def test_round33_degenerate_text_reads_exactly() -> None:
+    """Degenerate generated text (probes/paste/degenerate.py): the first line of a word glued to itself six times,
+    with its unit; else the first of two or more lines with '!' five times, three glued to a word; the user's words
+    (a '#' line), a two-letter unit, a unit with fewer than three letters apart, five repeats, and a single line of
+    '!' are none; and where a paste asks for mps."""
+    from mpscheck.probes.paste.degenerate import degenerate_text, mps_asked
+
+    def seen(text: str) -> tuple[str, Any, int, str, str] | None:
+        found = degenerate_text(text)
+        return None if found is None else (found.fact, found.value, found.line, found.text, found.kind)
+
+    glued = "B: is is is isThisThisThisThisThisThis"
+    assert seen("x\n" + glued) == ("paste.degenerate_text", "This", 2, glued, "output")
+    assert seen("the thethethethethethe") == ("paste.degenerate_text", "the", 1, "the thethethethethethe", "output")
+    assert seen("ThisThisThisThisThis") is None  # five times
+    assert seen("# user: ThisThisThisThisThisThisThis") is None  # the user's words
+    assert seen("hahahahahahahahahahahahahahaha") is None  # two letters apart
+    assert seen("abaabaabaabaabaabaabaaba") is None  # a unit of two letters apart ("aba")
+    bang = "Hello, my name is!! I'm a! from! . I!!"
+    assert seen(bang) is None  # one line
+    assert seen(f"{bang}\nok\n{bang}") == ("paste.degenerate_text", "!", 1, bang, "output")
+    assert seen("a!! b!! c!\nd! e! f!!") is None  # the second line has '!' four times
+    assert seen("a! b! c!!!\nd! e! f!!!") == ("paste.degenerate_text", "!", 1, "a! b! c!!!", "output")
+    assert seen("a! b! !!!!\nd! e! f!!!") is None  # two glued on the first line
+    assert seen(f"# {bang}\n# {bang}") is None
+    assert [mps_asked(t) for t in ('device= "mps"', "--device mps", "--device=mps", ".to( 'mps')", "DEVICE = MPS")] == [
+        True,
+        True,
+        True,
+        True,
+        True,
+    ]
+    assert [mps_asked(t) for t in ("device = 'cpu'", "mps is slow", "to mps", "device = 'mps2'", "xdevice='mps'")] == [
+        False,
+        False,
+        False,
+        False,
+        False,
+    ]

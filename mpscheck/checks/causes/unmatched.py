@@ -271,7 +271,7 @@ class UnmatchedRules(PrecisionRules):
                 or self.paste.get("paste.wrong_apart")
             )
         if said is None:
-            said = wrong_said.wrong_on_mac_gpu(self.paste, self.facts)
+            said = wrong_said.wrong_on_mac_gpu(self.paste, self.facts) or wrong_said.degenerate(self.paste)
         if said is not None and (nan is None or on_mps is None):
             return [self.loaded_onto_mps(said) or self.wrong_results(said)]
         if nan is None or on_mps is None:

@@ -1,6 +1,7 @@
 """What the user's words that a run on mps goes wrong are taken to say, one summary per reading (the facts of
 mpscheck/probes/paste/prose.py, contrast.py and older_torch.py), and when results called wrong on "the GPU" count as
-mps: on a Mac, where torch reaches the GPU only through mps, and where the paste shows neither a PC's GPU nor CUDA.
+mps: on a Mac, where torch reaches the GPU only through mps, and where the paste shows neither a PC's GPU nor CUDA;
+and when degenerate generated text counts: where the paste asks for mps.
 Kept apart from unmatched.py, which judges the errors no row explains, so that each stays under 400 lines.
 """
 
@@ -14,6 +15,8 @@ SUMMARIES = {
     "paste.wrong_apart": "the paste says the results are wrong, and the run it shows uses mps; no error explains it",
     "paste.wrong_on_gpu": "the paste says the results on the GPU of this Mac are wrong (torch reaches a Mac's GPU "
     "through mps), and shows no error that would explain it",
+    "paste.degenerate_text": "the text the run on mps generated has degenerated (one word glued to itself over and "
+    "over, or '!' between its words: what a model gives when its numbers went wrong), and the paste shows no error",
     "paste.mps_fails_cpu_works": "the paste says the run fails on mps where it works on the CPU, and shows no error "
     "that would say why",
     "paste.fails_on_mac": "the paste says the run fails on the Mac and that the same works elsewhere (CUDA, the CPU), "
@@ -39,3 +42,10 @@ def wrong_on_mac_gpu(paste: Paste, facts: Facts) -> Observation | None:
     if paste.get("paste.pc_gpu") or paste.get("paste.cuda_asked"):
         return None
     return said
+
+
+def degenerate(paste: Paste) -> Observation | None:
+    """Generated text gone wrong (probes/paste/degenerate.py) in a paste that asks for mps: wrong results on mps."""
+    from mpscheck.probes.paste.degenerate import degenerate_text, mps_asked
+
+    return degenerate_text(paste.text) if mps_asked(paste.text) else None
