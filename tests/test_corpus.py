@@ -160,8 +160,6 @@ WRONG_CAUSE = {
     "chainner-2000-upscale-so-slow-m1-max.txt": "'going for over 3 hours without producing a single one' on an M1 Max: "
     "a run that is slow, told with no device, torch or tool's backend named; the maintainer's answer (chaiNNer's "
     "bundled torch on the CPU) is not in the paste",
-    "easyocr-806-enable-gpu-m1-device-arg.txt": "the question how to enable the GPU is read as the CPU used, but no "
-    "line names a Mac (mps only in code, the M1 only in the title), so the CPU is not placed on a Mac",
     # round 16 (the Hugging Face training and serving stack): the misses before any change, each with why
     "audio-2065-torchaudio-0-10-m1-no-wheel.txt": "the paste is a feature template whose only words are "
     "'torchaudio.pipelines cannot be called': the missing arm64 wheel is in the title and the replies (says not "
@@ -243,9 +241,6 @@ WRONG_CAUSE = {
     "basic-pitch-52-illegal-hardware-instruction-miniconda.txt": "an illegal hardware instruction under a miniconda "
     "path: the paste cannot tell an x86_64 Python under Rosetta (the thread's answer) from a library built for another "
     "CPU; the answer names both and the command that tells them apart (platform.machine())",
-    "cosyvoice-for-macos-10-code-picks-cpu-chinese.txt": "the code said to pick the CPU is read ('还是选的cpu'), but "
-    "no Mac is shown (the Mac is only in the repository's name), and words that the CPU ran are never placed on a Mac "
-    "by themselves",
     "viterbox-tts-4-slow-m1-vietnamese.txt": "slow on an M1 told in Vietnamese ('mất 130s'), with '(MPS)' in the "
     "title: no reader takes Vietnamese words for slow, and the paste does not show that the code never asked for mps "
     "(the maintainer's answer)",

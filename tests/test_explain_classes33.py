@@ -9,6 +9,10 @@
 - text a language model generated on mps that has degenerated, shown with no words: one word glued to itself over and
   over ("is is is isThisThisThis...", pytorch#84169) or '!' between its words on several lines ("Hello, my name is!!
   I'm a! from!", torchchat#471), where the paste asks for mps (code, a command, a log line);
+- the CPU used where the user is after mps, mps never asked for ("看到代码里还是选的cpu" under "所以还是不能用mps 加速",
+  CosyVoice_for_MacOs#10; "Since PyTorch now support MPS acceleration I wonder how would I enable gpu", EasyOCR#806):
+  MPS is a Mac's, so the run on the CPU is one of a Mac that never asked for mps; not where the paste asks for mps
+  ("--device mps" and the CPU ran: another cause) nor where it shows another system;
 - the same said of "the GPU" of a Mac ("still black images outside of CPU mode" under "OS: macOS 12.6.7 (M1)",
   chaiNNer#2138): a Mac's GPU is torch's mps device, where no PC GPU, no CUDA and no Intel Mac is shown.
 
@@ -199,6 +203,37 @@ def test_excited_words_laughs_and_short_repeats_are_no_degenerate_text(output: s
     assert explain_text('device = "mps"\n' + output).cause.id != BUG
 
 
+# ---- the CPU used where the user is after mps ------------------------------------------------------------------------
+
+WANTED = [
+    "# user: 所以还是不能用mps 加速，只能用cpu 运行吗？\n# user: 看到代码里还是选的cpu",  # CosyVoice_for_MacOs#10
+    "# user: Since PyTorch now support MPS acceleration I wonder how would I enable gpu using GPU parameters.",
+    "# user: it only uses the CPU, how can I use mps with it?",
+]
+
+
+@pytest.mark.parametrize("paste", WANTED)
+def test_the_cpu_used_where_the_user_is_after_mps_is_mps_not_requested(paste: str) -> None:
+    diagnosis = explain_text(paste)
+    assert diagnosis.cause.id == "mps-not-requested"
+    assert diagnosis.exit_code == ExitCode.PROBLEMS
+
+
+@pytest.mark.parametrize(
+    "paste",
+    [
+        # yolov5#8805: mps asked for, the CPU ran: not a run that never asked (the answer there is another cause)
+        "# user: I run the code python detect.py - - device mps but in the process i print(device) program use cpu "
+        "not use mps.",
+        "# user: with device='mps' it only uses the CPU, how can I use mps?",
+        "# user: on Ubuntu 22.04 it only uses the CPU, how can I use mps with it?",  # not a Mac
+        "# user: it only uses the CPU, how can I use the gpu?",  # mps never named: anyone's GPU
+    ],
+)
+def test_the_cpu_used_after_asking_for_mps_or_off_a_mac_or_with_no_mps_is_not_that(paste: str) -> None:
+    assert explain_text(paste).cause.id != "mps-not-requested"
+
+
 # ---- the corpus's cases of this class -------------------------------------------------------------------------------
 
 MOVED = [
@@ -210,6 +245,15 @@ MOVED = [
     "pytorch-84169-causallm-gibberish.txt",
     "torchchat-471-mps-garbled-exclamation-llama3-fp16.txt",
 ]
+
+
+@pytest.mark.parametrize(
+    "name", ["cosyvoice-for-macos-10-code-picks-cpu-chinese.txt", "easyocr-806-enable-gpu-m1-device-arg.txt"]
+)
+def test_the_corpus_cases_of_the_cpu_used_where_mps_is_wanted(name: str) -> None:
+    case = load(CORPUS / name)
+    assert case.cause == "mps-not-requested"
+    assert explain_text(case.paste).cause.id == "mps-not-requested"
 
 
 @pytest.mark.parametrize("name", MOVED)

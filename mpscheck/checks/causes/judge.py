@@ -30,7 +30,9 @@ from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.causes import CAUSES
 from mpscheck.model import Remediation, Requirement, Status
 from mpscheck.probes.paste import read
+from mpscheck.probes.paste.degenerate import mps_asked
 from mpscheck.probes.paste.model import Observation, Paste
+from mpscheck.probes.paste.near import MPS_WORD
 
 HEALTHY, NOT_ENOUGH = "healthy", "not-enough-evidence"
 AMBIGUOUS = (NOT_ENOUGH, "x86_64-python", "no-metal-device")  # the paste cannot settle these alone
@@ -187,7 +189,10 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
             or self.value("paste.mps_available_said")  # "mps.is_available() shows true": MPS exists only on macOS
             or bool(torch and torch.mps_available)  # shown: the GPU is there and the words say the CPU ran it
         )
-        if not mac and not self.paste.all("interpreter.home"):
+        # mps named as what the user is after, never asked for ("所以还是不能用mps 加速", "how would I enable gpu"
+        # under "PyTorch now support MPS"): MPS is a Mac's; where mps was asked for and the CPU ran, it is not this
+        wanted = not self.facts.host.system and MPS_WORD.search(self.paste.text) and not mps_asked(self.paste.text)
+        if not mac and not wanted and not self.paste.all("interpreter.home"):
             return None
         if self.value("paste.framework_mps_available") is False:  # Lightning itself sees no MPS
             row = table.BY_ID["lightning-mps"]

@@ -22,8 +22,10 @@ LETTERS = re.compile(r"[A-Za-z]{18,}")
 GLUED = re.compile(r"(?P<unit>[A-Z][a-z]{2,10}|[a-z]{3,11})(?P=unit){5}")
 # '!' right after a letter or digit ("is!!", "a!", "from!"): a word the model ended with token 0.
 GLUED_BANG = re.compile(r"\w!")
-# The request for mps in code, a command or a log ("device= \"mps\"", "--device mps", "Using device=mps", ".to('mps')").
-MPS_ASKED = re.compile(r"""(?i)(?:\bdevice\s*=\s*|--device[= ]|\.to\(\s*)["']?mps\b""")
+# The request for mps in code, a command, a log or words ("device= \"mps\"", "--device mps", "Using device=mps",
+# ".to('mps')", "device: mps", "python detect.py - - device mps"); not torch.device("mps") passed to a parameter the
+# tool may ignore (EasyOCR's gpu=device, JaidedAI/EasyOCR#806).
+MPS_ASKED = re.compile(r"""(?i)(?:\bdevice(?: {0,3}[=:])? {0,3}|\.to\( ?)["']?mps\b""")
 
 
 def mps_asked(text: str) -> bool:
