@@ -75,8 +75,6 @@ WRONG_CAUSE = {
     "pytorch-100165-torch-mps-missing-2-0-0.txt": "the AttributeError is only in the thread's title; the body shows "
     "`torch.mps` typed in a REPL and torch 2.0.0, but no error line",
     # round 12 (learners' and course repositories): the misses left, each with why
-    "d2l-2655-try-gpu-cuda-only-macos.txt": "'try_gpu() can only detect cuda, but not mps' (a helper that never "
-    "asks for mps) is one sentence of prose with no device shown; no rule reads a helper's CUDA-only check",
     "mistral-inference-2-view-as-complex-then-devices-then-half.txt": "three attempts pasted in order (op missing, "
     "then mixed devices with the fallback, then Half on the CPU): the judge answers the last error shown, the thread "
     "the first; no rule yet orders attempts the user made one after another",
@@ -213,8 +211,6 @@ WRONG_CAUSE = {
     "insanely-fast-whisper-234-isin-pipx-title-cut-traceback.txt": "the error is only the title's bare line "
     "('aten::isin.Tensor_Tensor_out is not currently implemented for the MPS device', no exception class) and the "
     "stored traceback is cut before its last line: the shared reader of bare error lines is the merger's",
-    "fairseq-4704-how-to-use-m1-gpu-bart.txt": "the question how to use the M1's GPU is in the title; the body only "
-    "says 'could not figure out the solution or setting about mps', which is not read as the run left on the CPU",
     "cellpose-1269-bf16-torch-222-m2-sequoia-conda.txt": "torch 2.2.2 on an M2 with macOS 15.5 points at an x86_64 "
     "conda (the label follows cellpose#1468's conclusion), but the paste shows no architecture: the bfloat16 refusal "
     "of a torch < 2.3 is read as such, and the fix puts first the command that tells an x86_64 Python apart",

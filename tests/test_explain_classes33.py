@@ -13,6 +13,9 @@
   CosyVoice_for_MacOs#10; "Since PyTorch now support MPS acceleration I wonder how would I enable gpu", EasyOCR#806):
   MPS is a Mac's, so the run on the CPU is one of a Mac that never asked for mps; not where the paste asks for mps
   ("--device mps" and the CPU ran: another cause) nor where it shows another system;
+- a tool or helper that looks for CUDA alone ("try_gpu() function can only detect 'cuda', but not 'mps'", d2l-en#2655),
+  or no setting for mps to be found ("I could not figure out the solution or setting about mps", fairseq#4704): the
+  run asks for no mps and runs on the CPU, on a Mac (shown, or mps named as what the user is after);
 - the same said of "the GPU" of a Mac ("still black images outside of CPU mode" under "OS: macOS 12.6.7 (M1)",
   chaiNNer#2138): a Mac's GPU is torch's mps device, where no PC GPU, no CUDA and no Intel Mac is shown.
 
@@ -234,6 +237,38 @@ def test_the_cpu_used_after_asking_for_mps_or_off_a_mac_or_with_no_mps_is_not_th
     assert explain_text(paste).cause.id != "mps-not-requested"
 
 
+# ---- a helper that looks for CUDA alone, or no setting for mps ------------------------------------------------------
+
+NO_MPS_SETTING = [
+    "# user: I found that try_gpu() function can only detect 'cuda', but not 'mps'. Can anyone add this?",
+    "# user: I could not figure out the solution or setting about mps. So I need your help.",
+    "# user: the get_device helper only checks for cuda and not mps",
+    "# user: there is no option for mps in the settings",
+    "# user: I can't find a flag to enable mps",
+]
+
+
+@pytest.mark.parametrize("line", NO_MPS_SETTING)
+def test_a_helper_for_cuda_alone_or_no_setting_for_mps_is_the_cpu_used(line: str) -> None:
+    assert [(o.fact, o.value) for o in read(line).observations if o.fact == "paste.device_used"] == [
+        ("paste.device_used", "cpu")
+    ]
+    assert explain_text(line).cause.id == "mps-not-requested"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "# user: it only detects cuda devices",  # mps never set against it
+        "# user: I can't find the mps device",  # a device not found: MPS unavailable, not a setting
+        "# user: there is no option for cuda",
+        "# user: it can only detect mps, but not cuda",
+    ],
+)
+def test_cuda_alone_or_a_missing_device_is_no_missing_setting_for_mps(line: str) -> None:
+    assert [o.fact for o in read(line).observations if o.fact == "paste.device_used"] == []
+
+
 # ---- the corpus's cases of this class -------------------------------------------------------------------------------
 
 MOVED = [
@@ -248,7 +283,13 @@ MOVED = [
 
 
 @pytest.mark.parametrize(
-    "name", ["cosyvoice-for-macos-10-code-picks-cpu-chinese.txt", "easyocr-806-enable-gpu-m1-device-arg.txt"]
+    "name",
+    [
+        "cosyvoice-for-macos-10-code-picks-cpu-chinese.txt",
+        "easyocr-806-enable-gpu-m1-device-arg.txt",
+        "d2l-2655-try-gpu-cuda-only-macos.txt",
+        "fairseq-4704-how-to-use-m1-gpu-bart.txt",
+    ],
 )
 def test_the_corpus_cases_of_the_cpu_used_where_mps_is_wanted(name: str) -> None:
     case = load(CORPUS / name)

@@ -1378,3 +1378,24 @@ def test_round33_degenerate_text_reads_exactly() -> None:
         False,
         False,
     ]
+
+
+def test_round33_a_helper_for_cuda_alone_or_no_setting_for_mps_reads_exactly() -> None:
+    """A helper that looks for CUDA alone, set against mps (d2l-en#2655), and no setting for mps found (fairseq#4704)
+    are the CPU used; CUDA alone, mps alone, a device not found and a setting for CUDA are not."""
+    lines = [
+        "# user: I found that try_gpu() function can only detect 'cuda', but not 'mps'. Can anyone add this?",
+        "# user: I could not figure out the solution or setting about mps. So I need your help.",
+        "# user: it only checks for `cuda` and not `metal`",
+        "# user: there is no option for mps",
+        "# user: it only detects cuda devices",
+        "# user: I can't find the mps device",
+        "# user: there is no option for cuda",
+        "# user: it can only detect mps, but not cuda",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.device_used", "cpu", 1, None),
+        ("paste.device_used", "cpu", 2, None),
+        ("paste.device_used", "cpu", 3, None),
+        ("paste.device_used", "cpu", 4, None),
+    ]
