@@ -33,9 +33,6 @@ WRONG_CAUSE = {
     "output on mps is the duplicate thread's (audiocraft#31), not this paste's",
     "depth-anything-v2-17-bicubic-m2-air-torch-231.txt": "the missing bicubic kernel is only told in words ('Torch "
     "doesn't support bicubic interpolation yet') with no op message and no mps word: not read as an op that MPS lacks",
-    "generative-models-6-only-runs-on-cuda-m-series.txt": "'only runs on CUDA devices' and 'Can it also run on MacOS "
-    "M-series chips?' ask about Macs in general: no Mac of the user's is named ('M1/M2' only in the title's 'MacOS "
-    "M1/M2 support'), so the CUDA asked for is not read as this Mac's",
     "ultralytics-22778-m4-max-training-slow-vs-nvidia.txt": "'very slow' training with device=\"mps\" in the code "
     "and an 'Epoch GPU_mem' header, but no banner, no torch and no run's output: nothing shows MPS in use, so the "
     "answer stays not enough evidence rather than healthy (a false 'ready' is the worst bug)",
@@ -214,8 +211,6 @@ WRONG_CAUSE = {
     "cellpose-1269-bf16-torch-222-m2-sequoia-conda.txt": "torch 2.2.2 on an M2 with macOS 15.5 points at an x86_64 "
     "conda (the label follows cellpose#1468's conclusion), but the paste shows no architecture: the bfloat16 refusal "
     "of a torch < 2.3 is read as such, and the fix puts first the command that tells an x86_64 Python apart",
-    "mvdream-38-only-supports-cuda-apple.txt": "'only supports CUDA' has no subject (the code, the repo) and the Mac "
-    "is named only as 'APPLE' in the title: neither the CUDA ask nor the user's Mac is read from two short lines",
     "scportrait-106-cellpose-3-1-sparse-coo-mps.txt": "the stored traceback is cut before torch's message: only the "
     "frame calling torch.sparse_coo_tensor and the tail of the dispatcher's kernel list are shown, which name no "
     "sparse backend that refused",

@@ -16,6 +16,9 @@
 - a tool or helper that looks for CUDA alone ("try_gpu() function can only detect 'cuda', but not 'mps'", d2l-en#2655),
   or no setting for mps to be found ("I could not figure out the solution or setting about mps", fairseq#4704): the
   run asks for no mps and runs on the CPU, on a Mac (shown, or mps named as what the user is after);
+- a version (or, after mps or the Mac, no subject at all) said to run on CUDA alone ("Current version only runs on CUDA
+  devices. Can it also run on MacOS M-series chips?", generative-models#6; "MPS Support is unavailable only supports
+  CUDA", MVDream#38): CUDA asked for by the code, on a Mac (the chips named after macOS, or mps wanted);
 - the same said of "the GPU" of a Mac ("still black images outside of CPU mode" under "OS: macOS 12.6.7 (M1)",
   chaiNNer#2138): a Mac's GPU is torch's mps device, where no PC GPU, no CUDA and no Intel Mac is shown.
 
@@ -269,6 +272,36 @@ def test_cuda_alone_or_a_missing_device_is_no_missing_setting_for_mps(line: str)
     assert [o.fact for o in read(line).observations if o.fact == "paste.device_used"] == []
 
 
+# ---- CUDA alone, on a Mac --------------------------------------------------------------------------------------------
+
+CUDA_ONLY = [
+    "# user: feature: MacOS M1/M2 support\n# user: Current version only runs on CUDA devices.",
+    "# user: Current version only runs on CUDA devices. Can it also run on MacOS M-series chips?",
+    "# user: MPS Support is unavailable only supports CUDA",
+    "# user: on my Mac it fails, the release only supports CUDA",
+]
+
+
+@pytest.mark.parametrize("paste", CUDA_ONLY)
+def test_a_version_that_runs_on_cuda_alone_on_a_mac_is_cuda_requested(paste: str) -> None:
+    diagnosis = explain_text(paste)
+    assert diagnosis.cause.id == "cuda-requested-on-mac"
+    assert diagnosis.exit_code == ExitCode.PROBLEMS
+
+
+@pytest.mark.parametrize(
+    "paste",
+    [
+        "# user: Current version only runs on CUDA devices.",  # no Mac, no mps: anyone's machine
+        "# user: on Ubuntu 22.04 the release only supports CUDA, I want mps",  # another system
+        "# user: it seems only support NVIDIA CUDA + cuBLAS",  # a library's GPU side: not this reading
+        "# user: the Mac version runs fine, it is the Linux build that only supports CUDA devices",
+    ],
+)
+def test_cuda_alone_off_a_mac_or_of_a_library_is_not_cuda_requested_on_a_mac(paste: str) -> None:
+    assert explain_text(paste).cause.id != "cuda-requested-on-mac"
+
+
 # ---- the corpus's cases of this class -------------------------------------------------------------------------------
 
 MOVED = [
@@ -295,6 +328,15 @@ def test_the_corpus_cases_of_the_cpu_used_where_mps_is_wanted(name: str) -> None
     case = load(CORPUS / name)
     assert case.cause == "mps-not-requested"
     assert explain_text(case.paste).cause.id == "mps-not-requested"
+
+
+@pytest.mark.parametrize(
+    "name", ["generative-models-6-only-runs-on-cuda-m-series.txt", "mvdream-38-only-supports-cuda-apple.txt"]
+)
+def test_the_corpus_cases_of_cuda_alone_on_a_mac(name: str) -> None:
+    case = load(CORPUS / name)
+    assert case.cause == "cuda-requested-on-mac"
+    assert explain_text(case.paste).cause.id == "cuda-requested-on-mac"
 
 
 @pytest.mark.parametrize("name", MOVED)

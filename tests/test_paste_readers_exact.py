@@ -1399,3 +1399,25 @@ def test_round33_a_helper_for_cuda_alone_or_no_setting_for_mps_reads_exactly() -
         ("paste.device_used", "cpu", 3, None),
         ("paste.device_used", "cpu", 4, None),
     ]
+
+
+def test_round33_cuda_alone_and_chips_after_macos_read_exactly() -> None:
+    """A version said to run on CUDA alone, and the subject left out after mps or the Mac (MVDream#38), are CUDA
+    asked for; a library's "NVIDIA CUDA" and a subject far from mps are not. The chips after macOS ("MacOS M1/M2",
+    "MacOS M-series chips", generative-models#6) are an Apple-silicon Mac; a path or a single chip after it are not."""
+    lines = [
+        "# user: Current version only runs on CUDA devices.",
+        "# user: MPS Support is unavailable only supports CUDA",
+        "# user: it seems only support NVIDIA CUDA + cuBLAS",
+        "# user: feature: MacOS M1/M2 support",
+        "# user: Can it also run on MacOS M-series chips?",
+        "# user: see macos m1/m2/build for the files",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.cuda_asked", True, 1, None),
+        ("paste.cuda_asked", True, 2, None),
+        ("host.arm64_hardware", True, 4, None),
+        ("host.system", "Darwin", 4, None),
+        ("host.arm64_hardware", True, 5, None),
+        ("host.system", "Darwin", 5, None),
+    ]

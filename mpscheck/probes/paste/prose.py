@@ -62,6 +62,8 @@ APPLE_SILICON = gated(
     r"(?i)\b(?:on|my|an?|using|with|have|own) (?:an? |the |my )?(?:apple|mac) silicon\b"
     # Apple's chips by their family letter: "cannot use the M chip", "Macs with M-series chips"
     r"|\b(?:use|on|my|an?|the|with|have|own) (?:apple )?m[- ](?:series )?chips?\b"
+    # the chips after macOS ("MacOS M1/M2 support", "run on MacOS M-series chips", generative-models#6)
+    r"|\bmac ?os (?:on )?(?:apple )?m(?:[1-5](?:/m?[1-5])+|[- ]series(?: chips?)?)(?![\w/])"
     # the one GPU the user means ("The Apple Silicon GPU (MPS) is not detected", stanza#1325)
     r"|\bthe (?:apple|mac) silicon gpu\b(?!s)"
 )
