@@ -14,9 +14,6 @@ from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, sa
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
-    "pytorch-103343-transformer-loss-differs-nightly.txt": "two loss logs, one labelled 'with mac CPU', the other "
-    "'when using the MPS, same code and data', with other values: logs of a training are no one result printed twice "
-    "(their steps may differ for any reason), and the user's words call nothing wrong",
     "pytorch-78474-image-loaded-to-mps-wrong-nightly.txt": "'it becomes the result of the second image' after loading "
     "the first onto 'mps' (the images are screenshots): wrong data told in words no wrong-result reading covers",
     "pytorch-84936-fast-math-wrong-output-prose.txt": "'they both have varying degrees of errors' (numerical error, "
@@ -60,9 +57,6 @@ WRONG_CAUSE = {
     "sentence-transformers-3197-pip-freeze-torch-2-8-mps.txt": "a version list (torch==2.8.0) and 'the problem "
     "seems to be related to the mps device', with no error and no words saying what is wrong: not enough to name "
     "torch 2.8.0's mps embedding bug",
-    "sentence-transformers-3507-embeddings-differ-torch-2-8-mps.txt": "the same command's outputs on mps and cpu "
-    "differ only in numbers, under '# torch 2.8.0 mps' labels: no words say the results are wrong (no longer read as "
-    "healthy)",
     "spacy-11146-train-gpu-invalid-gradient-m1.txt": "autograd's gradient on the other device is read as a device "
     "mismatch; the thread's answer is that spaCy (thinc) trains on no Mac GPU, which the paste does not say",
     "fooocus-1152-intel-mac-radeon-oom.txt": "an out-of-memory on an Intel Mac with a 4 GB Radeon: the Mac is read, "

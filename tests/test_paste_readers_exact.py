@@ -1421,3 +1421,28 @@ def test_round33_cuda_alone_and_chips_after_macos_read_exactly() -> None:
         ("host.arm64_hardware", True, 5, None),
         ("host.system", "Darwin", 5, None),
     ]
+
+
+def test_round33_device_blocks_read_exactly() -> None:
+    """The same output under a label naming the CPU and one naming mps (sentence-transformers#3507, pytorch#103343):
+    values_differ on the mps block's first line where two numbers or more are apart by more than half the larger
+    (and 0.05); one apart, close values, timings, unequal lengths, labels of other runs and a label of both devices
+    give nothing."""
+    found = parser("device_blocks")
+    lines = ["# torch 2.8.0 cpu", "[ 0.39  0.55  0.28]", "# torch 2.8.0 mps", "[ 0.01  0.55 -0.05]"]
+    assert rows(found(lines)) == [("paste.values_differ", True, 4, None)]
+    assert {o.kind for o in found(lines)} == {"output"}
+    mps_first = ["when using the MPS", "994,tensor(1.4541),0.374", "with mac CPU", "994,tensor(13.4385),2.598"]
+    assert rows(found(mps_first)) == [("paste.values_differ", True, 2, None)]
+    assert found(["# mps", "1.0 2.0", "# cpu", "1.0 1.04"]) == []  # 2.0 and 1.04: apart by less than half the larger
+    assert found(["# mps", "1.0 2.0", "# cpu", "0.49 0.99"]) != []  # both apart by more than half the larger
+    assert found(["# mps", "1.0 2.0", "# cpu", "0.5 1.0"]) == []  # exactly half: not more
+    assert found(["# mps", "0.02 0.03", "# cpu", "0.06 0.07"]) == []  # under the 0.05 floor
+    assert found(["# mps", "1.0 2.0", "# cpu", "1.0 9.0"]) == []  # one number apart
+    assert found(["# mps", "1 2 3", "# cpu", "1 2"]) == []  # not as many numbers
+    assert found(["mps time", "1.0 2.0", "cpu time", "9.0 9.0"]) == []  # timings
+    assert found(["# mps", "1.0s 2.0s", "# cpu", "9.0s 9.0s"]) == []  # units: no result
+    assert found(["# mps and cpu", "1.0 2.0", "# cpu", "9.0 9.0"]) == []  # a label of both
+    assert found(["# mps", "1.0", "# cpu", "9.0"]) == []  # one number a line
+    several = ["# a cpu", "1.0 2.0", "# b mps", "9.0 9.0", "# b cpu", "9.0 9.0"]
+    assert found(several) == []  # of several blocks, the labels must differ in the device alone
