@@ -1446,3 +1446,12 @@ def test_round33_device_blocks_read_exactly() -> None:
     assert found(["# mps", "1.0", "# cpu", "9.0"]) == []  # one number a line
     several = ["# a cpu", "1.0 2.0", "# b mps", "9.0 9.0", "# b cpu", "9.0 9.0"]
     assert found(several) == []  # of several blocks, the labels must differ in the device alone
+
+
+def test_round33_device_blocks_under_a_wrapped_label_read_exactly() -> None:
+    """A label wrapped at the terminal's width (pytorch#103343 at 80 columns): the device on the line before."""
+    lines = ["# user: with mac CPU this is the resulting loss", "function log", "994,tensor(13.4),2.59"]
+    lines += ["# user: when using the MPS,", "same code and data", "994,tensor(1.45),0.37"]
+    assert rows(parser("device_blocks")(lines)) == [("paste.values_differ", True, 6, None)]
+    too_far = ["# mps", "x", "y", "1.0 2.0", "# cpu", "9.0 9.0"]
+    assert parser("device_blocks")(too_far) == []  # three lines up is no label

@@ -36,10 +36,10 @@ APART, FLOOR = 0.5, 0.05
 def parse(lines: list[str]) -> list[Observation]:
     blocks = _blocks(lines)
     out: list[Observation] = []
-    for (first_device, first), (second_device, second) in zip(blocks, blocks[1:]):
+    for (first_device, first, first_label), (second_device, second, second_label) in zip(blocks, blocks[1:]):
         if {first_device, second_device} != {"cpu", "mps"}:
             continue
-        if len(blocks) > 2 and _label(lines[first - 2]) != _label(lines[second - 2]):
+        if len(blocks) > 2 and _label(first_label) != _label(second_label):
             continue  # of several, only the two whose labels differ in the device alone ("# torch 2.8.0 mps" / cpu)
         if _apart(_numbers(lines[first - 1]), _numbers(lines[second - 1])):
             on_mps = first if first_device == "mps" else second
@@ -51,23 +51,37 @@ def _label(line: str) -> str:
     return DEVICE.sub("", line).strip().lower()
 
 
-def _blocks(lines: list[str]) -> list[tuple[str, int]]:
-    """(device, first line) of each block of numbers right under a line naming one device."""
-    found: list[tuple[str, int]] = []
-    for number, line in enumerate(lines[:-1], start=1):
-        low = line.lower()
-        if len(line) >= 400 or ("mps" not in low and "cpu" not in low):  # most lines name neither: no regex tried
+def _blocks(lines: list[str]) -> list[tuple[str, int, str]]:
+    """(device, first line, label) of each block of numbers right under a line naming one device, or under the line
+    before it where a long label was wrapped ("... with mac CPU this is the resulting loss" / "function log")."""
+    found: list[tuple[str, int, str]] = []
+    for index in range(1, len(lines)):
+        if lines[index].lstrip()[:1] not in NUMBER_START or not _names_device(lines[max(0, index - 2) : index]):
+            continue  # most lines start no block of numbers, and most have no device named just above
+        if _numbers(lines[index - 1]) is not None:
+            continue  # a block's next lines are no start
+        if _numbers(lines[index]) is None:
             continue
-        if lines[number].lstrip()[:1] not in NUMBER_START:  # nor is a line of numbers under most of the rest
-            continue
-        devices = {d.lower() for d in DEVICE.findall(line)}
-        if len(devices) != 1 or TIMING.search(line):
-            continue
-        if _numbers(lines[number]) is not None and _numbers(line) is None:
-            found.append((devices.pop(), number + 1))
+        label = next((d for d in map(_device, lines[max(0, index - 2) : index][::-1]) if d is not None), None)
+        if label is not None:
+            found.append((label[0], index + 1, label[1]))
             if len(found) >= MAX_BLOCKS:
                 break
     return found
+
+
+def _names_device(above: list[str]) -> bool:
+    low = " ".join(above).lower()
+    return "mps" in low or "cpu" in low
+
+
+def _device(line: str) -> tuple[str, str] | None:
+    """(the one device a label line names, the line), or None."""
+    low = line.lower()
+    if len(line) >= 400 or ("mps" not in low and "cpu" not in low) or TIMING.search(line):
+        return None
+    devices = {d.lower() for d in DEVICE.findall(line)}
+    return (devices.pop(), line) if len(devices) == 1 else None
 
 
 def _numbers(line: str) -> list[float] | None:
