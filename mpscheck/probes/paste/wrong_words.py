@@ -104,12 +104,13 @@ WRONG_TOKENS = Near(ONLY_EXCLAIMS, 80)
 # Wrong results in shapes the words above miss: nothing found where something should be ("the GPU option does not
 # detect any cells", MouseLand/cellpose#1034), an empty result ("returned an empty string", JaidedAI/EasyOCR#1039), a
 # result said to look odd ("The predicted line seems odd", thuml/Time-Series-Library#677), correctness itself named
-# ("affected by silent correctness issues", pytorch#178497). Never a device not detected ("does not detect any GPU").
+# ("affected by silent correctness issues", pytorch#178497). Never a device not detected ("does not detect any Apple
+# GPU"), nor an empty list (pip's versions, a search: no result of a model).
 _OTHER = (
     r"(?:does(?:n't| not)|did(?:n't| not)|do(?:n't| not)|fail(?:s|ed)? to|cannot|can't|could(?:n't| not)) detect "
-    r"(?:any|a single)\b(?! (?:gpus?|devices?|cuda|mps|metal|accelerators?|hardware)\b)"
+    r"(?:any|a single)\b(?!(?: [\w-]{1,15})? (?:gpus?|devices?|cuda|mps|metal|accelerators?|hardware|chips?)\b)"
     r"|(?:returns?|returned|gives?|gave|produces?|produced|outputs?) (?:an? |only |just )?empty "
-    r"(?:strings?|lists?|results?|outputs?|arrays?|text|masks?|images?|tensors?)"
+    r"(?:strings?|results?|outputs?|text|masks?|images?|tensors?)"
     r"|(?:results?|outputs?|predictions?|predicted \w{1,15}|curves?|forecasts?|images?)(?: \w{1,15}){0,2}? "
     r"(?:seems?|seemed|looks?|looked) (?:\w{1,12} )?(?:odd|weird|strange|wrong)"
     # never "known silent-correctness bugs" (a report's list of what a torch has: mpscheck's own silent-bugs check)
