@@ -231,6 +231,23 @@ def test_a_cpu_run_off_a_mac_is_not_said_to_be_mps_not_requested() -> None:
     assert explain_text("GPU available: True (mps), used: False").cause.id == "mps-not-requested"  # mps: a Mac
 
 
+def test_the_cpu_used_where_mps_is_wanted_and_never_asked_for_is_mps_not_requested_exactly() -> None:
+    """Round 33: mps named (the device the user is after) with the CPU said to run: a Mac's run that never asked for
+    mps, with every field; not where mps was asked for, nor where the paste shows another system."""
+    text = "# user: it only uses the CPU\n# user: how can I use mps?"
+    entry = CAUSES["mps-not-requested"]
+    assert explain_text(text).cause == Cause(
+        "mps-not-requested",
+        entry.summary,
+        Remediation(entry.fix, tuple(filled(c, python="python3") for c in entry.commands)),
+        (Evidence(1, "# user: it only uses the CPU"), Evidence(2, "# user: how can I use mps?")),  # both say the CPU
+        entry.source,
+    )
+    assert explain_text("# user: it only uses the CPU").cause.id == "not-enough-evidence"  # mps never named
+    assert explain_text(text + "\ndevice: mps").cause.id != "mps-not-requested"  # asked for, and the CPU ran
+    assert explain_text("Ubuntu 22.04\n" + text).cause.id != "mps-not-requested"  # another system shown
+
+
 # ---- health --------------------------------------------------------------------------------------------
 
 

@@ -311,3 +311,15 @@ def test_cuda_asked_in_words_needs_a_mac_shown_or_named_and_no_other_system() ->
     assert darwin is not None and darwin.id == "cuda-requested-on-mac"
     assert reader([words]).cuda_asked() is None
     assert reader(["Linux box 6.5.0-generic x86_64 GNU/Linux", f"my old Mac, now: {words}"]).cuda_asked() is None
+
+
+def test_cuda_asked_with_mps_wanted_and_no_system_is_a_macs_round33() -> None:
+    """mps named as what the user is after, never asked for, with no system shown ("MPS Support is unavailable only
+    supports CUDA", MVDream#38): a Mac's CUDA request; not where mps was asked for, nor where a system is shown."""
+    words = "# user: MPS Support is unavailable only supports CUDA"
+    wanted = reader([words]).cuda_asked()
+    assert wanted is not None
+    assert (wanted.id, wanted.evidence) == ("cuda-requested-on-mac", (Evidence(line=1, text=words),))
+    assert reader(["device = 'mps'", words]).cuda_asked() is None  # mps asked for: not "wanted"
+    assert reader(["Linux box 6.5.0-generic x86_64 GNU/Linux", words]).cuda_asked() is None
+    assert reader(["# user: the code asks for cuda"]).cuda_asked() is None  # no Mac, no mps

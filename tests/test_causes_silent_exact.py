@@ -146,3 +146,60 @@ def test_an_error_inside_torch_load_with_map_location_mps_is_the_checkpoint_row(
     )
     without_load = text.replace("/torch/serialization.py", "/torch/other.py")
     assert explain_text(without_load).cause.id != "mps-checkpoint-load"
+
+
+def test_wrong_results_apart_from_mps_and_on_a_macs_gpu_are_said_exactly() -> None:
+    """Issue 17: a result called wrong on a line of its own where mps is named elsewhere, and one called wrong on the
+    GPU of a Mac (checks/causes/wrong_said.py); each with its own words and the line that says it."""
+    remedy = Remediation(
+        "Compare the op on the CPU and on mps to find the first that differs, and upgrade torch (and macOS): "
+        "wrong results on mps are mostly backend bugs fixed in later releases (.contiguous() before the op, or "
+        "float32, are the usual workarounds meanwhile).",
+        (UPGRADE,),
+    )
+    apart = "# user: I run it using mps.\n# user: The predicted line seems odd too..."
+    assert explain_text(apart).cause == Cause(
+        BUG,
+        "the paste says the results are wrong, and the run it shows uses mps; no error explains it",
+        remedy,
+        numbered(apart, 2),
+        ISSUES,
+        (),
+        "wrong-results",
+    )
+    gpu = "# user: my macOS M1 machine\n# user: the GPU option does not detect any cells"
+    assert explain_text(gpu).cause == Cause(
+        BUG,
+        "the paste says the results on the GPU of this Mac are wrong (torch reaches a Mac's GPU through mps), and "
+        "shows no error that would explain it",
+        remedy,
+        numbered(gpu, 2),
+        ISSUES,
+        (),
+        "wrong-results",
+    )
+    assert explain_text(gpu.replace("M1", "Intel")).cause.id != BUG  # an Intel Mac's GPU: not this reading
+    assert explain_text(gpu.replace("macOS M1 machine", "Linux box")).cause.id != BUG
+
+
+def test_degenerate_text_of_a_run_asked_for_mps_is_said_exactly() -> None:
+    """Issue 17: generated text glued to itself in a paste that asks for mps (pytorch#84169's shape), with the line."""
+    text = 'device= "mps"\nB: is is is isThisThisThisThisThisThisThis'
+    assert explain_text(text).cause == Cause(
+        BUG,
+        "the text the run on mps generated has degenerated (one word glued to itself over and over, or '!' between "
+        "its words: what a model gives when its numbers went wrong), and the paste shows no error",
+        Remediation(
+            "Compare the op on the CPU and on mps to find the first that differs, and upgrade torch (and macOS): "
+            "wrong results on mps are mostly backend bugs fixed in later releases (.contiguous() before the op, or "
+            "float32, are the usual workarounds meanwhile).",
+            (UPGRADE,),
+        ),
+        numbered(text, 2),
+        ISSUES,
+        (),
+        "wrong-results",
+    )
+    # the user's word of wrong results comes first, the generated text second
+    said = text + "\n# user: the output is gibberish on mps"
+    assert explain_text(said).cause.evidence == numbered(said, 3)

@@ -14,9 +14,6 @@ from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, sa
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
-    "pytorch-103343-transformer-loss-differs-nightly.txt": "two loss logs, one labelled 'with mac CPU', the other "
-    "'when using the MPS, same code and data', with other values: logs of a training are no one result printed twice "
-    "(their steps may differ for any reason), and the user's words call nothing wrong",
     "pytorch-78474-image-loaded-to-mps-wrong-nightly.txt": "'it becomes the result of the second image' after loading "
     "the first onto 'mps' (the images are screenshots): wrong data told in words no wrong-result reading covers",
     "pytorch-84936-fast-math-wrong-output-prose.txt": "'they both have varying degrees of errors' (numerical error, "
@@ -33,9 +30,6 @@ WRONG_CAUSE = {
     "output on mps is the duplicate thread's (audiocraft#31), not this paste's",
     "depth-anything-v2-17-bicubic-m2-air-torch-231.txt": "the missing bicubic kernel is only told in words ('Torch "
     "doesn't support bicubic interpolation yet') with no op message and no mps word: not read as an op that MPS lacks",
-    "generative-models-6-only-runs-on-cuda-m-series.txt": "'only runs on CUDA devices' and 'Can it also run on MacOS "
-    "M-series chips?' ask about Macs in general: no Mac of the user's is named ('M1/M2' only in the title's 'MacOS "
-    "M1/M2 support'), so the CUDA asked for is not read as this Mac's",
     "ultralytics-22778-m4-max-training-slow-vs-nvidia.txt": "'very slow' training with device=\"mps\" in the code "
     "and an 'Epoch GPU_mem' header, but no banner, no torch and no run's output: nothing shows MPS in use, so the "
     "answer stays not enough evidence rather than healthy (a false 'ready' is the worst bug)",
@@ -54,8 +48,6 @@ WRONG_CAUSE = {
     "of another OS is not read as this Mac's Python, and nothing shows the Intel Homebrew the thread found",
     "uv-7557-universal-compile-x86-mac-debug.txt": "a uv debug log with no error line: the x86_64 interpreter and "
     "the torch 2.4.1 it selects are shown, but nothing says the install failed, only the user's guess",
-    "cellpose-1034-gpu-detects-no-cells-m1.txt": "'the GPU option does not detect any cells' names neither mps nor a "
-    "wrong number: not read as wrong results from the Apple GPU (the thread's answer, a newer torch, is not shown)",
     "keras-18437-torch-backend-default-cuda-or-cpu.txt": "a feature request: keras-core's torch backend picks 'cuda' "
     "or else 'cpu' ('the default device is CUDA', a link to the line, and a proposed patch that adds mps): no run is "
     "shown and no device it used, so no cause is concluded (the line 'works on both Apple silicon and AMD GPUs' no "
@@ -73,9 +65,6 @@ WRONG_CAUSE = {
     "sentence-transformers-3197-pip-freeze-torch-2-8-mps.txt": "a version list (torch==2.8.0) and 'the problem "
     "seems to be related to the mps device', with no error and no words saying what is wrong: not enough to name "
     "torch 2.8.0's mps embedding bug",
-    "sentence-transformers-3507-embeddings-differ-torch-2-8-mps.txt": "the same command's outputs on mps and cpu "
-    "differ only in numbers, under '# torch 2.8.0 mps' labels: no words say the results are wrong (no longer read as "
-    "healthy)",
     "spacy-11146-train-gpu-invalid-gradient-m1.txt": "autograd's gradient on the other device is read as a device "
     "mismatch; the thread's answer is that spaCy (thinc) trains on no Mac GPU, which the paste does not say",
     "fooocus-1152-intel-mac-radeon-oom.txt": "an out-of-memory on an Intel Mac with a 4 GB Radeon: the Mac is read, "
@@ -85,8 +74,6 @@ WRONG_CAUSE = {
     "pytorch-100165-torch-mps-missing-2-0-0.txt": "the AttributeError is only in the thread's title; the body shows "
     "`torch.mps` typed in a REPL and torch 2.0.0, but no error line",
     # round 12 (learners' and course repositories): the misses left, each with why
-    "d2l-2655-try-gpu-cuda-only-macos.txt": "'try_gpu() can only detect cuda, but not mps' (a helper that never "
-    "asks for mps) is one sentence of prose with no device shown; no rule reads a helper's CUDA-only check",
     "mistral-inference-2-view-as-complex-then-devices-then-half.txt": "three attempts pasted in order (op missing, "
     "then mixed devices with the fallback, then Half on the CPU): the judge answers the last error shown, the thread "
     "the first; no rule yet orders attempts the user made one after another",
@@ -97,8 +84,6 @@ WRONG_CAUSE = {
     "no error line; the misspelt name is not read",
     "nanogpt-94-m2-air-iter-times-healthy.txt": "iteration times and 'with mps' in prose are no positive evidence "
     "that mps ran (no device line, no tensor on mps): never called healthy without it",
-    "ng-video-lecture-35-mps-generate-never-ends.txt": "'can not generate token ... keeping running forever' on mps "
-    "is a hang told in words; no rule reads a hang said in prose",
     "comfy-desktop-1492-linalg-solve-old-torch.txt": "the error is only described in prose, its op name mangled "
     "(aten:: nlinalg.solve-ex.result): no error line",
     "diffusers-12653-prx-rope-float64-env.txt": "float64 is named only in the thread's title (prose); the paste is an "
@@ -111,8 +96,6 @@ WRONG_CAUSE = {
     "as well: the device is not shown",
     "pytorch-129207-conv1d-65537-silent.txt": "silent wrong results; the size (out_channels > 65536) is only in the "
     "user's prose: says a bug fixed later",
-    "pytorch-84169-causallm-gibberish.txt": "wrong generated text with no error, no tensor on mps and no words saying "
-    "the results are wrong",
     "pytorch-cpu-feedstock-106-mps-dev-build-mamba.txt": "the paste ends in mamba's solver output: no line shows MPS "
     "working",
     "transformers-22122-device-map-auto-no-mps.txt": "a script (device_map='auto') with no output: nothing shows where "
@@ -165,9 +148,6 @@ WRONG_CAUSE = {
     "timings in screenshots: slowness told in words names no cause (says not enough evidence, variant slow, with the "
     "commands that tell its usual causes apart)",
     # round 18 (vision, face, OCR, speech and audio apps): the misses left, each with why
-    "chainner-2138-black-output-m1-monterey.txt": "black images outside chaiNNer's CPU mode, on a Mac named only in "
-    "the template's OS line: no line names mps or the GPU, and chaiNNer also runs NCNN, so the paste does not say the "
-    "black images come from torch's MPS",
     "easyocr-1039-no-text-detected-1-7-m1.txt": "'returned an empty string' after an easyocr upgrade on an M1 Mac: "
     "neither mps nor the GPU is named (the maintainer's answer is that 1.7.0 started using mps), so an empty result "
     "is not read as wrong results on mps",
@@ -177,8 +157,6 @@ WRONG_CAUSE = {
     "chainner-2000-upscale-so-slow-m1-max.txt": "'going for over 3 hours without producing a single one' on an M1 Max: "
     "a run that is slow, told with no device, torch or tool's backend named; the maintainer's answer (chaiNNer's "
     "bundled torch on the CPU) is not in the paste",
-    "easyocr-806-enable-gpu-m1-device-arg.txt": "the question how to enable the GPU is read as the CPU used, but no "
-    "line names a Mac (mps only in code, the M1 only in the title), so the CPU is not placed on a Mac",
     # round 16 (the Hugging Face training and serving stack): the misses before any change, each with why
     "audio-2065-torchaudio-0-10-m1-no-wheel.txt": "the paste is a feature template whose only words are "
     "'torchaudio.pipelines cannot be called': the missing arm64 wheel is in the title and the replies (says not "
@@ -195,8 +173,6 @@ WRONG_CAUSE = {
     "in words (a ChatGPT diagnosis), no error line shown",
     "pytorch-154895-sigmoid-int64-input.txt": "torch's table files every 'MPS does not support X op with int64 "
     "input' under the macOS 13.3 cause; sigmoid's (macos null, fixed in 2.8.0) is a gap of torch 2.7 on any macOS",
-    "pytorch-178497-reductions-silent-rapid-succession.txt": "'silent correctness issues' said on a line with no mps "
-    "word (mps only in the repro's code)",
     # round 28 (vision model zoos, detection and face apps): the misses left, each with why
     "grounded-sam-104-layernorm-half-device-cpu.txt": "the Half LayerNorm error is only in the title; the body's "
     "traceback is cut before its error line, so the paste shows --device cpu and no error",
@@ -217,8 +193,6 @@ WRONG_CAUSE = {
     "tamago-113-gradscaler-float64-japanese.txt": "the float64 error is only in a linked forum thread's URL slug "
     "(discuss.pytorch.org/t/gradscaler-typeerror-cannot-convert-a-mps-tensor-to-float64-...); the Japanese words say a "
     "workaround was needed on 2.6.0 and the fix is on PyTorch's main branch; a slug is not read as an error line",
-    "time-series-library-677-results-mismatch-mps.txt": "wrong results told as 'Results mismatch', larger MSE and 'The "
-    "predicted line seems odd' with --gpu_type mps: not read as wrong results on mps",
     # round 26 (image and video generation: training tools and video models): the misses left, each with why
     "dream-textures-285-super-slow-31min-m1-pro.txt": "31 minutes for a 512x512 texture told in words, with no memory "
     "word or figure: the maintainer's reading (other processes holding the memory) is not in the paste, so it says "
@@ -236,13 +210,9 @@ WRONG_CAUSE = {
     "insanely-fast-whisper-234-isin-pipx-title-cut-traceback.txt": "the error is only the title's bare line "
     "('aten::isin.Tensor_Tensor_out is not currently implemented for the MPS device', no exception class) and the "
     "stored traceback is cut before its last line: the shared reader of bare error lines is the merger's",
-    "fairseq-4704-how-to-use-m1-gpu-bart.txt": "the question how to use the M1's GPU is in the title; the body only "
-    "says 'could not figure out the solution or setting about mps', which is not read as the run left on the CPU",
     "cellpose-1269-bf16-torch-222-m2-sequoia-conda.txt": "torch 2.2.2 on an M2 with macOS 15.5 points at an x86_64 "
     "conda (the label follows cellpose#1468's conclusion), but the paste shows no architecture: the bfloat16 refusal "
     "of a torch < 2.3 is read as such, and the fix puts first the command that tells an x86_64 Python apart",
-    "mvdream-38-only-supports-cuda-apple.txt": "'only supports CUDA' has no subject (the code, the repo) and the Mac "
-    "is named only as 'APPLE' in the title: neither the CUDA ask nor the user's Mac is read from two short lines",
     "scportrait-106-cellpose-3-1-sparse-coo-mps.txt": "the stored traceback is cut before torch's message: only the "
     "frame calling torch.sparse_coo_tensor and the tail of the dispatcher's kernel list are shown, which name no "
     "sparse backend that refused",
@@ -252,9 +222,6 @@ WRONG_CAUSE = {
     "visualglm-6b-39-cpu-half-then-mps-variance-eps-chinese.txt": "two attempts told one after the other: the CPU "
     "run's \"slow_conv2d_cpu\" not implemented for 'Half' and the mps run's varianceEps line, cut before its error "
     "text; the complete Half message outranks the cut MPSGraph location, though the words say that run was the CPU's",
-    "torchchat-471-mps-garbled-exclamation-llama3-fp16.txt": "two runs pasted with no words: the mps run's text full "
-    "of '!' ('Hello, my name is!! I'm a! from!'), then the CPU run's coherent text; a model's generated text is not "
-    "judged, and nothing says the first is wrong",
     "minicpm-v-205-webdemo-m1-torch-212-dtype.txt": "the error is only in a screenshot: the paste is the command "
     "(--device mps) and the environment (PyTorch 2.1.2) with no error, so nothing says bfloat16 was loaded",
     "minicpm-v-783-minicpmo-init-tts-cuda-chinese.txt": "the stored traceback ends at initialize_vocos before its "
@@ -267,9 +234,6 @@ WRONG_CAUSE = {
     "basic-pitch-52-illegal-hardware-instruction-miniconda.txt": "an illegal hardware instruction under a miniconda "
     "path: the paste cannot tell an x86_64 Python under Rosetta (the thread's answer) from a library built for another "
     "CPU; the answer names both and the command that tells them apart (platform.machine())",
-    "cosyvoice-for-macos-10-code-picks-cpu-chinese.txt": "the code said to pick the CPU is read ('还是选的cpu'), but "
-    "no Mac is shown (the Mac is only in the repository's name), and words that the CPU ran are never placed on a Mac "
-    "by themselves",
     "viterbox-tts-4-slow-m1-vietnamese.txt": "slow on an M1 told in Vietnamese ('mất 130s'), with '(MPS)' in the "
     "title: no reader takes Vietnamese words for slow, and the paste does not show that the code never asked for mps "
     "(the maintainer's answer)",

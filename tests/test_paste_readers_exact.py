@@ -1161,6 +1161,7 @@ def test_fourteenth_round_slowness_on_mps_reads_exactly() -> None:
         ("paste.slow_said", True, 3, None),
         ("paste.slow_said", True, 4, None),
         ("paste.mac_named", True, 4, None),  # "mac" against CJK (round 19)
+        ("paste.only_on_mps", True, 5, None),  # round 33: mps switched for the CPU, and then it works
         ("paste.slow_said", True, 9, None),
         ("paste.slow_said", True, 11, None),
     ]
@@ -1192,6 +1193,7 @@ def test_seventeenth_round_prose_reads_exactly() -> None:
         ("host.arm64_hardware", True, 6, None),
         ("host.system", "Darwin", 6, None),
         ("paste.wrong_results", True, 8, None),
+        ("paste.wrong_apart", True, 9, None),  # round 33: apart from mps; the judge takes it where mps is named
     ]
 
 
@@ -1314,3 +1316,166 @@ def test_thirty_third_round_prose_reads_exactly() -> None:
         ("paste.intel_prose", True, 7, None),
         ("host.system", "Darwin", 7, None),
     ]
+
+
+def test_round33_wrong_results_apart_and_on_a_macs_gpu_read_exactly() -> None:
+    """Issue 17's classes: a result called wrong in words the readers missed (nothing detected, an empty result, a
+    result that seems odd, correctness named), with mps on the line (wrong results), on a line of its own (apart), or
+    said of the GPU (on the GPU, before or after the words); a device not detected, a GPU at 0 % and a bare "different"
+    are none of them."""
+    lines = [
+        "# user: The predicted line seems odd too...",  # Time-Series-Library#677
+        "# user: Several reduce ops are affected by silent correctness issues when ran in rapid succession.",
+        "# user: many of my test cases now returned an empty string",  # EasyOCR#1039
+        "# user: the GPU option does not detect any cells.",  # cellpose#1034
+        "# user: I re-installed pytorch, but still black images outside of CPU mode.",  # chaiNNer#2138
+        "# user: with mps the model does not detect any objects",
+        "# user: torch does not detect any GPU",
+        "# user: the GPU shows 0 and the results are different",
+        "# user: gibberish on the gpu",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.wrong_apart", True, 1, None),
+        ("paste.wrong_apart", True, 2, None),
+        ("paste.wrong_apart", True, 3, None),
+        ("paste.wrong_on_gpu", True, 4, None),
+        ("paste.wrong_apart", True, 4, None),
+        ("paste.wrong_on_gpu", True, 5, None),
+        ("paste.wrong_results", True, 6, None),
+        ("paste.wrong_on_gpu", True, 9, None),
+    ]
+
+
+def test_round33_mps_switched_for_the_cpu_and_then_working_reads_exactly() -> None:
+    """mps switched for the CPU and then working (ng-video-lecture#35) is the trouble on mps alone; the CPU switched for
+    mps, or nothing working after the switch, is not."""
+    lines = [
+        "# user: but when I change mps as cpu generating can work well but too slow",
+        "# user: switching from mps to cpu fixes it",
+        "# user: when I change cpu to mps it works",
+        "# user: I changed mps to cpu and it still fails",
+        "# user: moving from mps to the cpu, it runs fine",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.only_on_mps", True, 1, None),
+        ("paste.only_on_mps", True, 2, None),
+        ("paste.only_on_mps", True, 5, None),
+    ]
+
+
+def test_round33_degenerate_text_reads_exactly() -> None:
+    """Degenerate generated text (probes/paste/degenerate.py): the first line of a word glued to itself six times,
+    with its unit; else the first of two or more lines with '!' five times, three glued to a word; the user's words
+    (a '#' line), a two-letter unit, a unit with fewer than three letters apart, five repeats, and a single line of
+    '!' are none; and where a paste asks for mps."""
+    from mpscheck.probes.paste.degenerate import degenerate_text, mps_asked
+
+    def seen(text: str) -> tuple[str, Any, int, str, str] | None:
+        found = degenerate_text(text)
+        return None if found is None else (found.fact, found.value, found.line, found.text, found.kind)
+
+    glued = "B: is is is isThisThisThisThisThisThis"
+    assert seen("x\n" + glued) == ("paste.degenerate_text", "This", 2, glued, "output")
+    assert seen("the thethethethethethe") == ("paste.degenerate_text", "the", 1, "the thethethethethethe", "output")
+    assert seen("ThisThisThisThisThis") is None  # five times
+    assert seen("# user: ThisThisThisThisThisThisThis") is None  # the user's words
+    assert seen("hahahahahahahahahahahahahahaha") is None  # two letters apart
+    assert seen("abaabaabaabaabaabaabaaba") is None  # a unit of two letters apart ("aba")
+    bang = "Hello, my name is!! I'm a! from! . I!!"
+    assert seen(bang) is None  # one line
+    assert seen(f"{bang}\nok\n{bang}") == ("paste.degenerate_text", "!", 1, bang, "output")
+    assert seen("a!! b!! c!\nd! e! f!!") is None  # the second line has '!' four times
+    assert seen("a! b! c!!!\nd! e! f!!!") == ("paste.degenerate_text", "!", 1, "a! b! c!!!", "output")
+    assert seen("a! b! !!!!\nd! e! f!!!") is None  # two glued on the first line
+    assert seen(f"# {bang}\n# {bang}") is None
+    assert [mps_asked(t) for t in ('device= "mps"', "--device mps", "--device=mps", ".to( 'mps')", "DEVICE = MPS")] == [
+        True,
+        True,
+        True,
+        True,
+        True,
+    ]
+    assert [mps_asked(t) for t in ("device = 'cpu'", "mps is slow", "to mps", "device = 'mps2'", "xdevice='mps'")] == [
+        False,
+        False,
+        False,
+        False,
+        False,
+    ]
+
+
+def test_round33_a_helper_for_cuda_alone_or_no_setting_for_mps_reads_exactly() -> None:
+    """A helper that looks for CUDA alone, set against mps (d2l-en#2655), and no setting for mps found (fairseq#4704)
+    are the CPU used; CUDA alone, mps alone, a device not found and a setting for CUDA are not."""
+    lines = [
+        "# user: I found that try_gpu() function can only detect 'cuda', but not 'mps'. Can anyone add this?",
+        "# user: I could not figure out the solution or setting about mps. So I need your help.",
+        "# user: it only checks for `cuda` and not `metal`",
+        "# user: there is no option for mps",
+        "# user: it only detects cuda devices",
+        "# user: I can't find the mps device",
+        "# user: there is no option for cuda",
+        "# user: it can only detect mps, but not cuda",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.device_used", "cpu", 1, None),
+        ("paste.device_used", "cpu", 2, None),
+        ("paste.device_used", "cpu", 3, None),
+        ("paste.device_used", "cpu", 4, None),
+    ]
+
+
+def test_round33_cuda_alone_and_chips_after_macos_read_exactly() -> None:
+    """A version said to run on CUDA alone, and the subject left out after mps or the Mac (MVDream#38), are CUDA
+    asked for; a library's "NVIDIA CUDA" and a subject far from mps are not. The chips after macOS ("MacOS M1/M2",
+    "MacOS M-series chips", generative-models#6) are an Apple-silicon Mac; a path or a single chip after it are not."""
+    lines = [
+        "# user: Current version only runs on CUDA devices.",
+        "# user: MPS Support is unavailable only supports CUDA",
+        "# user: it seems only support NVIDIA CUDA + cuBLAS",
+        "# user: feature: MacOS M1/M2 support",
+        "# user: Can it also run on MacOS M-series chips?",
+        "# user: see macos m1/m2/build for the files",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.cuda_asked", True, 1, None),
+        ("paste.cuda_asked", True, 2, None),
+        ("host.arm64_hardware", True, 4, None),
+        ("host.system", "Darwin", 4, None),
+        ("host.arm64_hardware", True, 5, None),
+        ("host.system", "Darwin", 5, None),
+    ]
+
+
+def test_round33_device_blocks_read_exactly() -> None:
+    """The same output under a label naming the CPU and one naming mps (sentence-transformers#3507, pytorch#103343):
+    values_differ on the mps block's first line where two numbers or more are apart by more than half the larger
+    (and 0.05); one apart, close values, timings, unequal lengths, labels of other runs and a label of both devices
+    give nothing."""
+    found = parser("device_blocks")
+    lines = ["# torch 2.8.0 cpu", "[ 0.39  0.55  0.28]", "# torch 2.8.0 mps", "[ 0.01  0.55 -0.05]"]
+    assert rows(found(lines)) == [("paste.values_differ", True, 4, None)]
+    assert {o.kind for o in found(lines)} == {"output"}
+    mps_first = ["when using the MPS", "994,tensor(1.4541),0.374", "with mac CPU", "994,tensor(13.4385),2.598"]
+    assert rows(found(mps_first)) == [("paste.values_differ", True, 2, None)]
+    assert found(["# mps", "1.0 2.0", "# cpu", "1.0 1.04"]) == []  # 2.0 and 1.04: apart by less than half the larger
+    assert found(["# mps", "1.0 2.0", "# cpu", "0.49 0.99"]) != []  # both apart by more than half the larger
+    assert found(["# mps", "1.0 2.0", "# cpu", "0.5 1.0"]) == []  # exactly half: not more
+    assert found(["# mps", "0.02 0.03", "# cpu", "0.06 0.07"]) == []  # under the 0.05 floor
+    assert found(["# mps", "1.0 2.0", "# cpu", "1.0 9.0"]) == []  # one number apart
+    assert found(["# mps", "1 2 3", "# cpu", "1 2"]) == []  # not as many numbers
+    assert found(["mps time", "1.0 2.0", "cpu time", "9.0 9.0"]) == []  # timings
+    assert found(["# mps", "1.0s 2.0s", "# cpu", "9.0s 9.0s"]) == []  # units: no result
+    assert found(["# mps and cpu", "1.0 2.0", "# cpu", "9.0 9.0"]) == []  # a label of both
+    assert found(["# mps", "1.0", "# cpu", "9.0"]) == []  # one number a line
+    several = ["# a cpu", "1.0 2.0", "# b mps", "9.0 9.0", "# b cpu", "9.0 9.0"]
+    assert found(several) == []  # of several blocks, the labels must differ in the device alone
+
+
+def test_round33_device_blocks_under_a_wrapped_label_read_exactly() -> None:
+    """A label wrapped at the terminal's width (pytorch#103343 at 80 columns): the device on the line before."""
+    lines = ["# user: with mac CPU this is the resulting loss", "function log", "994,tensor(13.4),2.59"]
+    lines += ["# user: when using the MPS,", "same code and data", "994,tensor(1.45),0.37"]
+    assert rows(parser("device_blocks")(lines)) == [("paste.values_differ", True, 6, None)]
+    too_far = ["# mps", "x", "y", "1.0 2.0", "# cpu", "9.0 9.0"]
+    assert parser("device_blocks")(too_far) == []  # three lines up is no label

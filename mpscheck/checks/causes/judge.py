@@ -30,7 +30,9 @@ from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.causes import CAUSES
 from mpscheck.model import Remediation, Requirement, Status
 from mpscheck.probes.paste import read
+from mpscheck.probes.paste.degenerate import mps_asked
 from mpscheck.probes.paste.model import Observation, Paste
+from mpscheck.probes.paste.near import MPS_WORD
 
 HEALTHY, NOT_ENOUGH = "healthy", "not-enough-evidence"
 AMBIGUOUS = (NOT_ENOUGH, "x86_64-python", "no-metal-device")  # the paste cannot settle these alone
@@ -170,7 +172,7 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
             return None
         # a Mac named in the words ("run this code on MAC-M1", co-tracker#9) stands for one where no system is shown
         system = self.facts.host.system
-        if system != "Darwin" and (system or self.paste.get("paste.mac_named") is None):
+        if system != "Darwin" and (system or (self.paste.get("paste.mac_named") is None and not self.mps_wanted())):
             return None
         row = "nccl-on-mac" if "nccl" in said.text.lower() else "cuda-on-mac"  # init_process_group("nccl") shown
         return self.from_row(row, self.ev("paste.cuda_asked", "host.cpu_brand"))
@@ -187,7 +189,7 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
             or self.value("paste.mps_available_said")  # "mps.is_available() shows true": MPS exists only on macOS
             or bool(torch and torch.mps_available)  # shown: the GPU is there and the words say the CPU ran it
         )
-        if not mac and not self.paste.all("interpreter.home"):
+        if not mac and not self.mps_wanted() and not self.paste.all("interpreter.home"):
             return None
         if self.value("paste.framework_mps_available") is False:  # Lightning itself sees no MPS
             row = table.BY_ID["lightning-mps"]
@@ -211,6 +213,11 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
         )
         assert cause.fix is not None
         return replace(cause, fix=Remediation(cause.fix.summary, (*commands, *cause.fix.commands)))
+
+    def mps_wanted(self) -> bool:
+        """mps named as what the user is after and never asked for, no system shown ("所以还是不能用mps 加速", "MPS
+        Support is unavailable"): MPS is a Mac's. Where mps was asked for (device=mps), a run on the CPU is not this."""
+        return not self.facts.host.system and bool(MPS_WORD.search(self.paste.text)) and not mps_asked(self.paste.text)
 
     def macos_below_newest_floor(self) -> Cause | None:
         """The user says MPS does not work, the paste shows no torch version and no error, and the doctor's

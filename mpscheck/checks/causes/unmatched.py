@@ -15,6 +15,7 @@ import importlib
 import re
 from typing import Any, Callable
 
+from mpscheck.checks.causes import wrong_said
 from mpscheck.checks.causes.library import own_frames
 from mpscheck.checks.causes.memory import oom_said
 from mpscheck.checks.causes.model import Cause, Evidence
@@ -262,8 +263,15 @@ class UnmatchedRules(PrecisionRules):
             nan = on_mps = differ
         said = self.paste.get("paste.wrong_results") or self.paste.get("paste.mps_fails_cpu_works") or self.split_said()
         if said is None and "mps" in self.paste.text.lower():
-            # "on the CPU this does not happen", "reverting back to torch 2.4.0 works", where mps is named
-            said = self.paste.get("paste.only_on_mps") or self.paste.get("paste.older_torch_works")
+            # "on the CPU this does not happen", "reverting back to torch 2.4.0 works", where mps is named; a result
+            # called wrong on a line of its own ("The predicted line seems odd"), where mps is named
+            said = (
+                self.paste.get("paste.only_on_mps")
+                or self.paste.get("paste.older_torch_works")
+                or self.paste.get("paste.wrong_apart")
+            )
+        if said is None:
+            said = wrong_said.wrong_on_mac_gpu(self.paste, self.facts) or wrong_said.degenerate(self.paste)
         if said is not None and (nan is None or on_mps is None):
             return [self.loaded_onto_mps(said) or self.wrong_results(said)]
         if nan is None or on_mps is None:
@@ -365,20 +373,7 @@ class UnmatchedRules(PrecisionRules):
             "float32, are the usual workarounds meanwhile).",
             (table.fill(UPGRADE, {"python": self.python}),),
         )
-        summary = (
-            "the paste says the results on mps are wrong, and shows no error that would explain it"
-            if said.fact == "paste.wrong_results"
-            else "the paste says the run fails on mps where it works on the CPU, and shows no error that would say why"
-            if said.fact == "paste.mps_fails_cpu_works"
-            else "the paste says the run fails on the Mac and that the same works elsewhere (CUDA, the CPU), and shows "
-            "no error that would say why"
-            if said.fact == "paste.fails_on_mac"
-            else "the paste says an older torch works on mps where this one fails (a regression), and shows no error: "
-            "a backend bug of the newer torch, fixed in a later release"
-            if said.fact == "paste.older_torch_works"
-            else "the paste says the trouble goes away on the CPU (or with another torch), and shows no error: a "
-            "backend bug of this torch on mps"
-        )
+        summary = wrong_said.summary(said.fact)
         elsewhere = self.paste.get("paste.works_elsewhere") if said.fact == "paste.fails_on_mac" else None
         evidence = tuple(Evidence(o.line, o.text) for o in (said, elsewhere) if o is not None)
         return self.named_bug(Cause(BUG, summary, remedy, evidence, ISSUES, variant="wrong-results"))

@@ -28,6 +28,7 @@ PARSERS = (
     "pip",
     "repl",
     "tensor_values",
+    "device_blocks",
     "banner",
     "traceback",
     "error_line",

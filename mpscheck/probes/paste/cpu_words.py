@@ -75,6 +75,14 @@ CPU_SAID = gated(
     r"(?i)\bdefault(?:s|ed)? to (?:the |using (?:the )?)?cpu\b"
     r"|\bignor(?:es?|ed|ing) (?:the |my |its |your )?(?:[\w'’-]{1,20} ){0,2}?(?:gpu|mps|metal)\b"
     r"|\b(?:gpu|mps)\b (?:is|was|are|were)(?: not|n't|n’t) (?:being |even )?used\b"
+    # a helper that looks for CUDA alone ("try_gpu() function can only detect 'cuda', but not 'mps'", d2l-en#2655), or
+    # no setting for mps found ("I could not figure out the solution or setting about mps", fairseq#4704): nothing in
+    # the run asks for mps, so it runs on the CPU
+    r"|\bonly (?:detects?|checks?(?: for)?|looks? for|finds?|sees?) [\"'`]?cuda[\"'`]?,? (?:(?:but|and) )?not "
+    r"[\"'`]?(?:mps|metal)\b"
+    r"|\b(?:no|(?:not|can't|cannot|couldn't|unable to) (?:find|figure out)(?: [\w-]{1,12}){0,3}?) "
+    r"(?:solutions?|settings?|options?|parameters?|flags?|arguments?)(?: or [\w-]{1,12}){0,2} "
+    r"(?:about|for|to use|to enable) (?:the )?[\"'`]?(?:mps|metal)\b"
 )
 
 

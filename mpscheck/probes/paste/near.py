@@ -32,11 +32,12 @@ class Near:
         span: int = 60,
         anchor: Gated | re.Pattern[str] | None = None,
         longest: int = 0,
+        after: bool | None = None,
     ):
         self.words = words if isinstance(words, Gated) else Gated(words)
         self.anchor = MPS_WORD if anchor is None else anchor if isinstance(anchor, Gated) else Gated(anchor)
         self.reach = span + (longest or len("mps"))  # *longest*: the anchor's longest word
-        self.after = anchor is None
+        self.after = anchor is None if after is None else after  # *after*: another anchor after the words too
 
     def search(self, line: str) -> bool:
         if self.anchor.absent(line):  # no anchor word on the line: the words' matches need not be tried

@@ -18,7 +18,7 @@ from mpscheck.probes.paste.older_torch import OLDER_TORCH_WORKS
 from mpscheck.probes.paste.onnx_engine import ONNX_ENGINE
 from mpscheck.probes.paste.prose_cuda import CUDA_ASKED, CUDA_CALL, CUDA_GUARD, NCCL_CALLED
 from mpscheck.probes.paste.slow_words import slow_on_mps
-from mpscheck.probes.paste.wrong_words import WRONG_RESULTS, WRONG_SAID
+from mpscheck.probes.paste.wrong_words import WRONG_APART, WRONG_ON_GPU, WRONG_RESULTS, WRONG_SAID
 
 KIND = "prose"
 # Any casing, the tier joined or hyphenated as people type it: "m1 pro", "M1Pro", "M2-Max", "m3 max".
@@ -62,6 +62,8 @@ APPLE_SILICON = gated(
     r"(?i)\b(?:on|my|an?|using|with|have|own) (?:an? |the |my )?(?:apple|mac) silicon\b"
     # Apple's chips by their family letter: "cannot use the M chip", "Macs with M-series chips"
     r"|\b(?:use|on|my|an?|the|with|have|own) (?:apple )?m[- ](?:series )?chips?\b"
+    # the chips after macOS ("MacOS M1/M2 support", "run on MacOS M-series chips", generative-models#6)
+    r"|\bmac ?os (?:on )?(?:apple )?m(?:[1-5](?:/m?[1-5])+|[- ]series(?: chips?)?)(?![\w/])"
     # the one GPU the user means ("The Apple Silicon GPU (MPS) is not detected", stanza#1325)
     r"|\bthe (?:apple|mac) silicon gpu\b(?!s)"
 )
@@ -120,6 +122,10 @@ ONLY_ON_MPS = gated(
     rf"|\b(?:cpu|(?:py)?torch \d[\w.]{{0,12}}),? (?:this|it|that|the (?:issue|problem|bug)) {_NOT_HAPPEN}\b"
     r"|\b(?:force|switch|chang|set|mov)\w{0,3} (?:it |everything |the device )?(?:back )?(?:to|on) (?:the )?cpu\b,?"
     r" (?:it |everything )?(?:works?|worked|is fine|runs? fine)\b"
+    # mps itself switched for the CPU, and then it works ("when I change mps as cpu generating can work well",
+    # karpathy/ng-video-lecture#35; "switching from mps to cpu fixes it")
+    r"|\b(?:switch|chang|mov|replac)\w{0,3} (?:from )?(?:the )?mps (?:to|as|into|with|for|by) (?:the )?cpu\b"
+    r"[^\n]{0,30}?\b(?:works?|worked|work well|is fine|runs? fine|fixe[sd] it|solve[sd] it)\b"
     # "CPU is unaffected" (pytorch#192212), "the CPU is not affected": the trouble is the mps run's alone
     r"|\bcpu (?:is|was|stays|remains) (?:unaffected|not affected)\b"
 )
@@ -214,12 +220,15 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     found: list[Observation] = []
     if ONNX_ENGINE.search(line):  # the model runs in onnxruntime: torch's MPS is not the engine (onnx_engine.py)
         found.append(seen("paste.onnx_engine", True))
-    if WRONG_RESULTS.search(line) or any(said.search(line) for said in WRONG_SAID):
+    wrong = WRONG_RESULTS.search(line) or any(said.search(line) for said in WRONG_SAID)
+    if wrong:
         found.append(seen("paste.wrong_results", True))
     elif _mps_fails_cpu_works(line):
         found.append(seen("paste.mps_fails_cpu_works", True))
     elif ONLY_ON_MPS.search(line):
         found.append(seen("paste.only_on_mps", True))
+    if not wrong and any(said.search(line) for said in WRONG_ON_GPU):  # the GPU of a Mac: the judge decides
+        found.append(seen("paste.wrong_on_gpu", True))
     if OLDER_TORCH_WORKS.search(line):
         found.append(seen("paste.older_torch_works", True))
     if HOSTED_TOOLCACHE.search(line):
@@ -237,6 +246,8 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.cuda_asked", True))
     if _looks_like_code_or_output(line):
         return found
+    if not wrong and any(said.search(line) for said in WRONG_APART):  # mps named elsewhere: the judge decides
+        found.append(seen("paste.wrong_apart", True))
     chip = CHIP.search(line)
     if PC_GPU.search(line) and not MAC_WORD.search(line) and not chip:
         found.append(seen("paste.pc_gpu", True))

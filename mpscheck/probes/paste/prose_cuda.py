@@ -22,7 +22,10 @@ CUDA_ASKED = gated(
     # CUDA written into the code, told in words ("It seems cuda is hardcorded somewhere", facebookresearch/co-tracker#9;
     # "Currently the code only support CUDA enabled devices", facebookresearch/sam2#34): the code asks for it
     r"|cuda (?:is |was |seems (?:to be )?)?hard[- ]?cor?ded|hard[- ]?cor?ded (?:to |for )?(?:use )?cuda"
-    r"|(?:code|repo|project|model|script|it) (?:currently )?only (?:supports?|works? (?:with|on)|runs? on) cuda"
+    r"|(?:code|repo|project|model|script|it|version|release|implementation) (?:currently )?only "
+    r"(?:supports?|works? (?:with|on)|runs? on) cuda"
+    # ... its subject left out after mps or the Mac ("MPS Support is unavailable only supports CUDA", MVDream#38)
+    r"|(?:mps|metal|apple|mac)\b[^\n]{0,40}?\bonly (?:supports?|works? (?:with|on)|runs? on) cuda"
     # a default that is CUDA, said of the code ("The above code defaults to "cuda", but it should consider whether
     # mps is available first", huggingface/peft#1575), not one taken only where CUDA is there ("... if available")
     r"|defaults? to [`'\"]?cuda\b[`'\"]?(?! ?(?:if|when|where|whenever|on machines)\b)"

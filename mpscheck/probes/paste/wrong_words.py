@@ -101,4 +101,36 @@ ONLY_EXCLAIMS = gated(
     r"|printed|returns?|produces?)\s)?['\"`]?!{1,40}"
 )
 WRONG_TOKENS = Near(ONLY_EXCLAIMS, 80)
-WRONG_SAID = (*WRONG_NEAR, MAC_RESULTS_BAD, MAC_RESULTS_DIFFER, WRONG_PICTURE, WRONG_TOKENS)
+# Wrong results in shapes the words above miss: nothing found where something should be ("the GPU option does not
+# detect any cells", MouseLand/cellpose#1034), an empty result ("returned an empty string", JaidedAI/EasyOCR#1039), a
+# result said to look odd ("The predicted line seems odd", thuml/Time-Series-Library#677), correctness itself named
+# ("affected by silent correctness issues", pytorch#178497). Never a device not detected ("does not detect any Apple
+# GPU"), nor an empty list (pip's versions, a search: no result of a model).
+_OTHER = (
+    r"(?:does(?:n't| not)|did(?:n't| not)|do(?:n't| not)|fail(?:s|ed)? to|cannot|can't|could(?:n't| not)) detect "
+    r"(?:any|a single)\b(?!(?: [\w-]{1,15})? (?:gpus?|devices?|cuda|mps|metal|accelerators?|hardware|chips?)\b)"
+    r"|(?:returns?|returned|gives?|gave|produces?|produced|outputs?) (?:an? |only |just )?empty "
+    r"(?:strings?|results?|outputs?|text|masks?|images?|tensors?)"
+    r"|(?:results?|outputs?|predictions?|predicted \w{1,15}|curves?|forecasts?|images?)(?: \w{1,15}){0,2}? "
+    r"(?:seems?|seemed|looks?|looked) (?:\w{1,12} )?(?:odd|weird|strange|wrong)"
+    # never "known silent-correctness bugs" (a report's list of what a torch has: mpscheck's own silent-bugs check)
+    r"|correctness (?:issues?|problems?)"
+)
+OTHER_WRONG = gated(rf"(?i)\b(?:{_OTHER})\b")
+WRONG_SAID = (*WRONG_NEAR, MAC_RESULTS_BAD, MAC_RESULTS_DIFFER, WRONG_PICTURE, WRONG_TOKENS, Near(OTHER_WRONG))
+# The same words with no device on their line, mps named elsewhere in the paste ("I run this project in MacOS ... using
+# mps" above "The predicted line seems odd too", Time-Series-Library#677): only the words that call a result wrong,
+# never "different" or "zeros" (a setting, a count). The judge takes it only where the paste names mps.
+WRONG_APART = (STRONG_RESULT, OTHER_WRONG, RESULTS_BAD)
+# ... or said of the GPU of a Mac, not named mps ("the GPU option does not detect any cells" on "my macOS M1",
+# cellpose#1034; "still black images outside of CPU mode", chaiNNer#2138): a Mac's GPU is torch's mps device. Only
+# results shown wrong, never a number of the GPU ("%GPU is zero" is a run on the CPU, not a wrong result).
+SHOWN_WRONG = gated(
+    r"(?i)\b(?:black (?:images?|outputs?|pictures?|frames?)|gibberish|garbage|garbled|nonsense"
+    r"|(?:pure|just|only) noise)\b"
+)
+GPU_ANCHOR = gated(r"(?i)\b(?:gpus?|outside (?:of )?(?:the )?cpu(?: mode)?)\b")
+WRONG_ON_GPU = tuple(
+    Near(words, 60, GPU_ANCHOR, len("outside of the cpu mode"), after=True)
+    for words in (STRONG_RESULT, OTHER_WRONG, SHOWN_WRONG)
+)
