@@ -303,7 +303,14 @@ WRONG_FIX = {
 
 # Cases added on 2026-11-24 that the engine did not yet get right when they were added (cause or fix):
 # each leaves this set when a rule explains it (strict: an explained case fails until it is removed).
-NOT_YET_EXPLAINED: set[str] = set()
+NOT_YET_EXPLAINED: set[str] = {
+    # round 34 (installers, environments and CI images), scored before any change
+    "chat-llama-discord-bot-11-conda-cuda-toolkit-ventura.txt",
+    "chattts-webui-4-conda-pytorch-cuda-m2.txt",
+    "cosyvoice-501-intel-mac-torch241-chinese-prose.txt",
+    "hands-on-llms-58-poetry-torch-cpu-variant-title.txt",
+    "protein-search-27-slow-m1-rosetta-anaconda-prose.txt",
+}
 
 
 def _params() -> list[object]:
