@@ -96,7 +96,8 @@ _FIELDS = {
 # never seen).
 PASTE_FACTS = frozenset(
     {
-        "abort", "archspec", "brew_prefix", "checkpoint_elsewhere", "conda_python", "conda_subdir_env", "container",
+        "abort", "archspec", "brew_prefix", "checkpoint_elsewhere", "conda_command", "conda_python", "conda_subdir_env",
+        "container",
         "ci_said", "crash_line", "crash_said", "crash_said_mac",
         "cuda_asked", "garbage_values",
         "device_used", "doctor_failed", "env_after_import", "error_line", "exception", "fails_on_mac", "frame",

@@ -383,3 +383,14 @@ def string_literal(line: str) -> str | None:
     if isinstance(value, bytes):
         value = value.decode("utf-8", errors="replace")
     return value if isinstance(value, str) else None
+
+
+# Chinese, Japanese and Korean text: a Latin word or a number written against it ("mac系统intel架构的",
+# "M2芯片", "torch==2.4.1怎么办") has no \b between them, so a reader of words spaces them first.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+_CJK_EDGE = re.compile(f"(?<=[{_CJK}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{_CJK}])")
+
+
+def spaced_cjk(line: str) -> str:
+    """*line* with a space wherever a Latin letter or digit touches a CJK character (an ASCII line: itself)."""
+    return line if line.isascii() else _CJK_EDGE.sub(" ", line)

@@ -14,6 +14,7 @@ from mpscheck.knowledge.needles import gated
 from mpscheck.probes.paste.cpu_words import CPU_ONLY, MPS_AVAILABLE_SAID, cpu_said, names_device
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 from mpscheck.probes.paste.near import Near
+from mpscheck.probes.paste.normalise import spaced_cjk
 from mpscheck.probes.paste.older_torch import OLDER_TORCH_WORKS
 from mpscheck.probes.paste.onnx_engine import ONNX_ENGINE
 from mpscheck.probes.paste.prose_cuda import CUDA_ASKED, CUDA_CALL, CUDA_GUARD, NCCL_CALLED
@@ -209,6 +210,7 @@ def parse(lines: list[str]) -> list[Observation]:
 def _line(seen: Seen, line: str) -> list[Observation]:
     if line.count("\ufffd") * 10 > len(line):  # bytes that were no text (a binary pasted): no one's words
         return []
+    line = spaced_cjk(line)  # "mac系统intel架构", "M2芯片": Latin words against CJK text read as words
     found: list[Observation] = []
     if ONNX_ENGINE.search(line):  # the model runs in onnxruntime: torch's MPS is not the engine (onnx_engine.py)
         found.append(seen("paste.onnx_engine", True))
