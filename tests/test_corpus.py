@@ -17,9 +17,6 @@ WRONG_CAUSE = {
     "casanovo-301-m1-runner-watermark-did-not-help-prose.txt": "the watermark variable 'didn't solve the issue' "
     "and the user is 'a non-macOS user': no runner, no machine and no error line in the paste; that GitHub's M1 "
     "runners are VMs is the thread's later finding",
-    "pytorch-81224-docker-amd64-emulation-slow-m1-prose.txt": "'my pytorch docker images are running in AMD64 "
-    "emulation mode, it's so slow' after 'docker on M1 chips': the Mac named first wins over the container told "
-    "later in words, so the Python is not read as a Linux one (the words name no error either)",
     # round 34: the paste shows an M1 on Big Sur 11.4 and "takes a 'long' time", nothing of the interpreter; the
     # thread's cause (an x86_64 Anaconda under Rosetta 2) is the reporter's later finding, not the paste's
     "protein-search-27-slow-m1-rosetta-anaconda-prose.txt": "a slow M1 on Big Sur 11.4 told in words, with no "

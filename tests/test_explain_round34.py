@@ -133,3 +133,32 @@ def test_an_intel_mac_told_in_chinese_is_an_intel_mac() -> None:  # QwenAudio/Co
         "# user: mac系统intel架构的，pip仓库没有torch==2.4.1怎么办？"
     )
     assert explain_text(paste).cause.id == "intel-mac"
+
+
+DOCKER_AFTER_MAC = (  # pytorch/pytorch#81224
+    "# user: It'd be very helpful to release an ARM64 pytorch docker image for running pytorch models with docker on "
+    "M1 chips natively using the MPS backend.\n"
+    "# user: now that my pytorch docker images are running in AMD64 emulation mode, it's so slow that I can't even "
+    "debug and test my prototypes locally anymore.\n"
+)
+
+
+def test_a_container_told_after_the_mac_is_where_torch_runs() -> None:
+    diagnosis = explain_text(DOCKER_AFTER_MAC)
+    assert diagnosis.cause.id == "not-macos"
+    assert diagnosis.cause.summary.startswith(
+        "this runs on Linux in a container or VM on the Mac, where there is no MPS"
+    )
+    assert [e.line for e in diagnosis.cause.evidence] == [2]
+
+
+def test_a_container_told_in_words_does_not_outrank_a_mac_a_program_printed() -> None:
+    printed = "ProductName:\tmacOS\nProductVersion:\t14.5\nBuildVersion:\t23F79\n" + DOCKER_AFTER_MAC
+    assert explain_text(printed).cause.id != "not-macos"
+
+
+def test_running_docker_images_are_a_guest_and_only_those() -> None:
+    said = {(o.fact, o.value) for o in prose.parse(["my pytorch docker images are running in AMD64 emulation mode"])}
+    assert ("paste.guest_said", "Linux") in said and ("host.system", "Linux") in said
+    for line in ("I build docker images for the server", "the docker image is large"):
+        assert not any(o.fact == "paste.guest_said" for o in prose.parse([line])), line

@@ -158,6 +158,8 @@ GUEST = gated(
     rf"(?i)\b(?:(?P<linux>{_LINUX})|windows)\b[^\n]{{0,40}}?\b(?:{_HYPERVISOR})\b"
     rf"|\b(?:{_HYPERVISOR})\b[^\n]{{0,40}}?\b(?:(?P<linux2>{_LINUX})|windows)\b"
     r"|\b(?:in|inside|within) (?:a |the |my )?(?P<linux3>docker|podman)\b"
+    # the user's images or containers said to run ("my pytorch docker images are running in AMD64 emulation mode")
+    r"|\b(?P<linux4>docker) (?:images?|containers?) (?:are|is|was|were) running\b"
 )
 # The user's words that the machine is not a Mac ("I'm not on a Mac", "an error obtained with Mac computer but I'm
 # not on it"): MPS asked for where macOS is not, told without the system's name.
@@ -263,8 +265,9 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     if CUDA_ASKED.search(line) or (CUDA_CALL.search(line) and not CUDA_GUARD.search(line)):
         found.append(seen("paste.cuda_asked", True))
     if guest := GUEST.search(line):  # said before the Mac the guest runs on: the first observation wins
-        linux = guest["linux"] or guest["linux2"] or guest["linux3"]
+        linux = guest["linux"] or guest["linux2"] or guest["linux3"] or guest["linux4"]
         found.append(seen("host.system", "Linux" if linux else "Windows"))
+        found.append(seen("paste.guest_said", "Linux" if linux else "Windows"))  # outranks a Mac told in words
     both = bool(chip and INTEL_MAC.search(line))  # "an Intel iMac (built on an M1)": not said which
     # A chip with its tier in Apple's own casing ("M1 Pro", "M3 Max") is Apple's, even on a line with no Mac word
     # ("**系统:** M1 Pro"); typed casually ("m1 pro 16gb") it still needs one.
