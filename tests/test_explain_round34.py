@@ -162,3 +162,16 @@ def test_running_docker_images_are_a_guest_and_only_those() -> None:
     assert ("paste.guest_said", "Linux") in said and ("host.system", "Linux") in said
     for line in ("I build docker images for the server", "the docker image is large"):
         assert not any(o.fact == "paste.guest_said" for o in prose.parse([line])), line
+
+
+def test_conda_forges_pytorch_gpu_named_by_the_user_is_a_cuda_ask() -> None:  # pytorch-practical-training#4
+    paste = (
+        "# user: The pyproject.toml configuration file is trying to force Nvidia-specific packages (pytorch-gpu, "
+        "cuda) even when you are on a Mac.\n"
+        "# On Linux, this defaults to CPU (unless you specifically request cuda versions).\n"
+    )
+    diagnosis = explain_text(paste)
+    assert diagnosis.cause.id == "cuda-requested-on-mac"
+    assert [e.line for e in diagnosis.cause.evidence][:1] == [1]
+    asked = [o.fact for o in prose.parse(["we install it without pytorch-gpu on the Mac"])]
+    assert "paste.cuda_asked" not in asked

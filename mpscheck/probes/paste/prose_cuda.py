@@ -23,8 +23,9 @@ CUDA_ASKED = gated(
     # "Currently the code only support CUDA enabled devices", facebookresearch/sam2#34): the code asks for it
     r"|cuda (?:is |was |seems (?:to be )?)?hard[- ]?cor?ded|hard[- ]?cor?ded (?:to |for )?(?:use )?cuda"
     r"|(?:code|repo|project|model|script|it) (?:currently )?only (?:supports?|works? (?:with|on)|runs? on) cuda"
-    # conda's CUDA packages asked for by name ("versions of pytorch-cuda for MacOS", "conda install ... cudatoolkit")
-    r"|(?<!no )(?<!without )(?:pytorch-cuda|cudatoolkit))\b"
+    # conda's CUDA packages asked for by name ("versions of pytorch-cuda for MacOS", "conda install ... cudatoolkit",
+    # conda-forge's "force Nvidia-specific packages (pytorch-gpu, cuda)", sib-swiss/pytorch-practical-training#4)
+    r"|(?<!no )(?<!without )(?:pytorch-cuda|cudatoolkit|pytorch-gpu))\b"
 )
 # A traceback's source line that starts torch.distributed with NCCL (Meta's llama examples:
 # `torch.distributed.init_process_group("nccl")`): code that ran and asks for an NVIDIA GPU, even where the stored
