@@ -12,7 +12,7 @@ from __future__ import annotations
 from mpscheck.checks.causes import explain_text
 from mpscheck.checks.causes.conda_cuda import without_cuda
 from mpscheck.probes.paste import conda, prose
-from mpscheck.probes.paste.normalise import spaced_cjk
+from mpscheck.probes.paste.normalise import join_wrapped, spaced_cjk
 
 CONDA_CUDA = (  # Gouryella/ChatTTS-webui#4
     "# user: macOS 14.5 + M2\n"
@@ -175,3 +175,13 @@ def test_conda_forges_pytorch_gpu_named_by_the_user_is_a_cuda_ask() -> None:  # 
     assert [e.line for e in diagnosis.cause.evidence][:1] == [1]
     asked = [o.fact for o in prose.parse(["we install it without pytorch-gpu on the Mac"])]
     assert "paste.cuda_asked" not in asked
+
+
+def test_a_quoted_reply_of_uvs_wrapped_platform_tag_is_joined_as_the_plain_one() -> None:  # krita-ai-diffusion#1865
+    plain = [
+        "      and torch>=2.7.0 has no wheels with a matching platform tag (e.g.,",
+        "      `macosx_13_0_x86_64`), we can conclude that torch>=2.7.0 cannot be used.",
+    ]
+    quoted = ["> " + line for line in plain]
+    assert join_wrapped(quoted)[0] == "> " + join_wrapped(plain)[0]
+    assert join_wrapped(quoted)[1] == ""

@@ -311,8 +311,8 @@ def join_wrapped(lines: list[str], as_pasted: list[str] | None = None) -> list[s
         if start is not None:
             out[start] += line[len(marks[i]) :] if marks[i] and marks[start].startswith(marks[i]) else line
             out[i] = ""
-        elif i > 0 and line.strip() and _CONTINUES.match(line) and _open(lines[i - 1]):
-            out[i - 1] = lines[i - 1].rstrip() + " " + line.strip()
+        elif i > 0 and line.strip() and _CONTINUES.match(line[len(marks[i]) :]) and _open(lines[i - 1]):
+            out[i - 1] = lines[i - 1].rstrip() + " " + line[len(marks[i]) :].strip()  # a reply's "> " too
             out[i] = ""
             continue
         joined_enough = start is not None and len(out[start]) >= MAX_JOINED
