@@ -14,6 +14,14 @@ from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, sa
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
+    "casanovo-301-m1-runner-watermark-did-not-help-prose.txt": "the watermark variable 'didn't solve the issue' "
+    "and the user is 'a non-macOS user': no runner, no machine and no error line in the paste; that GitHub's M1 "
+    "runners are VMs is the thread's later finding",
+    # round 34: the paste shows an M1 on Big Sur 11.4 and "takes a 'long' time", nothing of the interpreter; the
+    # thread's cause (an x86_64 Anaconda under Rosetta 2) is the reporter's later finding, not the paste's
+    "protein-search-27-slow-m1-rosetta-anaconda-prose.txt": "a slow M1 on Big Sur 11.4 told in words, with no "
+    "interpreter shown: read as a macOS too old for MPS (true of 11.4); the x86_64 Anaconda under Rosetta that the "
+    "thread found is not in the paste",
     "pytorch-78474-image-loaded-to-mps-wrong-nightly.txt": "'it becomes the result of the second image' after loading "
     "the first onto 'mps' (the images are screenshots): wrong data told in words no wrong-result reading covers",
     "pytorch-84936-fast-math-wrong-output-prose.txt": "'they both have varying degrees of errors' (numerical error, "

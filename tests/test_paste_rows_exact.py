@@ -342,6 +342,7 @@ def test_prose_claims_read_exactly() -> None:
         ("host.macos_version", "15.2", 4, None),
         ("host.system", "Darwin", 4, None),
         ("host.system", "Linux", 5, None),  # the guest, said before the Mac it runs on
+        ("paste.guest_said", "Linux", 5, None),  # ... and kept apart: it outranks a Mac told in words (round 34)
         ("host.cpu_brand", "Apple M1", 5, None),
         ("host.arm64_hardware", True, 5, None),
         ("host.system", "Darwin", 5, None),
@@ -386,7 +387,9 @@ def test_prose_edges_read_exactly() -> None:
         ("host.system", "Darwin", 2, None),
         ("paste.mac_named", True, 3, None),
         ("host.system", "Windows", 4, None),
+        ("paste.guest_said", "Windows", 4, None),
         ("host.system", "Linux", 5, None),
+        ("paste.guest_said", "Linux", 5, None),
         ("host.system", "Windows", 6, None),
         ("paste.wrong_results", True, 7, None),
         ("host.hypervisor", True, 8, None),

@@ -7,10 +7,12 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from mpscheck.checks.causes import no_wheel
+from mpscheck.checks.causes.conda_cuda import conda_cuda_cause
 from mpscheck.checks.causes.library import distribution, failing_library
 from mpscheck.checks.causes.memory import MemoryRules, default_ratio_rejected
 from mpscheck.checks.causes.model import Cause, Evidence
-from mpscheck.checks.causes.no_wheel import OWN_REASON, old_sdk_tags, placeholder_row, python_left_behind
+from mpscheck.checks.causes.no_wheel import OWN_REASON, old_sdk_tags, placeholder_row
 from mpscheck.checks.causes.setup import CHIP_NOT_SHOWN
 from mpscheck.checks.installing import NATIVE_VENV
 from mpscheck.knowledge import errors as table
@@ -94,6 +96,11 @@ class ErrorRules(MemoryRules):
             return rejected
         if row.id == "watermark" and hit.groups.get("which") == "low":
             return self.low_watermark(hit, evidence)
+        said = next((o for o in self.paste.all("paste.cuda_asked") if o.kind == "conda"), None)
+        command = self.paste.get("paste.conda_command")
+        system = self.facts.host.system
+        if row.id == "conda-not-found" and (cuda := conda_cuda_cause(said, command, evidence, system)) is not None:
+            return cuda
         if row.cause == "no-matching-distribution" and row.id != "pip-no-match-other":  # that one is not torch's
             return self.no_distribution(hit, evidence)
         if row.cause == "cuda-requested-on-mac" and (quantized := BITSANDBYTES_USED.search(self.paste.text)):
@@ -317,7 +324,7 @@ class ErrorRules(MemoryRules):
             )
         elif not versions and info and str(info.mac_ver or "").startswith("10.16") and info.machine != "x86_64":
             summary, remedy = old_sdk_tags(self.python, python)
-        elif (left_behind := python_left_behind(versions)) is not None:
+        elif (left_behind := no_wheel.python_left_behind(versions)) is not None:
             summary, remedy = left_behind
         elif not versions and hit.row.id not in OWN_REASON:
             named = re.match(r"torch\w*", hit.groups.get("package", ""))  # torch, or torchvision / torchaudio
@@ -345,7 +352,8 @@ class ErrorRules(MemoryRules):
         release missing from the versions pip lists for this Python and platform; the fix relaxes the pin."""
         listed = self.value("paste.pip_versions")
         versions = [str(v) for v in listed] if isinstance(listed, list) else []
-        pin = re.match(r"torch==(?P<base>[\d.]+)(?P<local>\+\w+)?", hit.groups.get("package", ""))
+        asked = hit.groups.get("package", "") + (f"=={hit.groups['version']}" if hit.groups.get("version") else "")
+        pin = re.match(r"torch==(?P<base>[\d.]+)(?P<local>\+\w+)?", asked)  # Poetry's "torch (2.0.1+cpu)" too
         if pin is None or (not pin["local"] and (not versions or pin["base"] in versions)):
             return None
         wanted, base = pin.group(0), pin["base"]
@@ -360,6 +368,8 @@ class ErrorRules(MemoryRules):
             "or use a Python version the pinned release has wheels for.",
             (f"{self.python} -m pip install '{spec}'",),
         )
+        if pin["local"] and hit.row.id == "poetry-no-candidates":  # Poetry's lock or source asks for that build
+            remedy = no_wheel.poetry_plain_torch(pin["local"], remedy)
         return Cause(
             "no-matching-distribution", summary, remedy, evidence + self.ev("paste.pip_versions"), hit.row.source
         )

@@ -72,3 +72,14 @@ def python_left_behind(versions: list[str]) -> tuple[str, Remediation] | None:
         ("/opt/homebrew/bin/brew install python@3.12", NATIVE_VENV),
     )
     return summary, remedy
+
+
+def poetry_plain_torch(local: str, pip_fix: Remediation) -> Remediation:
+    """Poetry asked for a +cpu/+cuXXX build (a pin, or a source such as download.pytorch.org/whl/cpu), which has
+    Linux and Windows wheels only: on macOS the plain release from PyPI is the one (hands-on-llms#58, comp-loinc#250,
+    PennyLane demos#1125)."""
+    return Remediation(
+        f"Drop the {local} pin (or the CPU/CUDA source Poetry takes torch from) for macOS in pyproject.toml and add "
+        "the plain torch from PyPI, whose macOS wheel runs on mps; with pip, the plain release is the second command.",
+        ("poetry add torch", *pip_fix.commands),
+    )

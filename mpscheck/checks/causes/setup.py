@@ -73,6 +73,15 @@ class SetupRules(Reader):
         host = self.facts.host
         return host.system == "Darwin" or bool(self.arm64_hardware()) or bool(self.value("paste.mac_named"))
 
+    def guest_told(self) -> str | None:
+        """The system of a guest (Docker, a VM) the user says the Python runs in, where macOS is known from words
+        only: the Mac they name is the guest's host, and the guest's Linux is where torch runs (pytorch#81224)."""
+        guest = self.paste.get("paste.guest_said")
+        said = self.paste.all("host.system")
+        if guest is None or self.facts.host.system != "Darwin" or any(o.kind != "prose" for o in said):
+            return None
+        return str(guest.value)
+
     def setup_causes(self) -> list[Cause]:
         found: dict[str, Cause] = {}
         host, torch = self.facts.host, self.facts.target.torch
@@ -80,6 +89,10 @@ class SetupRules(Reader):
             found["not-macos"] = self.general("not-macos", self.ev("host.system"), system=host.system)
         elif not host.system and self.value("paste.pc_gpu"):  # an NVIDIA RTX/GeForce: a PC, not a Mac
             found["not-macos"] = self.general("not-macos", self.ev("paste.pc_gpu"), system="a PC with an NVIDIA GPU")
+        elif (guest := self.guest_told()) is not None:  # "my docker images are running ..." after "on M1 chips"
+            found["not-macos"] = self.general(
+                "not-macos", self.ev("paste.guest_said"), system=f"{guest} in a container or VM on the Mac"
+            )
         elif not host.system and self.value("paste.not_a_mac"):  # "I'm not on a Mac": the user says so
             found["not-macos"] = self.general(
                 "not-macos", self.ev("paste.not_a_mac"), system="a machine that is not a Mac"

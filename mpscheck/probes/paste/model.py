@@ -96,11 +96,13 @@ _FIELDS = {
 # never seen).
 PASTE_FACTS = frozenset(
     {
-        "abort", "archspec", "brew_prefix", "checkpoint_elsewhere", "conda_python", "conda_subdir_env", "container",
+        "abort", "archspec", "brew_prefix", "checkpoint_elsewhere", "conda_command", "conda_python", "conda_subdir_env",
+        "container",
         "ci_said", "crash_line", "crash_said", "crash_said_mac",
         "cuda_asked", "degenerate_text", "garbage_values",
         "device_used", "doctor_failed", "env_after_import", "error_line", "exception", "fails_on_mac", "frame",
-        "framework_mps_available", "install_failed", "intel_prose", "lightning", "mac_named", "macos_regression",
+        "framework_mps_available", "guest_said", "install_failed", "intel_prose", "lightning", "mac_named",
+        "macos_regression",
         "memory_growth", "mixed_precision", "mps_available_said", "mps_fails_cpu_works", "mps_fails_said", "mps_tensor",
         "nan_values",
         "no_mps_build",

@@ -311,8 +311,8 @@ def join_wrapped(lines: list[str], as_pasted: list[str] | None = None) -> list[s
         if start is not None:
             out[start] += line[len(marks[i]) :] if marks[i] and marks[start].startswith(marks[i]) else line
             out[i] = ""
-        elif i > 0 and line.strip() and _CONTINUES.match(line) and _open(lines[i - 1]):
-            out[i - 1] = lines[i - 1].rstrip() + " " + line.strip()
+        elif i > 0 and line.strip() and _CONTINUES.match(line[len(marks[i]) :]) and _open(lines[i - 1]):
+            out[i - 1] = lines[i - 1].rstrip() + " " + line[len(marks[i]) :].strip()  # a reply's "> " too
             out[i] = ""
             continue
         joined_enough = start is not None and len(out[start]) >= MAX_JOINED
@@ -383,3 +383,14 @@ def string_literal(line: str) -> str | None:
     if isinstance(value, bytes):
         value = value.decode("utf-8", errors="replace")
     return value if isinstance(value, str) else None
+
+
+# Chinese, Japanese and Korean text: a Latin word or a number written against it ("mac系统intel架构的",
+# "M2芯片", "torch==2.4.1怎么办") has no \b between them, so a reader of words spaces them first.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+_CJK_EDGE = re.compile(f"(?<=[{_CJK}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{_CJK}])")
+
+
+def spaced_cjk(line: str) -> str:
+    """*line* with a space wherever a Latin letter or digit touches a CJK character (an ASCII line: itself)."""
+    return line if line.isascii() else _CJK_EDGE.sub(" ", line)

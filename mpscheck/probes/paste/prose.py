@@ -14,6 +14,7 @@ from mpscheck.knowledge.needles import gated
 from mpscheck.probes.paste.cpu_words import CPU_ONLY, MPS_AVAILABLE_SAID, cpu_said, names_device
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 from mpscheck.probes.paste.near import Near
+from mpscheck.probes.paste.normalise import spaced_cjk
 from mpscheck.probes.paste.older_torch import OLDER_TORCH_WORKS
 from mpscheck.probes.paste.onnx_engine import ONNX_ENGINE
 from mpscheck.probes.paste.prose_cuda import CUDA_ASKED, CUDA_CALL, CUDA_GUARD, NCCL_CALLED
@@ -165,6 +166,8 @@ GUEST = gated(
     rf"(?i)\b(?:(?P<linux>{_LINUX})|windows)\b[^\n]{{0,40}}?\b(?:{_HYPERVISOR})\b"
     rf"|\b(?:{_HYPERVISOR})\b[^\n]{{0,40}}?\b(?:(?P<linux2>{_LINUX})|windows)\b"
     r"|\b(?:in|inside|within) (?:a |the |my )?(?P<linux3>docker|podman)\b"
+    # the user's images or containers said to run ("my pytorch docker images are running in AMD64 emulation mode")
+    r"|\b(?P<linux4>docker) (?:images?|containers?) (?:are|is|was|were) running\b"
 )
 # The user's words that the machine is not a Mac ("I'm not on a Mac", "an error obtained with Mac computer but I'm
 # not on it"): MPS asked for where macOS is not, told without the system's name.
@@ -217,6 +220,7 @@ def parse(lines: list[str]) -> list[Observation]:
 def _line(seen: Seen, line: str) -> list[Observation]:
     if line.count("\ufffd") * 10 > len(line):  # bytes that were no text (a binary pasted): no one's words
         return []
+    line = spaced_cjk(line)  # "mac系统intel架构", "M2芯片": Latin words against CJK text read as words
     found: list[Observation] = []
     if ONNX_ENGINE.search(line):  # the model runs in onnxruntime: torch's MPS is not the engine (onnx_engine.py)
         found.append(seen("paste.onnx_engine", True))
@@ -274,8 +278,9 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     if CUDA_ASKED.search(line) or (CUDA_CALL.search(line) and not CUDA_GUARD.search(line)):
         found.append(seen("paste.cuda_asked", True))
     if guest := GUEST.search(line):  # said before the Mac the guest runs on: the first observation wins
-        linux = guest["linux"] or guest["linux2"] or guest["linux3"]
+        linux = guest["linux"] or guest["linux2"] or guest["linux3"] or guest["linux4"]
         found.append(seen("host.system", "Linux" if linux else "Windows"))
+        found.append(seen("paste.guest_said", "Linux" if linux else "Windows"))  # outranks a Mac told in words
     # "an Intel iMac (built on an M1)", "works on both Apple silicon and AMD GPUs" (keras#18437): not said which
     both = bool((chip or SILICON_NAMED.search(line)) and INTEL_MAC.search(line))
     # A chip with its tier in Apple's own casing ("M1 Pro", "M3 Max") is Apple's, even on a line with no Mac word

@@ -29,8 +29,9 @@ CUDA_ASKED = gated(
     # a default that is CUDA, said of the code ("The above code defaults to "cuda", but it should consider whether
     # mps is available first", huggingface/peft#1575), not one taken only where CUDA is there ("... if available")
     r"|defaults? to [`'\"]?cuda\b[`'\"]?(?! ?(?:if|when|where|whenever|on machines)\b)"
-    # conda's CUDA packages asked for by name ("versions of pytorch-cuda for MacOS", "conda install ... cudatoolkit")
-    r"|(?<!no )(?<!without )(?:pytorch-cuda|cudatoolkit)"
+    # conda's CUDA packages asked for by name ("versions of pytorch-cuda for MacOS", "conda install ... cudatoolkit",
+    # conda-forge's "force Nvidia-specific packages (pytorch-gpu, cuda)", sib-swiss/pytorch-practical-training#4)
+    r"|(?<!no )(?<!without )(?:pytorch-cuda|cudatoolkit|pytorch-gpu)"
     # a CUDA error retold ("i get an error saying no CUDA device found", unslothai/unsloth#685): the tool looked for
     # an NVIDIA GPU, which "there is no CUDA on a Mac" alone does not say
     r"|(?:error|exception|message|complains?|complaining|says|saying|tells? me)\b[^\n]{0,40}?"
