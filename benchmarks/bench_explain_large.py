@@ -76,7 +76,7 @@ def inputs(size: int) -> dict[str, bytes]:
             :size
         ],
         "nested brackets": fill("tensor(" + "(" * 3990 + "\n"),
-        # many short lines: every reader pays per line (`seq`: 80,000 lines in the first 500,000 characters)
+        # many short lines: every reader pays per line (`seq`: 65,000 lines in the first 400,000 characters)
         "numbers (seq)": "".join(f"{n}\n" for n in range(1, size // 6)).encode()[:size],
         "one letter (yes)": fill("y\n"),
         "utf-16 with BOM": b"\xff\xfe"

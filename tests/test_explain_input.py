@@ -73,7 +73,7 @@ def test_a_long_log_is_judged_on_its_start_and_its_end(tmp_path) -> None:
     result = explain("--format", "json", str(path))
     report = json.loads(result.output)
     assert result.exit_code == 1 and report["cause"]["id"] == "rosetta-python"  # read at the end
-    assert "only its start (100,000 characters or 5,000 lines at most) and its end" in result.output
+    assert "only its start (80,000 characters or 5,000 lines at most) and its end" in result.output
     piped = explain("--format", "json", "-", stdin=path.read_bytes())
     assert json.loads(piped.output)["cause"]["id"] == "rosetta-python"
 
@@ -85,7 +85,7 @@ def test_an_unreadable_input_that_was_cut_says_both(tmp_path) -> None:
     assert result.exit_code == 2
     assert "nothing in the input could be read (" + str(
         path
-    ) + " is longer than 500,000 characters or 25,000 lines:" in (result.output)
+    ) + " is longer than 400,000 characters or 25,000 lines:" in (result.output)
     short = tmp_path / "few.txt"
     short.write_text("1\n2\n3\n")
     assert "nothing in the input could be read; explain accepts" in explain(str(short)).output

@@ -44,16 +44,16 @@ LIMIT_BYTES = 4 * MAX_INPUT + 4  # a byte-order mark and MAX_INPUT characters of
 
 def test_the_cut_notice_word_for_word() -> None:
     assert cut_notice("paste.txt") == (
-        "paste.txt is longer than 500,000 characters or 25,000 lines: only its start (100,000 characters or 5,000 "
-        "lines at most) and its end (400,000 or 20,000) were read, so the middle was not judged; paste the part "
+        "paste.txt is longer than 400,000 characters or 25,000 lines: only its start (80,000 characters or 5,000 "
+        "lines at most) and its end (320,000 or 20,000) were read, so the middle was not judged; paste the part "
         "around the error"
     )
     assert cut_notice("standard input", True) == (
-        "standard input is longer than 500,000 characters or 25,000 lines: only its start (100,000 characters or "
-        "5,000 lines at most) and its end (400,000 or 20,000, of its first 64 MiB) were read, so the middle was not "
+        "standard input is longer than 400,000 characters or 25,000 lines: only its start (80,000 characters or "
+        "5,000 lines at most) and its end (320,000 or 20,000, of its first 64 MiB) were read, so the middle was not "
         "judged; paste the part around the error"
     )
-    assert (MAX_INPUT, HEAD, TAIL, STREAM_LIMIT) == (500_000, 100_000, 400_000, 64 * 1024 * 1024)  # as spelt above
+    assert (MAX_INPUT, HEAD, TAIL, STREAM_LIMIT) == (400_000, 80_000, 320_000, 64 * 1024 * 1024)  # as spelt above
     assert (MAX_LINES, HEAD_LINES, TAIL_LINES) == (25_000, 5_000, 20_000)
 
 
@@ -172,8 +172,8 @@ def test_a_long_stream_keeps_its_first_and_last_lines_whole() -> None:
     kept = given.text.split("\n")
     assert kept[0] == lines[0] and kept[-1] == lines[-1]
     assert all(len(line) == 100 for line in kept)  # no line read half
-    assert lines[989] in kept and lines[990] not in kept  # 100,000 characters: 990 lines and a part
-    assert lines[56_040] in kept and lines[56_039] not in kept  # 400,000 from the end: 3,960 lines and a part
+    assert lines[791] in kept and lines[792] not in kept  # 80,000 characters: 792 lines and a part
+    assert lines[56_832] in kept and lines[56_831] not in kept  # 320,000 from the end: 3,168 lines and a part
     assert len(given.text) <= MAX_INPUT
 
 
@@ -215,8 +215,8 @@ def test_an_input_a_little_over_the_limit_is_cut_the_same_from_a_file_and_a_stre
     given = read_input(str(path)) if where == "file" else read_input("-", io.BytesIO(data))
     kept = given.text.split("\n")
     assert given.cut and kept[0] == lines[0] and kept[-1] == lines[-1]
-    assert kept[1638] == lines[1638] and kept[1639] == lines[34_443]  # 100,000 characters, then 400,000 from the end
-    assert len(kept) == 1639 + 6557
+    assert kept[1310] == lines[1310] and kept[1311] == lines[35_755]  # 80,000 characters, then 320,000 from the end
+    assert len(kept) == 1311 + 5245
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")

@@ -178,3 +178,15 @@ def test_the_table_reads_one_line_as_it_reads_that_line_among_others() -> None:
         alone = [(hit.row.id, hit.groups) for hit in table.find([line])]
         among = [(hit.row.id, hit.groups) for hit in table.find(["-", line, "--"]) if hit.line == 2]
         assert alone == among, line
+
+
+def test_the_prose_reader_skips_only_lines_where_no_reading_can_match() -> None:
+    """prose.py returns at once on a line with no letter: every one of its readings needs a word. Checked by running
+    the readings themselves (without that guard) on every corpus line with its letters taken out."""
+    from mpscheck.probes.paste import prose
+    from mpscheck.probes.paste.model import each_line
+
+    letterless = sorted({prose.LETTER.sub("", line) for line in _corpus_lines()} | {"1: 2", "16 32", "[1, 2]: 3"})
+    assert not any(prose.LETTER.search(line) for line in letterless)
+    assert each_line("prose", letterless, prose._words) == []
+    assert prose.LETTER.search("只能") and prose.LETTER.search("é") and not prose.LETTER.search("1_2 -> 3")

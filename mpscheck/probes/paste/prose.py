@@ -10,6 +10,8 @@ A chip from prose is recorded as "Apple M2 Max".
 
 from __future__ import annotations
 
+import re
+
 from mpscheck.knowledge.needles import gated
 from mpscheck.probes.paste.cpu_words import CPU_ONLY, MPS_AVAILABLE_SAID, cpu_said, names_device
 from mpscheck.probes.paste.model import Observation, Seen, each_line
@@ -218,6 +220,15 @@ def parse(lines: list[str]) -> list[Observation]:
 
 
 def _line(seen: Seen, line: str) -> list[Observation]:
+    if not LETTER.search(line):  # numbers and marks only (a log's figures, `seq`): every reading needs a word
+        return []
+    return _words(seen, line)
+
+
+LETTER = re.compile(r"[^\W\d_]")
+
+
+def _words(seen: Seen, line: str) -> list[Observation]:
     if line.count("\ufffd") * 10 > len(line):  # bytes that were no text (a binary pasted): no one's words
         return []
     line = spaced_cjk(line)  # "mac系统intel架构", "M2芯片": Latin words against CJK text read as words
