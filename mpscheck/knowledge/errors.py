@@ -67,7 +67,9 @@ TABLE: tuple[Row, ...] = (
     Row(
         "sparse",
         r"Could not run '(?P<op>aten::[\w.]+)' with arguments from the 'SparseMPS' backend"
-        r"|Could not run '(?P<op2>[\w:.]{0,200}?(?:sparse|compressed)\w{0,200})' from the 'mps(?::\d+)?' device",
+        r"|Could not run '(?P<op2>[\w:.]{0,200}?(?:sparse|compressed)\w{0,200})' from the 'mps(?::\d+)?' device"
+        # retold, the backend first (Chinese order): "系统尝试在'SparseMPS'后端上运行'aten::empty.memory_format'操作"
+        r"|SparseMPS[^\n]{0,40}?(?P<op3>aten::[A-Za-z0-9_.]{1,80})",
         "sparse-unsupported",
         "{op} has no kernel for sparse tensors on MPS (the SparseMPS key); PYTORCH_ENABLE_MPS_FALLBACK does not "
         "cover sparse ops",
@@ -82,7 +84,10 @@ TABLE: tuple[Row, ...] = (
         r"[Tt]he (?:operator|operation|op) ?[`'\"‘’]?(?P<op>\w+::[\w.]+)[`'\"‘’]? is not current(?:ly)? implemented "
         r"for (?:the )?MPS(?: device| backend)?"
         r"|(?<![\w:])[`'\"‘’](?P<op2>[A-Za-z_]\w{0,40}::[\w.]{1,80})[`'\"‘’] is not current(?:ly)? implemented for "
-        r"(?:the )?MPS(?: device| backend)?",
+        r"(?:the )?MPS(?: device| backend)?"
+        # told: "aten::index_copy.out is not implemented on MPS", "执行aten::index_copy.out操作时,MPS后端尚未实现该算子"
+        r"|(?P<op3>aten::[A-Za-z0-9_.]{1,80})[^\n]{0,40}?(?:is not (?:yet )?implemented (?:on|for) (?:the )?MPS"
+        r"|MPS[^\n]{0,10}?(?:尚未实现|未实现|没有实现))",
         "op-not-implemented",
         "{op} has no MPS kernel in this torch, and the CPU fallback is off",
         "Set PYTORCH_ENABLE_MPS_FALLBACK=1 before Python starts (setting it in the script after `import torch` "
@@ -178,7 +183,9 @@ TABLE: tuple[Row, ...] = (
         # ... or float64 first: "the tensors are set up using the float64 data type, while pytorch only supports
         # float32 for MPS" (TUDelft-CNS-ATM/bluesky-gym#7)
         r"|\b(?:float64|double)\b[^\n.;!?]{0,80}?\b(?:only supports?|must|requires?)\b[^\n.;!?]{0,20}?\bfloat32\b"
-        r"[^\n.;!?]{0,30}?\b(?:MPS|mps)\b",
+        r"[^\n.;!?]{0,30}?\b(?:MPS|mps)\b"
+        # in Chinese, where no \b parts MPS from the next word: "提示MPS框架不支持float64数据类型"
+        r"|(?<![A-Za-z])MPS(?![A-Za-z])[^\n]{0,30}?(?:不支持|无法支持|不能支持)\s?(?:float64|double|双精度)",
         "float64-unsupported",
         "a float64 (double) tensor reached MPS, which has no float64",
         "Use float32: create tensors with dtype=torch.float32 (numpy arrays are float64 by default: call "

@@ -39,6 +39,15 @@ MACOS = gated(
     r"(?<!from )\b(?i:macOS|Mac OS|OS X|OSX)\s+(?:is\s+)?(?:(?:Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\s+)?"
     r"(?P<version>(?:1[0-5]|26)(?:\.\d+){0,2})\b(?!\.\d)(?!\+)(?!\s(?i:or|and) (?i:later|newer|above|higher))"
 )
+# The user's macOS told by its number alone, on a line that names macOS (a floor beside it, most often): "you need
+# macOS 12.3+ for MPS. I was on 12.2", "requires macOS 12.3+ ... If the current OS version is insufficient (e.g.,
+# 12.2.1)" (two blog posts of round 35). Only on a line that says macOS, so that "I'm on 12.1" of CUDA is not read.
+MACOS_NUMBER_SAID = gated(
+    r"(?i)\b(?:i was|i'm|i am|we were|we're|we are)\s+(?:still\s+)?on\s+(?P<version>(?:1[0-5]|26)\.\d+(?:\.\d+)?)\b"
+    r"(?!\.\d)(?!\+)"
+    r"|\bcurrent (?:os|macos) version\b[^\n\d]{0,40}?(?P<version2>(?:1[0-5]|26)\.\d+(?:\.\d+)?)\b(?!\.\d)(?!\+)"
+)
+MACOS_SAID = gated(r"(?i)\b(?:macos|mac os|os x)\b")
 HOSTED_RUNNER = gated(
     r"(?i)(?<!self-)(?<!self )\b(?:github(?:-hosted)?|hosted|default|gha)\b[\w ]{0,60}\bmacos\b[\w -]{0,60}\brunners?\b"
     r"|\bmacos-(?:latest|1[2-5]|26)(?:-(?:xlarge|large))?\b.{0,200}?\brunners?\b"
@@ -335,6 +344,9 @@ def _words(seen: Seen, line: str) -> list[Observation]:
             match["version"] if match["version"] and match["version"].split(".")[0] == NAMES[match["name"]] else None
         )
         found.append(seen("host.macos_version", version or NAMES[match["name"]]))
+        found.append(seen("host.system", "Darwin"))
+    elif (match := MACOS_NUMBER_SAID.search(line)) and MACOS_SAID.search(line):
+        found.append(seen("host.macos_version", match["version"] or match["version2"]))
         found.append(seen("host.system", "Darwin"))
     return found
 

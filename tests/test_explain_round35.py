@@ -1,0 +1,63 @@
+"""The classes of input the 35th out-of-sample round (2026-11-24: Q&A pages, forums and blog posts) found explain
+missing, each read generally: the user's macOS told by its number alone ("I was on 12.2", "current OS version ...
+12.2.1") on a line that names macOS; and an MPS error told in words rather than quoted, in English or in Chinese
+word order (the op named, then MPS said to lack it; the SparseMPS backend named before the op; MPS said not to
+support float64 with no \\b between MPS and the Chinese text).
+
+The texts are lines of the round's pages (tests/corpus names each).
+"""
+
+from __future__ import annotations
+
+from mpscheck.checks.causes import explain_text
+from mpscheck.probes.paste import prose
+
+
+def _macos(lines: list[str]) -> list[str]:
+    return [str(o.value) for o in prose.parse(lines) if o.fact == "host.macos_version"]
+
+
+def test_a_macos_number_said_alone_beside_the_floor_is_the_users_macos() -> None:
+    said = "# user: you need macOS 12.3+ for MPS. I was on 12.2 and got cryptic errors about missing Metal libraries."
+    assert _macos([said]) == ["12.2"]  # scoding.kr's post
+    assert explain_text(said).cause.id == "macos-too-old"
+
+
+def test_the_current_os_version_said_with_its_number_is_the_users_macos() -> None:
+    said = (  # openillumi.com's post, the error cut with "..."
+        "# user: PyTorch strictly requires macOS 12.3+ for stable MPS functionality. If the current OS version is "
+        "insufficient (e.g., 12.2.1), the error RuntimeError: The MPS backend is supported on MacOS 12.3+... halts"
+    )
+    assert _macos([said]) == ["12.2.1"]
+    diagnosis = explain_text(said)
+    assert diagnosis.cause.id == "macos-too-old"
+    assert "12.2.1" in diagnosis.cause.summary
+
+
+def test_a_number_said_alone_is_not_a_macos_without_macos_on_the_line() -> None:
+    assert _macos(["# user: I'm on 12.1 with the cu121 wheel and torch 2.1"]) == []  # CUDA 12.1, no macOS
+    assert _macos(["# user: I was on 12.3+ of macOS"]) == []  # a floor, not a version
+    assert _macos(["# user: macOS is fine, I am on 2.1 of torch"]) == []  # no macOS-range number
+
+
+def test_mps_said_not_to_support_float64_in_chinese_is_float64() -> None:
+    said = "# user: 系统会抛出类型转换错误,提示MPS框架不支持float64数据类型。"  # an AUTOMATIC1111 thread retold
+    assert explain_text(said).cause.id == "float64-unsupported"
+    assert explain_text("# user: 提示MPS框架不支持float32的某些算子").cause.id != "float64-unsupported"
+
+
+def test_an_op_said_not_implemented_on_mps_in_words_is_the_op_error_with_the_op_alone() -> None:
+    chinese = "# user: 具体来说,当模型尝试执行aten::index_copy.out操作时,MPS后端尚未实现该算子。"  # LitGPT retold
+    english = "# user: on my M1, generate fails: aten::index_copy.out is not implemented for MPS"
+    for said in (chinese, english):
+        diagnosis = explain_text(said)
+        assert diagnosis.cause.id == "op-not-implemented"
+        assert "aten::index_copy.out " in diagnosis.cause.summary  # the op alone, no Chinese word after it
+        assert "操作" not in diagnosis.cause.summary
+
+
+def test_the_sparsemps_backend_named_before_the_op_is_a_sparse_op() -> None:
+    said = "# user: 错误信息显示,系统尝试在'SparseMPS'后端上运行'aten::empty.memory_format'操作,但这个操作当前仅支持CPU"
+    diagnosis = explain_text(said)
+    assert diagnosis.cause.id == "sparse-unsupported"
+    assert diagnosis.cause.summary.startswith("aten::empty.memory_format has no kernel for sparse tensors on MPS")
