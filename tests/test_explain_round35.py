@@ -61,3 +61,32 @@ def test_the_sparsemps_backend_named_before_the_op_is_a_sparse_op() -> None:
     diagnosis = explain_text(said)
     assert diagnosis.cause.id == "sparse-unsupported"
     assert diagnosis.cause.summary.startswith("aten::empty.memory_format has no kernel for sparse tensors on MPS")
+
+
+def test_the_paravirtual_metal_device_named_anywhere_is_a_vm() -> None:
+    lines = [
+        "ggml_metal_init: found device: Apple Paravirtual device",  # a log's line
+        '# user: 通过分析日志发现,系统实际上检测到了"Apple Paravirtual device"设备',  # llm.c's CI, retold
+    ]
+    assert [o.line for o in prose.parse(lines) if o.fact == "host.hypervisor"] == [1, 2]
+    assert [o.line for o in prose.parse(["# user: an Apple M2 device"]) if o.fact == "host.hypervisor"] == []
+
+
+def test_an_out_of_memory_without_its_numbers_in_a_vm_is_the_vm() -> None:
+    oom = '# user: 系统报出"MPS backend out of memory"错误,MPS分配了0字节'  # the numbers told in Chinese only
+    vm = "# user: the log names the Metal device: Apple Paravirtual device"
+    diagnosis = explain_text(f"{oom}\n{vm}\n")
+    assert diagnosis.cause.id == "virtual-machine"
+    assert [e.line for e in diagnosis.cause.evidence] == [1, 2]
+    assert "kern.hv_vmm_present" in diagnosis.cause.summary  # the command that tells it from a real Mac's
+    assert explain_text(f"{oom}\n").cause.id == "out-of-memory"  # no VM, no CI: a real out-of-memory
+
+
+def test_a_dtype_mps_lacks_told_in_words_is_that_dtype() -> None:
+    chinese = "# user: ComfyUI 的控制台迅速泼了一盆冷水,报错提示 MPS 后端不支持 Float8 数据类型。"  # zjncs.github.io
+    english = "# user: on my M2 the console says the MPS backend does not support the Float8_e4m3fn type"
+    for said, dtype in ((chinese, "Float8"), (english, "Float8_e4m3fn")):
+        diagnosis = explain_text(said)
+        assert diagnosis.cause.id == "dtype-unsupported"
+        assert diagnosis.cause.summary == f"MPS has no {dtype} type"
+    assert explain_text("# user: MPS doesn't support float64 here").cause.id == "float64-unsupported"

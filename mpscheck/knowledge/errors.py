@@ -23,6 +23,7 @@ from mpscheck.knowledge.library_rows import LIBRARY
 from mpscheck.knowledge.memory_rows import MEMORY
 from mpscheck.knowledge.metal_rows import ASSERTION
 from mpscheck.knowledge.needles import holding, may_match, needles
+from mpscheck.knowledge.told_rows import TOLD
 
 __all__ = ["BY_ID", "ERROR", "TABLE", "WARNING", "Hit", "Row", "fill", "find", "first", "groups_of"]
 
@@ -68,7 +69,6 @@ TABLE: tuple[Row, ...] = (
         "sparse",
         r"Could not run '(?P<op>aten::[\w.]+)' with arguments from the 'SparseMPS' backend"
         r"|Could not run '(?P<op2>[\w:.]{0,200}?(?:sparse|compressed)\w{0,200})' from the 'mps(?::\d+)?' device"
-        # retold, the backend first (Chinese order): "系统尝试在'SparseMPS'后端上运行'aten::empty.memory_format'操作"
         r"|SparseMPS[^\n]{0,40}?(?P<op3>aten::[A-Za-z0-9_.]{1,80})",
         "sparse-unsupported",
         "{op} has no kernel for sparse tensors on MPS (the SparseMPS key); PYTORCH_ENABLE_MPS_FALLBACK does not "
@@ -347,7 +347,7 @@ TABLE: tuple[Row, ...] = (
 
 # The rows for the causes of the 2026-11-24 corpus: the more specific ones first (mpscheck/knowledge/error_texts.py).
 
-TABLE = (*EARLY, *MORE_EARLY, *TABLE, *ASSERTION, *NOTES, *LIBRARY, *LATE)
+TABLE = (*EARLY, *MORE_EARLY, *TABLE, *ASSERTION, *NOTES, *LIBRARY, *TOLD, *LATE)
 BY_ID: dict[str, Row] = {row.id: row for row in TABLE}
 
 

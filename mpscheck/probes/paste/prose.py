@@ -59,6 +59,9 @@ HOSTED_RUNNER = gated(
 # The tool cache of GitHub's hosted runners, in a path a log prints: the process ran on one of them (torch's own
 # build paths, /Users/runner/work/..., say where torch was built, not where it runs).
 HOSTED_TOOLCACHE = gated(r"/Users/runner/hostedtoolcache/")
+# The Metal device of a macOS VM, named in a log or retold ("系统实际上检测到了"Apple Paravirtual device"设备", an
+# llm.c CI failure; ggml's "found device: Apple Paravirtual device"): only a VM's GPU is called so.
+PARAVIRTUAL = gated(r"Apple Paravirtual device")
 # The user's words that the run was a CI job ("Run platform tests on AutoGluon CI", "fails in GitHub Actions on
 # macOS"): on macOS most often a hosted runner, a VM; read with an out-of-memory message's numbers only (a
 # self-hosted Mac is CI too, so the cause built on it names the command that tells the two apart).
@@ -255,8 +258,8 @@ def _words(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.wrong_on_gpu", True))
     if OLDER_TORCH_WORKS.search(line):
         found.append(seen("paste.older_torch_works", True))
-    if HOSTED_TOOLCACHE.search(line):
-        found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
+    if HOSTED_TOOLCACHE.search(line) or PARAVIRTUAL.search(line):
+        found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs; so is a paravirtual GPU
     if _checkpoint_elsewhere(line):
         found.append(seen("paste.checkpoint_elsewhere", True))
     if OOM_SAID.search(line) and not OOM_MESSAGE.search(line) and not _looks_like_code_or_output(line):
