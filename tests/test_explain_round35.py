@@ -90,3 +90,8 @@ def test_a_dtype_mps_lacks_told_in_words_is_that_dtype() -> None:
         assert diagnosis.cause.id == "dtype-unsupported"
         assert diagnosis.cause.summary == f"MPS has no {dtype} type"
     assert explain_text("# user: MPS doesn't support float64 here").cause.id == "float64-unsupported"
+
+
+def test_torchs_own_complex_messages_keep_their_message_reading() -> None:
+    diagnosis = explain_text("RuntimeError: linalg.lu_factor(): MPS doesn't support complex types.")
+    assert diagnosis.cause.summary.startswith("torch's MPS message")  # the messages table's, with its fixing release
