@@ -95,3 +95,25 @@ def test_a_dtype_mps_lacks_told_in_words_is_that_dtype() -> None:
 def test_torchs_own_complex_messages_keep_their_message_reading() -> None:
     diagnosis = explain_text("RuntimeError: linalg.lu_factor(): MPS doesn't support complex types.")
     assert diagnosis.cause.summary.startswith("torch's MPS message")  # the messages table's, with its fixing release
+
+
+def _machine(lines: list[str]) -> list[str]:
+    return [str(o.value) for o in prose.parse(lines) if o.fact == "interpreter.machine"]
+
+
+def test_the_python_said_to_be_x86_64_or_under_rosetta_is_an_x86_64_python() -> None:
+    said = [
+        "# user: 关键就在于,这个Python解释器很可能是通过Rosetta运行的x86_64版本。",  # an M1 blog post
+        "# user: Conda或Pip安装了x86架构的二进制文件",  # CSDN's Open-AutoGLM post
+        "# user: turns out my python was the x86_64 one from an old Anaconda",
+    ]
+    assert _machine(said) == ["x86_64", "x86_64", "x86_64"]
+    paste = "# user: 搭载M1或M2芯片的Mac上运行开源项目时程序无法启动\n" + said[1] + "\n"
+    assert explain_text(paste).cause.id == "rosetta-python"
+
+
+def test_a_denial_or_a_tool_s_build_name_is_not_the_python_said_x86_64() -> None:
+    assert _machine(["# user: my python is not running under Rosetta, it is arm64"]) == []
+    assert _machine(["# user: Python解释器不是x86_64版本"]) == []
+    assert _machine(["DEBUG Found `cpython-3.10.14-macos-x86_64-none` at `~/.venv/bin/python3`"]) == []  # uv's
+    assert _machine(["# user: the pip wheel page lists torch for x86 and arm"]) == []  # no x86 build said

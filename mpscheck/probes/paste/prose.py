@@ -59,6 +59,14 @@ HOSTED_RUNNER = gated(
 # The tool cache of GitHub's hosted runners, in a path a log prints: the process ran on one of them (torch's own
 # build paths, /Users/runner/work/..., say where torch was built, not where it runs).
 HOSTED_TOOLCACHE = gated(r"/Users/runner/hostedtoolcache/")
+# The user's words that the Python (its conda, pip, interpreter) is an x86_64 build or runs through Rosetta: "这个Python
+# 解释器很可能是通过Rosetta运行的x86_64版本" (an M1 blog post), "Conda或Pip安装了x86架构的二进制文件", "my python was
+# the x86_64 one under Rosetta". Not on a line that denies it ("not under Rosetta", "不是x86").
+ROSETTA_PYTHON_SAID = gated(
+    r"(?i)(?<![\w.-])(?:python|conda|pip|interpreter|解释器)\b[^\n]{0,40}?"
+    r"(?:rosetta|x86_64|x86 ?架构|x86 (?:build|version|binar))"
+)
+ROSETTA_DENIED = gated(r"(?i)\b(?:not|no longer|without)\b|n't\b|不是|并非|没有|而不是")
 # The Metal device of a macOS VM, named in a log or retold ("系统实际上检测到了"Apple Paravirtual device"设备", an
 # llm.c CI failure; ggml's "found device: Apple Paravirtual device"): only a VM's GPU is called so.
 PARAVIRTUAL = gated(r"Apple Paravirtual device")
@@ -337,6 +345,8 @@ def _words(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.install_failed", match["version"] or ""))
     if match := UNAME.search(line):
         found.append(seen("paste.shell_machine", match["arch"]))
+    if ROSETTA_PYTHON_SAID.search(line) and not ROSETTA_DENIED.search(line):
+        found.append(seen("interpreter.machine", "x86_64"))
     if match := PROCESSOR.search(line):
         found.append(seen("interpreter.processor", match["value"]))
     if match := MACOS.search(line):
