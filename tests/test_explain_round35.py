@@ -117,3 +117,9 @@ def test_a_denial_or_a_tool_s_build_name_is_not_the_python_said_x86_64() -> None
     assert _machine(["# user: Python解释器不是x86_64版本"]) == []
     assert _machine(["DEBUG Found `cpython-3.10.14-macos-x86_64-none` at `~/.venv/bin/python3`"]) == []  # uv's
     assert _machine(["# user: the pip wheel page lists torch for x86 and arm"]) == []  # no x86 build said
+
+
+def test_the_chip_named_with_chinese_words_for_chip_or_apple_is_the_mac() -> None:
+    lines = ["# user: 我的M2芯片跑不动", "# user: 苹果M1上很慢", "# user: M1 的模型在服务器上"]
+    brands = [(o.line, o.value) for o in prose.parse(lines) if o.fact == "host.cpu_brand"]
+    assert brands == [(1, "Apple M2"), (2, "Apple M1")]  # a bare "M1" with no Mac word stays unread

@@ -29,6 +29,7 @@ CHIP = gated(r"(?<![\w/.-])(?:Apple\s+)?(?P<family>[Mm][1-5])(?:(?:\s+|-)?(?P<ti
 # Bounded by what is not a Latin letter or digit, so that "我的Mac只能" (no \b between CJK and Latin) counts.
 MAC_WORD = gated(
     r"(?i)(?<![a-z0-9_])(?:mac[a-z0-9_]*|apple|silicon|chip|imac|mbp|mba)(?![a-z0-9_])|\b(?:on|my|an?|the) M[1-5]\b"
+    r"|芯片|苹果"  # "M2芯片", "苹果M1": the chip and Apple in Chinese
 )
 MEMORY = gated(r"(?i)\b(?P<n>8|16|18|24|32|36|48|64|96|128|192|256|512)\s?GB\b(?!/s)")
 SAYS = r"(?:shows?|says?|returns?|gives?|prints?|reports?|is)"
