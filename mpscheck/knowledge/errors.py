@@ -86,8 +86,8 @@ TABLE: tuple[Row, ...] = (
         r"|(?<![\w:])[`'\"‘’](?P<op2>[A-Za-z_]\w{0,40}::[\w.]{1,80})[`'\"‘’] is not current(?:ly)? implemented for "
         r"(?:the )?MPS(?: device| backend)?"
         # told: "aten::index_copy.out is not implemented on MPS", "执行aten::index_copy.out操作时,MPS后端尚未实现该算子"
-        r"|(?P<op3>aten::[A-Za-z0-9_.]{1,80})[^\n]{0,40}?(?:is not (?:yet )?implemented (?:on|for) (?:the )?MPS"
-        r"|MPS[^\n]{0,10}?(?:尚未实现|未实现|没有实现))",
+        r"|(?P<op3>aten::[A-Za-z0-9_.]{1,80})[^\n]{0,40}?is not (?:yet )?implemented (?:on|for) (?:the )?MPS"
+        r"|(?P<op4>aten::[A-Za-z0-9_.]{1,80})[^\n]{0,40}?MPS[^\n]{0,10}?(?:尚未实现|未实现|没有实现)",
         "op-not-implemented",
         "{op} has no MPS kernel in this torch, and the CPU fallback is off",
         "Set PYTORCH_ENABLE_MPS_FALLBACK=1 before Python starts (setting it in the script after `import torch` "
