@@ -17,9 +17,10 @@ TOLD: tuple[Row, ...] = (
     Row(
         "dtype-unsupported-told",
         # "MPS 后端不支持 Float8 数据类型" (zjncs.github.io, Z-Image on a Mac): no \b parts MPS from Chinese text
-        r"(?<![A-Za-z])MPS(?![A-Za-z])[^\n]{0,30}?(?:不支持|无法支持|不能支持)\s?"
+        # (short words between, no Latin letters; [Mm]PS so that the row's needle is 不支持, not every "MPS" line)
+        r"(?<![A-Za-z])[Mm]PS(?![A-Za-z])[^\nA-Za-z]{0,12}?不支持\s?"
         + _DTYPE.replace("NAME", "dtype")
-        + r"|\bMPS\b[^\n]{0,30}?\b(?:does not|doesn't|doesn’t|cannot|can't) support (?:the )?[`'\"]?"
+        + r"|\bMPS(?: backend| framework| device)?,? (?:does not|doesn't|doesn’t|cannot|can't) support (?:the )?[`'\"]?"
         + _DTYPE.replace("NAME", "dtype2"),
         "dtype-unsupported",
         "MPS has no {dtype} type",
