@@ -278,6 +278,11 @@ WRONG_FIX = {
     "speech-ai-forge-119-placeholder-chinese-title.txt": "the maintainer's workaround is the project's own "
     "`--use_cpu all` flag, which the paste (a title) does not name; the answer is the general one for a tensor left "
     "on the CPU: move the model and every input to one device",
+    # round 35
+    "csdn-open-autoglm-m1-rosetta-x86-wheels-zh.txt": "the post's command is Miniforge's arm64 installer; the paste "
+    "shows no conda of its own, so the answer gives Homebrew's arm64 Python (the same fix by another installer)",
+    "gitcode-whisper-cpp-intel-mac-hold-zh.txt": "the thread's fix is whisper.cpp's own -ng flag (its Metal off on "
+    "the Intel Mac), which the answer cannot name for a paste that shows no whisper-cli command; it says the CPU",
 }
 
 

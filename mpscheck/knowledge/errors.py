@@ -23,6 +23,7 @@ from mpscheck.knowledge.library_rows import LIBRARY
 from mpscheck.knowledge.memory_rows import MEMORY
 from mpscheck.knowledge.metal_rows import ASSERTION
 from mpscheck.knowledge.needles import holding, may_match, needles
+from mpscheck.knowledge.told_rows import TOLD
 
 __all__ = ["BY_ID", "ERROR", "TABLE", "WARNING", "Hit", "Row", "fill", "find", "first", "groups_of"]
 
@@ -67,7 +68,8 @@ TABLE: tuple[Row, ...] = (
     Row(
         "sparse",
         r"Could not run '(?P<op>aten::[\w.]+)' with arguments from the 'SparseMPS' backend"
-        r"|Could not run '(?P<op2>[\w:.]{0,200}?(?:sparse|compressed)\w{0,200})' from the 'mps(?::\d+)?' device",
+        r"|Could not run '(?P<op2>[\w:.]{0,200}?(?:sparse|compressed)\w{0,200})' from the 'mps(?::\d+)?' device"
+        r"|SparseMPS[^\n]{0,40}?(?P<op3>aten::[A-Za-z0-9_.]{1,80})",
         "sparse-unsupported",
         "{op} has no kernel for sparse tensors on MPS (the SparseMPS key); PYTORCH_ENABLE_MPS_FALLBACK does not "
         "cover sparse ops",
@@ -77,12 +79,16 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(
         "op-not-implemented",
-        # torch's words, and the same retold ("The operation aten::x is not currently implemented for MPS"), or cut
+        # torch's words, and the same retold ("The operation aten::x is not currently implemented for MPS", or in words,
+        # op3-op5: "aten::index_copy.out is not implemented on MPS", "aten::x操作时,MPS后端尚未实现"), or cut
         # to the op and the rest in a title ("'torchvision::deform_conv2d' is not currently implemented for ...")
         r"[Tt]he (?:operator|operation|op) ?[`'\"‘’]?(?P<op>\w+::[\w.]+)[`'\"‘’]? is not current(?:ly)? implemented "
         r"for (?:the )?MPS(?: device| backend)?"
         r"|(?<![\w:])[`'\"‘’](?P<op2>[A-Za-z_]\w{0,40}::[\w.]{1,80})[`'\"‘’] is not current(?:ly)? implemented for "
-        r"(?:the )?MPS(?: device| backend)?",
+        r"(?:the )?MPS(?: device| backend)?"
+        r"|(?P<op3>aten::[A-Za-z0-9_.]{1,80})[^\n]{0,40}?is not (?:yet )?implemented (?:on|for) (?:the )?MPS"
+        r"|(?P<op4>aten::[A-Za-z0-9_.]{1,80})[^\n]{0,40}?MPS[^\nA-Za-z]{0,10}?尚未实现"
+        r"|(?P<op5>aten::[A-Za-z0-9_.]{1,80})[^\n]{0,40}?MPS[^\nA-Za-z]{0,10}?没有实现",
         "op-not-implemented",
         "{op} has no MPS kernel in this torch, and the CPU fallback is off",
         "Set PYTORCH_ENABLE_MPS_FALLBACK=1 before Python starts (setting it in the script after `import torch` "
@@ -178,7 +184,9 @@ TABLE: tuple[Row, ...] = (
         # ... or float64 first: "the tensors are set up using the float64 data type, while pytorch only supports
         # float32 for MPS" (TUDelft-CNS-ATM/bluesky-gym#7)
         r"|\b(?:float64|double)\b[^\n.;!?]{0,80}?\b(?:only supports?|must|requires?)\b[^\n.;!?]{0,20}?\bfloat32\b"
-        r"[^\n.;!?]{0,30}?\b(?:MPS|mps)\b",
+        r"[^\n.;!?]{0,30}?\b(?:MPS|mps)\b"
+        # in Chinese, no \b before the next word: "提示MPS框架不支持float64数据类型" ([Mm]PS: the needle is 不支持)
+        r"|(?<![A-Za-z])[Mm]PS(?![A-Za-z])[^\nA-Za-z]{0,12}?不支持\s?(?:float64|double|双精度)",
         "float64-unsupported",
         "a float64 (double) tensor reached MPS, which has no float64",
         "Use float32: create tensors with dtype=torch.float32 (numpy arrays are float64 by default: call "
@@ -339,8 +347,7 @@ TABLE: tuple[Row, ...] = (
 )
 
 # The rows for the causes of the 2026-11-24 corpus: the more specific ones first (mpscheck/knowledge/error_texts.py).
-
-TABLE = (*EARLY, *MORE_EARLY, *TABLE, *ASSERTION, *NOTES, *LIBRARY, *LATE)
+TABLE = (*EARLY, *MORE_EARLY, *TABLE, *ASSERTION, *NOTES, *LIBRARY, *TOLD, *LATE)
 BY_ID: dict[str, Row] = {row.id: row for row in TABLE}
 
 

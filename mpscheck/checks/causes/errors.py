@@ -86,6 +86,8 @@ class ErrorRules(MemoryRules):
             return replace(vm, variant="vm-cap")
         if row.id == "oom":
             return self.out_of_memory(hit, evidence)
+        if row.id == "oom-said" and (in_vm := self.unnumbered_in_vm(evidence)) is not None:
+            return in_vm
         if row.id in ("op-not-implemented", "op-fallback") and "op" in hit.groups:
             return self.op_cause(hit, evidence)
         if row.cause == "lightning-processor":

@@ -50,6 +50,13 @@ class MemoryRules(Reader):
             variant=reading.variant,
         )
 
+    def unnumbered_in_vm(self, evidence: tuple[Evidence, ...]) -> Cause | None:
+        """torch's out-of-memory without its numbers (cut, or retold) in a paste that shows a VM or a CI job: as
+        when it is said in words (oom_said), the hosted runner, with the command that tells it from a real Mac's."""
+        if not (virtual_machine(self.facts) or self.value("paste.ci_said")):
+            return None
+        return self.virtual_machine(evidence + self.ev("host.hypervisor", "paste.ci_said"), CI_OOM)
+
     def low_watermark(self, hit: table.Hit, evidence: tuple[Evidence, ...]) -> Cause:
         """The low ratio (default 1.4 on unified memory) may not exceed the high one: the high one was lowered."""
         info = self.facts.target.interpreter

@@ -29,6 +29,7 @@ CHIP = gated(r"(?<![\w/.-])(?:Apple\s+)?(?P<family>[Mm][1-5])(?:(?:\s+|-)?(?P<ti
 # Bounded by what is not a Latin letter or digit, so that "我的Mac只能" (no \b between CJK and Latin) counts.
 MAC_WORD = gated(
     r"(?i)(?<![a-z0-9_])(?:mac[a-z0-9_]*|apple|silicon|chip|imac|mbp|mba)(?![a-z0-9_])|\b(?:on|my|an?|the) M[1-5]\b"
+    r"|芯片|苹果"  # "M2芯片", "苹果M1": the chip and Apple in Chinese
 )
 MEMORY = gated(r"(?i)\b(?P<n>8|16|18|24|32|36|48|64|96|128|192|256|512)\s?GB\b(?!/s)")
 SAYS = r"(?:shows?|says?|returns?|gives?|prints?|reports?|is)"
@@ -39,6 +40,15 @@ MACOS = gated(
     r"(?<!from )\b(?i:macOS|Mac OS|OS X|OSX)\s+(?:is\s+)?(?:(?:Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\s+)?"
     r"(?P<version>(?:1[0-5]|26)(?:\.\d+){0,2})\b(?!\.\d)(?!\+)(?!\s(?i:or|and) (?i:later|newer|above|higher))"
 )
+# The user's macOS told by its number alone, on a line that names macOS (a floor beside it, most often): "you need
+# macOS 12.3+ for MPS. I was on 12.2", "requires macOS 12.3+ ... If the current OS version is insufficient (e.g.,
+# 12.2.1)" (two blog posts of round 35). Only on a line that says macOS, so that "I'm on 12.1" of CUDA is not read.
+MACOS_NUMBER_SAID = gated(
+    r"(?i)\b(?:i was|i'm|i am|we were|we're|we are)\s+(?:still\s+)?on\s+(?P<version>(?:1[0-5]|26)\.\d+(?:\.\d+)?)\b"
+    r"(?!\.\d)(?!\+)"
+    r"|\bcurrent (?:os|macos) version\b[^\n\d]{0,40}?(?P<version2>(?:1[0-5]|26)\.\d+(?:\.\d+)?)\b(?!\.\d)(?!\+)"
+)
+MACOS_SAID = gated(r"(?i)\b(?:macos|mac os|os x)\b")
 HOSTED_RUNNER = gated(
     r"(?i)(?<!self-)(?<!self )\b(?:github(?:-hosted)?|hosted|default|gha)\b[\w ]{0,60}\bmacos\b[\w -]{0,60}\brunners?\b"
     r"|\bmacos-(?:latest|1[2-5]|26)(?:-(?:xlarge|large))?\b.{0,200}?\brunners?\b"
@@ -50,6 +60,17 @@ HOSTED_RUNNER = gated(
 # The tool cache of GitHub's hosted runners, in a path a log prints: the process ran on one of them (torch's own
 # build paths, /Users/runner/work/..., say where torch was built, not where it runs).
 HOSTED_TOOLCACHE = gated(r"/Users/runner/hostedtoolcache/")
+# The user's words that the Python (its conda, pip, interpreter) is an x86_64 build or runs through Rosetta: "这个Python
+# 解释器很可能是通过Rosetta运行的x86_64版本" (an M1 blog post), "Conda或Pip安装了x86架构的二进制文件", "my python was
+# the x86_64 one under Rosetta". Not on a line that denies it ("not under Rosetta", "不是x86").
+ROSETTA_PYTHON_SAID = gated(
+    r"(?i)(?<![\w.-])(?:python|conda|pip|interpreter|解释器)\b[^\n]{0,40}?"
+    r"(?:rosetta|x86_64|x86 ?架构|x86 (?:build|version|binar))"
+)
+ROSETTA_DENIED = gated(r"(?i)\b(?:not|no longer|without)\b|n't\b|不是|并非|没有|而不是")
+# The Metal device of a macOS VM, named in a log or retold ("系统实际上检测到了"Apple Paravirtual device"设备", an
+# llm.c CI failure; ggml's "found device: Apple Paravirtual device"): only a VM's GPU is called so.
+PARAVIRTUAL = gated(r"Apple Paravirtual device")
 # The user's words that the run was a CI job ("Run platform tests on AutoGluon CI", "fails in GitHub Actions on
 # macOS"): on macOS most often a hosted runner, a VM; read with an out-of-memory message's numbers only (a
 # self-hosted Mac is CI too, so the cause built on it names the command that tells the two apart).
@@ -246,8 +267,8 @@ def _words(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.wrong_on_gpu", True))
     if OLDER_TORCH_WORKS.search(line):
         found.append(seen("paste.older_torch_works", True))
-    if HOSTED_TOOLCACHE.search(line):
-        found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
+    if HOSTED_TOOLCACHE.search(line) or PARAVIRTUAL.search(line):
+        found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs; so is a paravirtual GPU
     if _checkpoint_elsewhere(line):
         found.append(seen("paste.checkpoint_elsewhere", True))
     if OOM_SAID.search(line) and not OOM_MESSAGE.search(line) and not _looks_like_code_or_output(line):
@@ -325,6 +346,8 @@ def _words(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.install_failed", match["version"] or ""))
     if match := UNAME.search(line):
         found.append(seen("paste.shell_machine", match["arch"]))
+    if ROSETTA_PYTHON_SAID.search(line) and not ROSETTA_DENIED.search(line):
+        found.append(seen("interpreter.machine", "x86_64"))
     if match := PROCESSOR.search(line):
         found.append(seen("interpreter.processor", match["value"]))
     if match := MACOS.search(line):
@@ -335,6 +358,9 @@ def _words(seen: Seen, line: str) -> list[Observation]:
             match["version"] if match["version"] and match["version"].split(".")[0] == NAMES[match["name"]] else None
         )
         found.append(seen("host.macos_version", version or NAMES[match["name"]]))
+        found.append(seen("host.system", "Darwin"))
+    elif (match := MACOS_NUMBER_SAID.search(line)) and MACOS_SAID.search(line):
+        found.append(seen("host.macos_version", match["version"] or match["version2"]))
         found.append(seen("host.system", "Darwin"))
     return found
 
