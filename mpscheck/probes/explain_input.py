@@ -142,13 +142,12 @@ def _read_file(handle: IO[bytes]) -> _Read:
     if len(data) <= _MAX_BYTES:
         return _Read(data)
     try:
-        size = os.fstat(handle.fileno()).st_size
-        regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
+        status = os.fstat(handle.fileno())
     except (OSError, ValueError, io.UnsupportedOperation):
-        regular = False
-    if not regular:  # a named pipe, a device: read as a stream
+        status = None
+    if status is None or not stat.S_ISREG(status.st_mode):  # a named pipe, a device: read as a stream
         return _read_stream(_Prefixed(data, handle))
-    at = max(len(data), size - _TAIL_BYTES)
+    at = max(len(data), status.st_size - _TAIL_BYTES)
     handle.seek(at)
     end = handle.read(_TAIL_BYTES)
     if at > len(data):  # the middle lies between: never read
