@@ -79,6 +79,8 @@ def inputs(size: int) -> dict[str, bytes]:
         # many short lines: every reader pays per line (`seq`: 65,000 lines in the first 400,000 characters)
         "numbers (seq)": "".join(f"{n}\n" for n in range(1, size // 6)).encode()[:size],
         "one letter (yes)": fill("y\n"),
+        # a progress bar's updates, CR-separated: one line to a LF count, hundreds of thousands to the readers
+        "progress bar (CR)": fill("\r 42%|####      | 420/1000 [00:07<00:09, 61.3it/s]"),
         "utf-16 with BOM": b"\xff\xfe"
         + (corpus * (size // (2 * len(corpus)) + 1))[: size // 2 - 1].encode("utf-16-le"),
     }

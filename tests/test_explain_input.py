@@ -73,7 +73,16 @@ def test_a_long_log_is_judged_on_its_start_and_its_end(tmp_path) -> None:
     result = explain("--format", "json", str(path))
     report = json.loads(result.output)
     assert result.exit_code == 1 and report["cause"]["id"] == "rosetta-python"  # read at the end
-    assert "only its start (80,000 characters or 5,000 lines at most) and its end" in result.output
+    assert "only its first 3,472 lines and the last 13,900 lines were read" in result.output
+    lines = path.read_text().split("\n")  # every line the report names is numbered as in the file
+    named = [*report["cause"]["evidence"], *(e for c in report["other_causes"] for e in c["evidence"])]
+    named += [e for e in report["facts"]["errors"] if e["line"]]
+    assert named and all(lines[e["line"] - 1].strip() == e["text"].strip() for e in named)
+    assert max(e["line"] for e in named) > 200_000  # after the skipped middle
+    said = next(f["summary"] for f in report["findings"] if f["id"] == "error-text")
+    assert said.startswith("line 200013: Lightning says MPS is not available") and lines[200_012].startswith(
+        "pytorch_lightning.utilities.exceptions.MisconfigurationException"
+    )
     piped = explain("--format", "json", "-", stdin=path.read_bytes())
     assert json.loads(piped.output)["cause"]["id"] == "rosetta-python"
 

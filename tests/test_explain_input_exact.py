@@ -14,7 +14,7 @@ import json
 import os
 import sys
 import threading
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -43,16 +43,24 @@ LIMIT_BYTES = 4 * MAX_INPUT + 4  # a byte-order mark and MAX_INPUT characters of
 
 
 def test_the_cut_notice_word_for_word() -> None:
-    assert cut_notice("paste.txt") == (
-        "paste.txt is longer than 400,000 characters or 25,000 lines: only its start (80,000 characters or 5,000 "
-        "lines at most) and its end (320,000 or 20,000) were read, so the middle was not judged; paste the part "
-        "around the error"
+    """It says how many lines of the start and of the end were read: the skipped middle lies between them."""
+    assert cut_notice("train.log", False, (1_203, 3_790)) == (
+        "train.log is longer than 400,000 characters or 25,000 lines: only its first 1,203 lines and the last "
+        "3,790 lines were read (80,000 and 320,000 characters, 5,000 and 20,000 lines at most), so the middle was "
+        "not judged; paste the part around the error"
     )
-    assert cut_notice("standard input", True) == (
-        "standard input is longer than 400,000 characters or 25,000 lines: only its start (80,000 characters or "
-        "5,000 lines at most) and its end (320,000 or 20,000, of its first 64 MiB) were read, so the middle was not "
-        "judged; paste the part around the error"
+    assert cut_notice("standard input", True, (1, 1)) == (
+        "standard input is longer than 400,000 characters or 25,000 lines: only its first 1 line and the last "
+        "1 line of its first 64 MiB were read (80,000 and 320,000 characters, 5,000 and 20,000 lines at most), so "
+        "the middle was not judged; paste the part around the error"
     )
+    assert cut_notice("paste.txt") == (  # no counts known: the parts by name
+        "paste.txt is longer than 400,000 characters or 25,000 lines: only its start and its end were read "
+        "(80,000 and 320,000 characters, 5,000 and 20,000 lines at most), so the middle was not judged; paste the "
+        "part around the error"
+    )
+    assert cut_notice("paste.txt", True, (0, 0)) == cut_notice("paste.txt", True)
+    assert "its start and its end of its first 64 MiB were read" in cut_notice("paste.txt", True)
     assert (MAX_INPUT, HEAD, TAIL, STREAM_LIMIT) == (400_000, 80_000, 320_000, 64 * 1024 * 1024)  # as spelt above
     assert (MAX_LINES, HEAD_LINES, TAIL_LINES) == (25_000, 5_000, 20_000)
 
@@ -162,6 +170,7 @@ def test_an_endless_stream_is_read_up_to_the_stream_limit_and_says_so() -> None:
     stream = Endless()
     given = read_input("-", stream)
     assert given == ExplainInput("y" * HEAD + "\n" + "y" * TAIL, "standard input", False, True, True)
+    assert given.read_lines == (1, 1)
     assert stream.asked == [LIMIT_BYTES + 1] + [1024 * 1024] * 63  # 2 MB, then 1 MiB at a time to 64 MiB
 
 
@@ -174,6 +183,7 @@ def test_a_long_stream_keeps_its_first_and_last_lines_whole() -> None:
     assert all(len(line) == 100 for line in kept)  # no line read half
     assert lines[791] in kept and lines[792] not in kept  # 80,000 characters: 792 lines and a part
     assert lines[56_832] in kept and lines[56_831] not in kept  # 320,000 from the end: 3,168 lines and a part
+    assert given.read_lines == (792, 3_168)
     assert len(given.text) <= MAX_INPUT
 
 
@@ -183,26 +193,82 @@ def test_more_lines_than_the_line_limit_keep_the_first_and_the_last() -> None:
     kept = given.text.split("\n")
     assert given.cut and len(kept) == HEAD_LINES + TAIL_LINES
     assert kept[HEAD_LINES - 1] == "4999" and kept[HEAD_LINES] == "40000" and kept[-1] == "59999"
+    assert given.read_lines == (HEAD_LINES, TAIL_LINES)
+    ended = read_input("-", io.BytesIO((numbers + "\n").encode()))  # a last line break starts no line
+    assert ended.text.split("\n")[-2:] == ["59999", ""] and ended.read_lines == (HEAD_LINES, TAIL_LINES - 1)
     exact = "\n".join(str(n) for n in range(MAX_LINES))  # 25,000 lines: read whole
     assert read_input("-", io.BytesIO(exact.encode())) == ExplainInput(exact, "standard input", False, False)
     over = exact + "\n"  # one line break more: 25,001 lines (the last one empty)
     assert read_input("-", io.BytesIO(over.encode())).cut
 
 
-def test_a_long_file_is_read_at_its_start_and_at_its_end_not_between(tmp_path, monkeypatch) -> None:
+class Recorded(io.BufferedReader):
+    """A file that writes down the size of every read."""
+
+    asked: ClassVar[list[int]] = []
+
+    def read(self, size: int | None = -1) -> bytes:
+        self.asked.append(-1 if size is None else size)
+        return super().read(size)
+
+
+def test_a_long_file_is_read_at_its_start_and_its_end_and_its_middle_only_counted(tmp_path, monkeypatch) -> None:
+    """The middle is read in pieces only to count its lines (findings name the file's own lines), never kept."""
     asked: list[int] = []
-
-    class Recorded(io.BufferedReader):
-        def read(self, size: int | None = -1) -> bytes:
-            asked.append(-1 if size is None else size)
-            return super().read(size)
-
+    monkeypatch.setattr(Recorded, "asked", asked)
     monkeypatch.setattr(explain_input, "open", lambda path, mode: Recorded(io.FileIO(path, mode)), raising=False)
     path = tmp_path / "train.log"
-    path.write_bytes(b"start\n" + b"y" * (20 * LIMIT_BYTES) + b"\nTraceback: the end\n")
+    path.write_bytes(b"start\n" + b"y\n" * (10 * LIMIT_BYTES) + b"Traceback: the end\n")  # 32 MB
     given = read_input(str(path))
-    assert given == ExplainInput("start\nTraceback: the end\n", str(path), False, True, False)
-    assert asked == [LIMIT_BYTES + 1, 4 * TAIL]
+    kept = ["start"] + ["y"] * (HEAD_LINES - 1) + ["y"] * (TAIL_LINES - 2) + ["Traceback: the end", ""]
+    assert given == ExplainInput("\n".join(kept), str(path), False, True, False)
+    assert given.read_lines == (HEAD_LINES, TAIL_LINES - 1)  # 5,000 lines of the start; the end's last 19,999
+    assert given.skipped_lines == 1 + 10 * LIMIT_BYTES + 1 - HEAD_LINES - (TAIL_LINES - 1)
+    assert given.input_line(HEAD_LINES) == HEAD_LINES  # the start keeps its numbers
+    assert given.input_line(HEAD_LINES + TAIL_LINES - 1) == 10 * LIMIT_BYTES + 2  # "Traceback: the end"
+    middle = path.stat().st_size - 4 * TAIL - (LIMIT_BYTES + 1)  # bytes between the start read and the end read
+    assert asked == [LIMIT_BYTES + 1] + [1024 * 1024] * (middle // (1024 * 1024)) + [middle % (1024 * 1024), 4 * TAIL]
+
+
+def test_a_file_whose_middle_is_too_long_to_count_is_not_read_there_and_says_its_numbers_are_as_read(
+    tmp_path, monkeypatch
+) -> None:
+    asked: list[int] = []
+    monkeypatch.setattr(Recorded, "asked", asked)
+    monkeypatch.setattr(explain_input, "open", lambda path, mode: Recorded(io.FileIO(path, mode)), raising=False)
+    path = tmp_path / "train.log"
+    with open(path, "wb") as handle:  # sparse: 70 MiB of NUL bytes that take no disk
+        handle.write(b"start\n")
+        handle.seek(70 * 1024 * 1024)
+        handle.write(b"\nTraceback: the end\n")
+    given = read_input(str(path))
+    assert asked == [LIMIT_BYTES + 1, 4 * TAIL]  # the middle (over STREAM_LIMIT bytes) is never read
+    assert given.read_lines == (1, 1) and given.skipped_lines is None
+    assert given.input_line(1) == 1 and given.input_line(2) == 2  # numbered as read, and the notice says so
+    assert given.notice().endswith(f"; lines after line 1 are numbered as read, not as in {path}")
+    assert "numbered as read" not in cut_notice(str(path), False, (1, 1), 5)
+
+
+def test_a_line_cut_stream_counts_what_it_skipped() -> None:
+    numbers = "\n".join(str(n) for n in range(60_000))
+    given = read_input("-", io.BytesIO(numbers.encode()))
+    assert given.read_lines == (HEAD_LINES, TAIL_LINES) and given.skipped_lines == 60_000 - MAX_LINES
+    assert given.input_line(HEAD_LINES + 1) == 40_001  # the line that reads "40000"
+    endless = read_input("-", Endless())
+    assert endless.read_lines == (1, 1) and endless.skipped_lines == -1  # one endless line: its start and end read
+    assert endless.input_line(2) == 1  # its end is still line 1
+    assert read_input("-", io.BytesIO(b"short\n")).input_line(1) == 1
+
+
+def test_the_lines_of_a_utf16_middle_are_counted_on_its_characters(tmp_path) -> None:
+    """UTF-16 is decoded to count: a byte 10 inside a character (U+0A00, U+010A) is no line break."""
+    path = tmp_path / "log.txt"
+    body = "\u0a00\u010a\n" * 300_000 + "Traceback: the end"
+    path.write_bytes(codecs.BOM_UTF16_LE + body.encode("utf-16-le"))
+    for given in (read_input(str(path)), read_input("-", io.BytesIO(path.read_bytes()))):
+        assert given.cut and given.text.endswith("\nTraceback: the end")
+        start, end = given.read_lines
+        assert given.input_line(start + end) == 300_001
 
 
 @pytest.mark.parametrize("where", ["file", "stdin"])
@@ -216,7 +282,7 @@ def test_an_input_a_little_over_the_limit_is_cut_the_same_from_a_file_and_a_stre
     kept = given.text.split("\n")
     assert given.cut and kept[0] == lines[0] and kept[-1] == lines[-1]
     assert kept[1310] == lines[1310] and kept[1311] == lines[35_755]  # 80,000 characters, then 320,000 from the end
-    assert len(kept) == 1311 + 5245
+    assert len(kept) == 1311 + 5245 and given.read_lines == (1311, 5245)
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")

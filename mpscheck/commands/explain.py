@@ -77,20 +77,19 @@ def _explain_paste(
 ) -> None:
     from mpscheck.checks.causes import explain_text
     from mpscheck.checks.causes.judge import judge_cut
-    from mpscheck.probes.explain_input import cut_notice
     from mpscheck.probes.paste import ACCEPTED
     from mpscheck.redact import scrub
     from mpscheck.render.deliver import append_step_summary
     from mpscheck.render.paste import github_parts, headline, render
 
     # Masked before the judge reads it, so that quoting cannot cut a token short of its mask.
-    diagnosis = explain_text(scrub(given.text, os.environ), require=require, strict=strict)
+    diagnosis = explain_text(scrub(given.text, os.environ), require=require, strict=strict, input_line=given.input_line)
     if given.cut:
-        diagnosis = judge_cut(diagnosis, cut_notice(given.name, given.stopped), require=require, strict=strict)
+        diagnosis = judge_cut(diagnosis, given.notice(), require=require, strict=strict)
     if only:  # --check filters what is shown, never the verdict
         diagnosis.findings = [f for f in diagnosis.findings if f.id in only]
     if diagnosis.exit_code is ExitCode.USAGE:
-        cut = f" ({cut_notice(given.name, given.stopped)})" if given.cut else ""
+        cut = f" ({given.notice()})" if given.cut else ""
         raise click.UsageError(f"nothing in the input could be read{cut}; explain accepts: " + "; ".join(ACCEPTED))
     fmt = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     if fmt == "github":

@@ -7,8 +7,11 @@ byte never makes a paste unreadable. At most MAX_INPUT characters are read: of a
 HEAD characters (where a paste's set-up stands: collect_env, a banner) and its last TAIL (where a run prints its
 error: a whole training log ends with the traceback), each cut back to whole lines; the same for an input of more
 than MAX_LINES lines (its first HEAD_LINES and last TAIL_LINES). Such an input says so (``cut``),
-and the caller must say it aloud. A file's end is read where it lies; a stream is read to its end, or to
-STREAM_LIMIT bytes (an endless stream cannot hang explain), keeping only the last TAIL characters' bytes.
+and the caller must say it aloud, with how many lines of each end were read. A file's end is read where it lies; a
+stream is read to its end, or to STREAM_LIMIT bytes (an endless stream cannot hang explain), keeping only the last
+TAIL characters' bytes. The lines passed over are counted (a file's middle is read for that only when it is at
+most STREAM_LIMIT bytes), so that every line a diagnosis names is the input's own line (``input_line``). Every
+line break is made one LF first, as the paste readers split lines (a progress bar's CR too).
 
 Text that opens with ``{`` is taken for a report when it says so (a ``kind``, ``facts`` or
 ``schema_version`` key) or is not JSON at all, so a broken report still gets the report's own error
@@ -24,7 +27,7 @@ import json
 import os
 import stat
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -68,15 +71,43 @@ class ExplainInput:
     is_report: bool
     cut: bool = False  # the input was longer than MAX_INPUT characters: only its start and its end were read
     stopped: bool = False  # a stream was still going at STREAM_LIMIT bytes: its "end" is where reading stopped
+    # Of a cut input, how many lines of its start and of its end were read: where the skipped middle lies...
+    read_lines: tuple[int, int] = field(default=(0, 0), compare=False)
+    # ... and how many lines it skipped (None: not counted, a file's middle over STREAM_LIMIT bytes; -1: one line
+    # longer than both parts, its start and its end read as two lines).
+    skipped_lines: int | None = field(default=0, compare=False)
+
+    def input_line(self, line: int) -> int:
+        """The input's own number of the line numbered *line* in the text read: the same unless it lies after a
+        skipped middle whose lines were counted (the cut notice says when they were not)."""
+        if not self.cut or line <= self.read_lines[0] or self.skipped_lines is None:
+            return line
+        return line + self.skipped_lines
+
+    def notice(self) -> str:
+        return cut_notice(self.name, self.stopped, self.read_lines, self.skipped_lines)
 
 
-def cut_notice(name: str, stopped: bool = False) -> str:
-    within = f", of its first {STREAM_LIMIT // 1024 // 1024} MiB" if stopped else ""
-    return (
-        f"{name} is longer than {MAX_INPUT:,} characters or {MAX_LINES:,} lines: only its start ({HEAD:,} "
-        f"characters or {HEAD_LINES:,} lines at most) and its end ({TAIL:,} or {TAIL_LINES:,}{within}) were read, "
-        "so the middle was not judged; paste the part around the error"
+def cut_notice(
+    name: str, stopped: bool = False, read_lines: tuple[int, int] | None = None, skipped: int | None = 0
+) -> str:
+    """Why the middle of *name* was not judged, and where it lies: after its first and before its last lines read."""
+    within = f" of its first {STREAM_LIMIT // 1024 // 1024} MiB" if stopped else ""
+    start, end = read_lines or (0, 0)
+    parts = (
+        f"its first {_lines(start)} and the last {_lines(end)}{within}"
+        if start or end
+        else f"its start and its end{within}"
     )
+    return (
+        f"{name} is longer than {MAX_INPUT:,} characters or {MAX_LINES:,} lines: only {parts} were read "
+        f"({HEAD:,} and {TAIL:,} characters, {HEAD_LINES:,} and {TAIL_LINES:,} lines at most), so the middle was "
+        "not judged; paste the part around the error"
+    ) + (f"; lines after line {start:,} are numbered as read, not as in {name}" if skipped is None else "")
+
+
+def _lines(count: int) -> str:
+    return "1 line" if count == 1 else f"{count:,} lines"
 
 
 def decode(data: bytes) -> str:
@@ -104,10 +135,11 @@ def read_input(path: str, stdin: IO[Any] | None = None) -> ExplainInput:
         except OSError as exc:
             raise InputError(f"cannot read {path}: {exc}") from exc
         name = path
-    text, cut = _text(read)
+    text, kept = _text(read)
+    lines, skipped = kept or ((0, 0), 0)
     if looks_like_report(text):
-        return ExplainInput(text, name, True, cut, read.stopped)
-    return ExplainInput(as_text(text), name, False, cut, read.stopped)
+        return ExplainInput(text, name, True, kept is not None, read.stopped, lines, skipped)
+    return ExplainInput(as_text(text), name, False, kept is not None, read.stopped, lines, skipped)
 
 
 Data = bytes | str  # a caller may hand in a text stream
@@ -119,6 +151,41 @@ class _Read:
     tail: Data | None = None  # its end (None: *head* is all of it)
     at: int = 0  # where *tail* starts in the input, in bytes (its code units are counted from the input's start)
     stopped: bool = False  # a stream still going at STREAM_LIMIT bytes
+    breaks: int | None = None  # line breaks in all the input read or passed over (None: not counted)
+
+
+class _Breaks:
+    """Counts the line breaks (LF, CRLF, a lone CR) of an input read in pieces, the first piece giving its encoding:
+    UTF-8 bytes 10 and 13 are always breaks; UTF-16 and UTF-32 are decoded to count (a piece may end inside a code
+    unit). A CRLF split between two pieces counts once."""
+
+    def __init__(self, first: Data):
+        self.count = 0
+        self.after_cr = False
+        self.decoder = None
+        encoding = _encoding(first) if isinstance(first, bytes) else "utf-8"
+        if encoding != "utf-8":
+            self.decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+        self.add(first[len(_mark(first)) :] if isinstance(first, bytes) else first)
+
+    def add(self, piece: Data) -> None:
+        if self.decoder is not None and isinstance(piece, bytes):
+            piece = self.decoder.decode(piece)
+        if not piece:
+            return
+        lf, cr = ("\n", "\r") if isinstance(piece, str) else (b"\n", b"\r")
+        crlf = cr + lf  # type: ignore[operator]
+        split = self.after_cr and piece[:1] == lf
+        self.count += piece.count(lf) + piece.count(cr) - piece.count(crlf) - split  # type: ignore[arg-type]
+        self.after_cr = piece[-1:] == cr
+
+
+def _mark(data: bytes) -> bytes:
+    return next((mark for mark, _ in _BOMS if data.startswith(mark)), b"")
+
+
+def _encoding(data: bytes) -> str:
+    return next((encoding for mark, encoding in _BOMS if data.startswith(mark)), "utf-8")
 
 
 def _read_stream(raw: Any) -> _Read:
@@ -127,13 +194,14 @@ def _read_stream(raw: Any) -> _Read:
         return _Read(b"")
     if len(data) <= _MAX_BYTES:
         return _Read(data)
-    tail, total = data[-_TAIL_BYTES:], len(data)
+    tail, total, breaks = data[-_TAIL_BYTES:], len(data), _Breaks(data)
     while total < STREAM_LIMIT:
         chunk = raw.read(_CHUNK)
         if not chunk:
             break
         tail, total = (tail + chunk)[-_TAIL_BYTES:], total + len(chunk)
-    return _Read(data[:_HEAD_BYTES], tail, total - len(tail), total >= STREAM_LIMIT)
+        breaks.add(chunk)
+    return _Read(data[:_HEAD_BYTES], tail, total - len(tail), total >= STREAM_LIMIT, breaks.count)
 
 
 def _read_file(handle: IO[bytes]) -> _Read:
@@ -148,12 +216,20 @@ def _read_file(handle: IO[bytes]) -> _Read:
     if status is None or not stat.S_ISREG(status.st_mode):  # a named pipe, a device: read as a stream
         return _read_stream(_Prefixed(data, handle))
     at = max(len(data), status.st_size - _TAIL_BYTES)
-    handle.seek(at)
+    breaks: _Breaks | None = _Breaks(data)
+    if at - len(data) > STREAM_LIMIT:  # too long a middle to count its lines: never read
+        handle.seek(at)
+        breaks = None
+    while breaks is not None and handle.tell() < at:  # the middle, read only to count its lines
+        breaks.add(handle.read(min(_CHUNK, at - handle.tell())))
     end = handle.read(_TAIL_BYTES)
-    if at > len(data):  # the middle lies between: never read
-        return _Read(data[:_HEAD_BYTES], end, at)
+    if breaks is not None:
+        breaks.add(end)
+    counted = None if breaks is None else breaks.count
+    if at > len(data):
+        return _Read(data[:_HEAD_BYTES], end, at, breaks=counted)
     whole = data + end  # a file a little longer than the limit: its end overlaps what was read
-    return _Read(data[:_HEAD_BYTES], whole[-_TAIL_BYTES:], max(0, len(whole) - _TAIL_BYTES))
+    return _Read(data[:_HEAD_BYTES], whole[-_TAIL_BYTES:], max(0, len(whole) - _TAIL_BYTES), breaks=counted)
 
 
 class _Prefixed:
@@ -169,36 +245,51 @@ class _Prefixed:
         return self.rest.read(size)
 
 
-def _text(read: _Read) -> tuple[str, bool]:
-    """The text to read and whether it was cut: all of it when it has at most MAX_INPUT characters, else its first
-    HEAD and last TAIL characters, each cut back to whole lines."""
-    first = read.head if isinstance(read.head, str) else decode(read.head)
+Kept = tuple[tuple[int, int], int | None]  # lines read of the start and of the end, lines skipped between
+
+
+def _text(read: _Read) -> tuple[str, Kept | None]:
+    """The text to read and, when it was cut, what it keeps: all of it when it has at most MAX_INPUT characters and
+    MAX_LINES lines, else its first HEAD characters and HEAD_LINES lines and its last TAIL characters and TAIL_LINES
+    lines, each part cut back to whole lines."""
+    first = one_break(read.head if isinstance(read.head, str) else decode(read.head))
     if read.tail is None and len(first) <= MAX_INPUT:
-        return _fewer_lines(first)
+        if first.count("\n") < MAX_LINES:
+            return first, None
+        return _kept(first, first, first.count("\n"))
     if read.tail is None:
         last = first[-TAIL:]
+        breaks: int | None = first.count("\n")
     elif isinstance(read.tail, str):
-        last = read.tail[-TAIL:]
+        last, breaks = one_break(read.tail)[-TAIL:], read.breaks
     else:
-        last = decode_tail(read.tail, read.head if isinstance(read.head, bytes) else b"", read.at)[-TAIL:]
-    return _fewer_lines(_whole_lines(first[:HEAD], last))[0], True
+        last = one_break(decode_tail(read.tail, read.head if isinstance(read.head, bytes) else b"", read.at))[-TAIL:]
+        breaks = read.breaks
+    return _kept(*_whole_lines(first[:HEAD], last), breaks)
 
 
-def _fewer_lines(text: str) -> tuple[str, bool]:
-    """*text*, or its first HEAD_LINES and last TAIL_LINES lines when it has more than MAX_LINES; and whether cut."""
-    if text.count("\n") < MAX_LINES:
-        return text, False
-    lines = text.split("\n")
-    return "\n".join(lines[:HEAD_LINES] + lines[-TAIL_LINES:]), True
+def one_break(text: str) -> str:
+    """*text* with every line break a LF: the paste readers split on CR too (a progress bar's updates), so lines
+    are counted, cut and numbered as they read them."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
-def _whole_lines(first: str, last: str) -> str:
+def _kept(start: str, end: str, breaks: int | None) -> tuple[str, Kept]:
+    """The first HEAD_LINES lines of *start* and the last TAIL_LINES of *end* (the input's own end), how many of each
+    (a line break that ends the input starts no line), and how many lines lie between (the input has *breaks* + 1)."""
+    head = start.split("\n")[:HEAD_LINES]
+    tail = end.split("\n")[-TAIL_LINES:]
+    skipped = None if breaks is None else breaks + 1 - len(tail) - len(head)
+    return "\n".join(head + tail), ((len(head), len(tail) - (tail[-1] == "")), skipped)
+
+
+def _whole_lines(first: str, last: str) -> tuple[str, str]:
     """*first* up to its last line break and *last* from its first: no line is read half."""
     if "\n" in first:
         first = first[: first.rindex("\n")]
     if "\n" in last:
         last = last[last.index("\n") + 1 :]
-    return first + "\n" + last
+    return first, last
 
 
 def decode_tail(data: bytes, head: bytes, at: int) -> str:

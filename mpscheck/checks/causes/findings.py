@@ -4,6 +4,7 @@ check's inputs), and the cause ids that failing checks and a pasted report's fai
 
 from __future__ import annotations
 
+from mpscheck.facts import Facts
 from mpscheck.model import Finding, Status
 from mpscheck.probes.paste.model import Paste
 
@@ -27,11 +28,11 @@ def check_cause(check_id: str) -> str | None:
     return found.cause if found else None
 
 
-def relevant_findings(paste: Paste) -> list[Finding]:
-    """The doctor's findings on the paste's facts, for the checks whose inputs the paste shows."""
+def relevant_findings(paste: Paste, facts: Facts | None = None) -> list[Finding]:
+    """The doctor's findings on the paste's facts (or *facts* read from it), for the checks whose inputs it shows."""
     from mpscheck.checks.diagnose import diagnose
 
-    report = diagnose(paste.facts)
+    report = diagnose(paste.facts if facts is None else facts)
     shown = {o.fact for o in paste.observations}
     inputs = check_inputs()
     keep = []

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import replace
 
 from mpscheck.checks.causes.cpu_switch import fit_cpu_switch
@@ -43,9 +44,19 @@ ON_TOPIC = re.compile(r"(?i)\b(?:torch(?:vision|audio|text|tune|ao|rec)?|pytorch
 
 
 def explain_text(
-    text: str, ops: OpCoverage | None = None, *, require: Requirement = Requirement.MPS, strict: bool = False
+    text: str,
+    ops: OpCoverage | None = None,
+    *,
+    require: Requirement = Requirement.MPS,
+    strict: bool = False,
+    input_line: Callable[[int], int] | None = None,
 ) -> Diagnosis:
-    return judge(read(text), ops, require=require, strict=strict)
+    """The diagnosis of pasted *text*; *input_line* numbers its lines as in the input it was read from (a cut
+    input's lines after the skipped middle lie further on)."""
+    paste = read(text)
+    if input_line is not None:
+        paste.input_line = input_line
+    return judge(paste, ops, require=require, strict=strict)
 
 
 def judge(
@@ -56,7 +67,8 @@ def judge(
     if not paste.observations and not hits and not ON_TOPIC.search(paste.text):
         unread = Cause("unreadable", "nothing in the input could be read", None)
         return Diagnosis([], unread, exit_code=decide_text(None, require=require, strict=strict), status=None)
-    findings = relevant_findings(paste)
+    shown = numbered(paste)  # the facts as the report shows them: every line numbered as in the input
+    findings = relevant_findings(paste, shown)
     judge_ = _Judge(paste, hits, ops or knowledge_ops(), findings)
     causes = judge_.causes()
     top = causes[0]
@@ -70,13 +82,14 @@ def judge(
     top, others = fit_installs(top, facts, judge_.python), [fit_installs(c, facts, judge_.python) for c in others]
     top, others = fit_cpu_switch(top, paste), [fit_cpu_switch(c, paste) for c in others]
     top, others = fit_last_intel(top, facts, judge_.python), [fit_last_intel(c, facts, judge_.python) for c in others]
+    top, others = _renumbered(top, paste.input_line), [_renumbered(c, paste.input_line) for c in others]
     return Diagnosis(
         kinds=[k for k in paste.kinds if k != "error text"]
         + (["error text"] if hits and "traceback" not in paste.kinds else []),
         cause=top,
         others=others,
         findings=findings,
-        facts=facts,
+        facts=shown,
         exit_code=decide_text(status, require=require, strict=strict),
         status=status,
         next_step=DOCTOR_HINT if unsure else None,
@@ -91,6 +104,18 @@ def judge_cut(diagnosis: Diagnosis, notice: str, *, require: Requirement, strict
         diagnosis.status = Status.SKIP
         diagnosis.exit_code = decide_text(Status.SKIP, require=require, strict=strict)
     return diagnosis
+
+
+def numbered(paste: Paste) -> Facts:
+    """The paste's facts, each error's line numbered as in the input (the judge works on the lines as read)."""
+    facts = paste.facts
+    for seen in facts.errors:
+        seen.line = seen.line and paste.input_line(seen.line)
+    return facts
+
+
+def _renumbered(cause: Cause, input_line: Callable[[int], int]) -> Cause:
+    return replace(cause, evidence=tuple(Evidence(input_line(e.line), e.text) for e in cause.evidence))
 
 
 def seen_hits(facts: Facts) -> list[table.Hit]:

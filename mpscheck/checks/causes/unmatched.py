@@ -239,9 +239,10 @@ class UnmatchedRules(PrecisionRules):
         if not frames or any(TORCH_FRAME.search(str(o.value)) for o in frames) or DEVICE_WORD.search(first.text):
             return None
         where = frames[-1]
+        ends = self.paste.input_line(where.line)
         return Cause(
             "not-enough-evidence",
-            f"the error (“{first.value}”) is raised outside torch: its traceback, which ends at line {where.line} of "
+            f"the error (“{first.value}”) is raised outside torch: its traceback, which ends at line {ends} of "
             "the paste, has no frame of torch, and nothing in the paste ties the error to MPS",
             Remediation(
                 "Fix that error where its traceback ends; if MPS is in doubt after that, run mpscheck on the Mac "

@@ -35,6 +35,8 @@ class Paste:
     text: str
     observations: list[Observation] = field(default_factory=list)
     origin: list[int] = field(default_factory=list)  # line of the original paste for each line of text
+    # The input's own number of a line of the text (the same unless the input was cut: explain_input.input_line).
+    input_line: Callable[[int], int] = field(default=lambda line: line, repr=False, compare=False)
     _index: dict[str, list[Observation]] = field(default_factory=dict, init=False, repr=False, compare=False)
     _index_key: tuple[int, int] = field(default=(0, -1), init=False, repr=False, compare=False)
 
