@@ -296,7 +296,7 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
             how = "; ".join(sorted({_describe(o) for o in positive}))
             return self.general(HEALTHY, evidence_of(positive), how=how)
         if (said := self.paste.get("paste.slow_said")) is not None:
-            return slow_said(said)
+            return slow_said(said, self.paste.get("paste.slow_vs_op"), self.python)
         return self.general(NOT_ENOUGH, ())
 
 

@@ -108,6 +108,7 @@ PASTE_FACTS = frozenset(
         "no_mps_build",
         "not_a_mac", "older_torch_works", "onnx_engine", "only_on_mps", "oom_said", "pc_gpu",
         "pip_requirement", "pip_versions", "requires_python", "shell_machine", "shell_processor", "slow_said",
+        "slow_vs_op",
         "shell_translated", "site_python", "torch_local_pin", "uv_command", "warning_line", "wheel_tag",
         "values_differ", "wrong_apart", "wrong_on_gpu", "wrong_results",
         "works_elsewhere", "x86_cpu_features", "x86_library", "yolo_command",

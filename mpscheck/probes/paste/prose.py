@@ -20,7 +20,7 @@ from mpscheck.probes.paste.normalise import spaced_cjk
 from mpscheck.probes.paste.older_torch import OLDER_TORCH_WORKS
 from mpscheck.probes.paste.onnx_engine import ONNX_ENGINE
 from mpscheck.probes.paste.prose_cuda import CUDA_ASKED, CUDA_CALL, CUDA_GUARD, NCCL_CALLED
-from mpscheck.probes.paste.slow_words import slow_on_mps
+from mpscheck.probes.paste.slow_words import SLOWER_THAN_OP, slow_on_mps
 from mpscheck.probes.paste.wrong_words import WRONG_APART, WRONG_ON_GPU, WRONG_RESULTS, WRONG_SAID
 
 KIND = "prose"
@@ -211,8 +211,9 @@ MAC_NAMED = gated(r"(?i)(?<![a-z0-9_])(?:mac(?:book(?: pro| air)?| ?mini| studio
 # The user's words that memory grows on mps ("MPS backend leaks when input sizes vary", "memory grows continuously"):
 # a leak of the MPS backend (its caches) told, not an out-of-memory error shown.
 _GROWTH = (
-    r"(?:leak(?:s|ing|ed)?|memory (?:usage )?(?:keeps? |kept )?(?:grow(?:s|ing)?|increas(?:es|ing)|climb(?:s|ing)"
-    r"|ris(?:es|ing)))"
+    # an adverb between ("memory usage steadily increases, eventually leading to an Out of Memory", pytorch#145374)
+    r"(?:leak(?:s|ing|ed)?|memory (?:usage )?(?:[a-z]{2,12}ly )?(?:keeps? |kept )?(?:grow(?:s|ing)?|increas(?:es|ing)"
+    r"|climb(?:s|ing)|ris(?:es|ing)))"
 )
 GROWTH_WORDS = gated(rf"(?i)\b{_GROWTH}\b|(?:内|显)存\s*(?:泄[漏露]|爆|炸|(?:一直|不断|持续)(?:增长|上涨|涨))")
 MEMORY_GROWTH = Near(GROWTH_WORDS)
@@ -303,6 +304,8 @@ def _words(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.mps_fails_said", True))
     if slow_on_mps(line):
         found.append(seen("paste.slow_said", True))
+        if SLOWER_THAN_OP.search(line):
+            found.append(seen("paste.slow_vs_op", True))
     if MEMORY_GROWTH.search(line):
         found.append(seen("paste.memory_growth", True))
     if MACOS_REGRESSION.search(line):
