@@ -80,7 +80,7 @@ def test_nan_under_the_mps_label_only_is_the_same_output_apart() -> None:
 def test_nan_under_both_labels_or_in_code_is_no_difference() -> None:
     both = [line.replace("-4.285 to 4.419", "nan to nan") for line in NAN_CHECK]
     assert nan_blocks.parse(both) == []  # NaN on the CPU too: the model's, not the backend's
-    other_line = NAN_CHECK[:5] + ["loss: nan"]
+    other_line = [*NAN_CHECK[:5], "loss: nan"]
     assert nan_blocks.parse(other_line) == []  # no line of the CPU's block has that shape
     code = ["# on mps", "x = torch.full((2,), float('nan'))", "# on cpu", "x = torch.zeros(2)"]
     assert nan_blocks.parse(code) == []
@@ -105,3 +105,40 @@ def test_mps_said_slower_than_the_cpu_names_no_cause() -> None:
         facts = {o.fact for o in read(said).observations}
         assert "paste.slow_vs_op" not in facts, said
     assert explain_text("on my M2, mps is 3x slower than cpu").cause.id == "not-enough-evidence"
+
+
+def test_wrong_results_on_a_macos_vm_outrank_the_vm() -> None:
+    said = (
+        "On GitHub's macos-26 runner (which has an M1 chip), nn.Linear gives the wrong answer when `bias=True`.\n"
+        'mps = nn.Linear(in_f, out_f, bias=bias).to("mps")'
+    )
+    diagnosis = explain_text(said)  # pytorch#188438: macOS 26's bias fusion, not the VM
+    assert diagnosis.cause.id == "metal-bug-fixed-later"
+    assert "virtual-machine" in [c.id for c in diagnosis.others]
+    vm_only = "On GitHub's macos-26 runner (which has an M1 chip) the tests run on mps"
+    assert explain_text(vm_only).cause.id != "metal-bug-fixed-later"  # no wrong result said: the VM stays
+
+
+def test_a_discrepancy_between_the_cpu_and_mps_output_is_a_wrong_result() -> None:
+    said = [
+        'sysctl -n machdep.cpu.brand_string   # "Apple M1 (Virtual)"',
+        'On "Apple M1 (Virtual)" I observe a large discrepancy between the CPU and MPS output.',
+    ]
+    assert explain_text("\n".join(said)).cause.id == "metal-bug-fixed-later"  # pytorch#192934
+    assert "paste.wrong_results" in _facts([said[1]])
+    assert "paste.wrong_results" not in _facts(["there is no discrepancy between the CPU and MPS output"])
+
+
+def test_a_hang_told_in_words_with_mps_named_is_the_backends_hang() -> None:
+    said = (
+        'lib.foo(torch.rand(3, device="mps"))\ntorch.mps.synchronize()\n'
+        "It will hang the process, and few attempt to reproduce the same resulted in system hang"
+    )
+    diagnosis = explain_text(said)  # pytorch#144634
+    assert diagnosis.cause.id == "metal-bug-fixed-later"
+    assert diagnosis.cause.variant == "hang-said"
+    assert diagnosis.exit_code == 1
+    assert "paste.hang_said" in _facts(["the program gets stuck at model.to(device)"])
+    for line in ("I'm stuck with this error, please help", "the hangar's wifi is slow"):
+        assert "paste.hang_said" not in _facts([line]), line
+    assert explain_text("It will hang the process").cause.variant != "hang-said"  # mps not named: not MPS's hang

