@@ -245,6 +245,9 @@ WRONG_CAUSE = {
     "viterbox-tts-4-slow-m1-vietnamese.txt": "slow on an M1 told in Vietnamese ('mất 130s'), with '(MPS)' in the "
     "title: no reader takes Vietnamese words for slow, and the paste does not show that the code never asked for mps "
     "(the maintainer's answer)",
+    "pytorch-189495-linear-bias-batch-over-65536-m5.txt": "the stored copy holds the report's tail only: counts of "
+    "'bad rows' under 'Output on Apple M5 Max', with no word naming mps or calling a result wrong; the title that "
+    "says so ('F.linear with bias silently returns wrong results') is not in the paste",
 }
 WRONG_FIX = {
     "cellpose-1063-sparse-mps-bullets-m2-ultra.txt": "the thread's fix is cellpose's own change (install it from git, "

@@ -1479,3 +1479,62 @@ def test_round33_device_blocks_under_a_wrapped_label_read_exactly() -> None:
     assert rows(parser("device_blocks")(lines)) == [("paste.values_differ", True, 6, None)]
     too_far = ["# mps", "x", "y", "1.0 2.0", "# cpu", "9.0 9.0"]
     assert parser("device_blocks")(too_far) == []  # three lines up is no label
+
+
+def test_round38_nan_blocks_read_exactly() -> None:
+    """The same output line under a label naming the CPU and one naming mps, NaN only under mps (pytorch#151667):
+    values_differ on the mps block's line; NaN under both, another line's shape, code, a blank or a label ending the
+    block, a label of both devices and "NaNs" (a word, not a value) give nothing."""
+    found = parser("nan_blocks")
+    cpu = ["Testing for NaNs on cpu...", "Has NaNs: False - Range: -4.285 to 4.419 - output"]
+    mps = ["Testing for NaNs on mps...", "Has NaNs: True - Range: nan to nan - output"]
+    assert rows(found(cpu + mps)) == [("paste.values_differ", True, 4, None)]
+    assert {(o.kind, o.text) for o in found(cpu + mps)} == {("output", mps[1])}
+    assert rows(found(mps + cpu)) == [("paste.values_differ", True, 2, None)]  # mps first
+    assert rows(found(["# cpu", "loss: 0.53", "# mps", "loss: NaN"])) == [("paste.values_differ", True, 4, None)]
+    assert rows(found(["# cpu", "loss: 0.53", "# mps", "loss: -nan"])) == [("paste.values_differ", True, 4, None)]
+    assert found(["# cpu", "loss: nan", "# mps", "loss: nan"]) == []  # NaN on the CPU too
+    assert found(["# cpu", "loss: 0.53", "# mps", "acc: nan"]) == []  # not the same line
+    assert found(["# cpu", "loss: 0.53", "# mps", "loss: 0.51"]) == []  # no NaN at all
+    assert found(["# cpu", "loss: 0.53", "# mps", "y = x * nan"]) == []  # code, not output
+    assert found(["# cpu", "loss: 0.53", "# mps", "", "loss: nan"]) == []  # a blank ends the block
+    assert found(["# cpu and mps", "loss: 0.53", "# mps", "loss: nan"]) == []  # a label of both devices
+    assert found(["# cpu", "NaNs: 0", "# mps", "NaNs: 3"]) == []  # the word NaNs is no NaN value
+    assert found(["# cpu", "loss: 0.53", "# gpu", "loss: nan"]) == []  # not mps
+    far = ["# cpu", "loss: 0.53", "# mps", "a", "b", "c", "d", "e", "f", "loss: nan"]
+    assert found(far) == []  # past MAX_LINES under the label
+    near = ["# cpu", "loss: 0.53", "# mps", "a", "b", "c", "d", "e", "loss: nan"]
+    assert rows(found(near)) == [("paste.values_differ", True, 9, None)]  # the sixth line under the label
+
+
+def test_round38_prose_words_read_exactly() -> None:
+    """Round 38's words (pytorch/pytorch 2025-2026): a hang told, memory said to grow with an adverb between, one op
+    said slower than an equivalent on mps, and a result called wrong in a training run's words."""
+
+    def facts(line: str) -> set[str]:
+        return {o.fact for o in parser("prose")([line])}
+
+    assert "paste.hang_said" in facts("It will hang the process, and few attempt resulted in system hang")
+    for said in ("the loop hangs at step 3", "python hung", "it deadlocked", "the UI freezes", "training froze"):
+        assert "paste.hang_said" in facts(said), said
+    for said in ("it gets stuck at 0%", "the process never returns", "stuck forever on mps"):
+        assert "paste.hang_said" in facts(said), said
+    for said in ("I'm stuck, any idea?", "the change hangar"):
+        assert "paste.hang_said" not in facts(said), said
+    assert "paste.memory_growth" in facts("on mps the memory usage steadily increases")
+    assert "paste.memory_growth" in facts("on mps memory slowly grows")
+    assert "paste.memory_growth" not in facts("on mps memory is fine, usage steadily flat")
+    slow = "[MPS] 3D `F.linear` on `[B,1,K]` is up to 8.5x slower than 2D / `torch.matmul` (bf16/fp16)"
+    assert {"paste.slow_said", "paste.slow_vs_op"} <= facts(slow)  # a title's "[MPS]" tag: words, not a log
+    assert facts("[12:01:03] mps is 8.5x slower than 2D") == set()  # a log's time stamp: output
+    for said in ("on mps bf16 is slower than fp32", "on mps conv is slower than the equivalent op in 2.4"):
+        assert "paste.slow_vs_op" in facts(said), said
+    for said in ("mps is slower than cpu", "mps is slower than my RTX 3090", "mps is slower than MLX"):
+        assert "paste.slow_vs_op" not in facts(said), said
+    assert "paste.wrong_apart" in facts("the run ended with corrupted training losses")
+    assert "paste.wrong_apart" in facts("it would generate nonsensical text")
+    assert "paste.wrong_apart" in facts("bmm returns silently wrong results")
+    assert "paste.wrong_apart" in facts("the call returns plausible tensors without a warning")
+    assert "paste.wrong_apart" not in facts("the script fails silently")
+    assert "paste.wrong_results" in facts("a large discrepancy between the CPU and MPS output")
+    assert "paste.wrong_results" not in facts("no discrepancy between the CPU and MPS output")

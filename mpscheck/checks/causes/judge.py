@@ -18,6 +18,7 @@ from dataclasses import replace
 from mpscheck.checks.causes.cpu_switch import fit_cpu_switch
 from mpscheck.checks.causes.errors import ErrorRules
 from mpscheck.checks.causes.findings import check_cause, check_inputs, relevant_findings
+from mpscheck.checks.causes.hang import hang_said
 from mpscheck.checks.causes.last_intel import fit_last_intel
 from mpscheck.checks.causes.model import Cause, Diagnosis, Evidence, evidence_of
 from mpscheck.checks.causes.onnx import onnx_engine
@@ -36,6 +37,8 @@ from mpscheck.probes.paste.model import Observation, Paste
 from mpscheck.probes.paste.near import MPS_WORD
 
 HEALTHY, NOT_ENOUGH = "healthy", "not-enough-evidence"
+BUG = "metal-bug-fixed-later"
+WRONG_VARIANTS = ("wrong-results", "nan")  # checks/causes/unmatched.py: results told wrong, or shown apart
 AMBIGUOUS = (NOT_ENOUGH, "x86_64-python", "no-metal-device")  # the paste cannot settle these alone
 UNSURE_VARIANTS = ("unrecognised", CHIP_NOT_SHOWN, "retold")  # nor these kinds of a cause: doctor is the next step
 DOCTOR_HINT = "mpscheck doctor --format markdown"
@@ -141,6 +144,16 @@ def _not_superseded(errors: list[table.Hit], warnings: list[table.Hit]) -> list[
     ]
 
 
+def _wrong_results_over_vm(found: list[Cause]) -> list[Cause]:
+    """Wrong results shown or told on a macOS VM (a GitHub runner), with no error: the VM's paravirtual GPU refuses
+    allocations and ops, it does not compute wrong numbers; the backend's bug on that macOS does (pytorch#188438, an
+    M1 runner on macOS 26; pytorch#192934). The wrong results first, the VM named after them."""
+    if not found or found[0].id != "virtual-machine":
+        return found
+    wrong = next((c for c in found if c.id == BUG and c.variant in WRONG_VARIANTS), None)
+    return found if wrong is None else [wrong, *(c for c in found if c is not wrong)]
+
+
 # ---- the judge: setup rules and error rules, and what comes when there is no error ----------------
 
 
@@ -170,6 +183,7 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
         if not found:
             found += self.failed_checks()
         found += [c for c in self.unmatched_errors() if c.id not in {f.id for f in found}]  # outranks health
+        found = _wrong_results_over_vm(found)
         if not found and (asked := self.cuda_asked()):
             found.append(asked)
         if not found and not self.positive() and (onnx := onnx_engine(self.paste)):  # the engine is not torch
@@ -316,12 +330,15 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
         return ev
 
     def health(self) -> Cause:
+        said = self.paste.get("paste.hang_said")
+        if said is not None and MPS_WORD.search(self.paste.text):  # a run that hangs is no healthy run
+            return hang_said(said, self.python)
         positive = self.positive()
         if positive:
             how = "; ".join(sorted({_describe(o) for o in positive}))
             return self.general(HEALTHY, evidence_of(positive), how=how)
         if (said := self.paste.get("paste.slow_said")) is not None:
-            return slow_said(said)
+            return slow_said(said, self.paste.get("paste.slow_vs_op"), self.python)
         return self.general(NOT_ENOUGH, ())
 
 

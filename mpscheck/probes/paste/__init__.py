@@ -29,6 +29,7 @@ PARSERS = (
     "repl",
     "tensor_values",
     "device_blocks",
+    "nan_blocks",
     "banner",
     "traceback",
     "error_line",

@@ -62,7 +62,7 @@ def _blocks(lines: list[str]) -> list[tuple[str, int, str]]:
             continue  # a block's next lines are no start
         if _numbers(lines[index]) is None:
             continue
-        label = next((d for d in map(_device, lines[max(0, index - 2) : index][::-1]) if d is not None), None)
+        label = next((d for d in map(label_device, lines[max(0, index - 2) : index][::-1]) if d is not None), None)
         if label is not None:
             found.append((label[0], index + 1, label[1]))
             if len(found) >= MAX_BLOCKS:
@@ -75,7 +75,7 @@ def _names_device(above: list[str]) -> bool:
     return "mps" in low or "cpu" in low
 
 
-def _device(line: str) -> tuple[str, str] | None:
+def label_device(line: str) -> tuple[str, str] | None:
     """(the one device a label line names, the line), or None."""
     low = line.lower()
     if len(line) >= 400 or ("mps" not in low and "cpu" not in low) or TIMING.search(line):

@@ -100,7 +100,7 @@ PASTE_FACTS = frozenset(
     {
         "abort", "archspec", "brew_prefix", "checkpoint_elsewhere", "conda_command", "conda_python", "conda_subdir_env",
         "container",
-        "ci_said", "crash_line", "crash_said", "crash_said_mac",
+        "ci_said", "crash_line", "crash_said", "crash_said_mac", "hang_said",
         "cuda_asked", "degenerate_text", "garbage_values",
         "device_used", "doctor_failed", "env_after_import", "error_line", "exception", "fails_on_mac", "frame",
         "framework_mps_available", "guest_said", "install_failed", "intel_prose", "lightning", "mac_named",
@@ -110,6 +110,7 @@ PASTE_FACTS = frozenset(
         "no_mps_build",
         "not_a_mac", "older_torch_works", "onnx_engine", "only_on_mps", "oom_said", "pc_gpu",
         "pip_requirement", "pip_versions", "requires_python", "shell_machine", "shell_processor", "slow_said",
+        "slow_vs_op",
         "shell_translated", "site_python", "torch_local_pin", "uv_command", "warning_line", "wheel_tag",
         "values_differ", "wrong_apart", "wrong_on_gpu", "wrong_results",
         "works_elsewhere", "x86_cpu_features", "x86_library", "yolo_command",

@@ -14,13 +14,14 @@ import re
 
 from mpscheck.knowledge.needles import gated
 from mpscheck.probes.paste.cpu_words import CPU_ONLY, MPS_AVAILABLE_SAID, cpu_said, names_device
+from mpscheck.probes.paste.hang_words import HANG_SAID
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 from mpscheck.probes.paste.near import Near
 from mpscheck.probes.paste.normalise import spaced_cjk
 from mpscheck.probes.paste.older_torch import OLDER_TORCH_WORKS
 from mpscheck.probes.paste.onnx_engine import ONNX_ENGINE
 from mpscheck.probes.paste.prose_cuda import CUDA_ASKED, CUDA_CALL, CUDA_GUARD, NCCL_CALLED
-from mpscheck.probes.paste.slow_words import slow_on_mps
+from mpscheck.probes.paste.slow_words import SLOWER_THAN_OP, slow_on_mps
 from mpscheck.probes.paste.wrong_words import WRONG_APART, WRONG_ON_GPU, WRONG_RESULTS, WRONG_SAID
 
 KIND = "prose"
@@ -211,8 +212,9 @@ MAC_NAMED = gated(r"(?i)(?<![a-z0-9_])(?:mac(?:book(?: pro| air)?| ?mini| studio
 # The user's words that memory grows on mps ("MPS backend leaks when input sizes vary", "memory grows continuously"):
 # a leak of the MPS backend (its caches) told, not an out-of-memory error shown.
 _GROWTH = (
-    r"(?:leak(?:s|ing|ed)?|memory (?:usage )?(?:keeps? |kept )?(?:grow(?:s|ing)?|increas(?:es|ing)|climb(?:s|ing)"
-    r"|ris(?:es|ing)))"
+    # an adverb between ("memory usage steadily increases, eventually leading to an Out of Memory", pytorch#145374)
+    r"(?:leak(?:s|ing|ed)?|memory (?:usage )?(?:[a-z]{2,12}ly )?(?:keeps? |kept )?(?:grow(?:s|ing)?|increas(?:es|ing)"
+    r"|climb(?:s|ing)|ris(?:es|ing)))"
 )
 GROWTH_WORDS = gated(rf"(?i)\b{_GROWTH}\b|(?:内|显)存\s*(?:泄[漏露]|爆|炸|(?:一直|不断|持续)(?:增长|上涨|涨))")
 MEMORY_GROWTH = Near(GROWTH_WORDS)
@@ -273,6 +275,8 @@ def _words(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.checkpoint_elsewhere", True))
     if OOM_SAID.search(line) and not OOM_MESSAGE.search(line) and not _looks_like_code_or_output(line):
         found.append(seen("paste.oom_said", True))
+    if HANG_SAID.search(line) and not _looks_like_code_or_output(line):  # the judge asks for mps named
+        found.append(seen("paste.hang_said", True))
     if CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
         if "mps" in line or "MPS" in line:
             found.append(seen("paste.crash_said", True))
@@ -303,6 +307,8 @@ def _words(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.mps_fails_said", True))
     if slow_on_mps(line):
         found.append(seen("paste.slow_said", True))
+        if SLOWER_THAN_OP.search(line):
+            found.append(seen("paste.slow_vs_op", True))
     if MEMORY_GROWTH.search(line):
         found.append(seen("paste.memory_growth", True))
     if MACOS_REGRESSION.search(line):
@@ -373,6 +379,8 @@ def _checkpoint_elsewhere(line: str) -> bool:
 
 # A line of Python that sets a name ("device = 'mps'  # run on cpu only", nanoGPT's config with its own comment):
 # code, whose trailing comment is the author's note, not the user's words about this run.
+# An issue title's tag ("[MPS] 3D `F.linear` ... is up to 8.5x slower", pytorch#189847; "[Bug]: ..."): words, not a log.
+TITLE_TAG = gated(r"^\[(?i:mps|bug|feature|question|help|performance|regression)\]:? [\w`']")
 ASSIGNMENT = gated(r"""[a-z_][\w.]{0,60} = (?:['"]|[\w.]{1,60}(?: *#|$))""")
 
 
@@ -381,7 +389,7 @@ def _looks_like_code_or_output(line: str) -> bool:
     stripped = line.strip()
     return (
         not stripped
-        or stripped.startswith(("File ", ">>>", "$", "[", "/", "Traceback"))
+        or (stripped.startswith(("File ", ">>>", "$", "[", "/", "Traceback")) and not TITLE_TAG.match(stripped))
         or bool(LABEL.match(stripped) and not PROSE_LABEL.match(stripped))
         or bool(ASSIGNMENT.match(stripped))
     )

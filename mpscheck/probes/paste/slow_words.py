@@ -15,6 +15,14 @@ SLOW_SAID = (Near(SLOW_WORDS), Near(SLOW_WORDS, 60, GPU_WORD, len("metal")))
 TORCH_SLOWER = "slower than running natively"  # torch's own words in its NotImplementedError, not the user's
 COMPARED = gated(r"(?i)\bslower\b|\bthan\b|比")
 
+# One way of computing said slower than another on mps ("3D `F.linear` on `[B,1,K]` ... is up to 8.5x slower than 2D /
+# `torch.matmul`", pytorch#189847): two paths of the same backend compared, neither the CPU nor another machine. A slow
+# kernel path of that torch, not a fallback or a model too large.
+SLOWER_THAN_OP = gated(
+    r"(?i)\bslower than (?:the |a |an )?(?:[234]-?d\b|`?(?:torch|f|nn)\.\w|(?:float|fp|bf|bfloat)(?:16|32)\b"
+    r"|(?:the )?(?:same|equivalent) (?:op|operation|call|kernel|computation)\b)"
+)
+
 
 def slow_on_mps(line: str) -> bool:
     """Slowness said of mps (or the GPU), not of the CPU the user switched to ("when I change mps as cpu generating

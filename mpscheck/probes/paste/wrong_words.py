@@ -13,6 +13,8 @@ _WRONG = (
     r"(?:wrong|incorrect|different|broken|gibberish|garbage|garbled|messed[- ]up|not (?:the )?same|nan|(?:all )?zeros"
     r"|(?:reports?|outputs?|returns?|gives?|shows?) (?:all )?0|black (?:images?|outputs?|pictures?|frames?)"
     r"|(?:pure|just|only) noise|corrupt(?:ed|s|ion)?|inconsistent"
+    # a result set against the CPU's in a word ("a large discrepancy between the CPU and MPS output", pytorch#192934)
+    r"|(?<!\bno )(?<!\bany )discrepanc(?:y|ies)"
     # a result set against another ("MPS result does not match CPU result", pytorch#154171)
     r"|(?:does|did|do)(?:n't| not) match"
     # an all-zero result and a darker one ("my depth returns a zero matrix", DepthAnything/Depth-Anything-V2#265;
@@ -53,12 +55,16 @@ _BAD = (
 # remove the bounding boxes, showing only the incorrect segmentation masks"), not of a claim ("... is incorrect").
 _OUTPUTS = (
     r"(?:results?|outputs?|images?|masks?|boxes|predictions?|detections?|embeddings?|values|numbers|weights|tokens"
-    r"|text|audio|sounds?|speech|voices?|segmentations?|transcriptions?)"
+    # a training run's numbers ("training with DPOTrainer would result in corrupted training losses", pytorch#180776)
+    r"|text|audio|sounds?|speech|voices?|segmentations?|transcriptions?|loss(?:es)?|gradients?"
+    # "nn.Linear gives the wrong answer when `bias=True`" (pytorch#188438)
+    r"|answers?)"
 )
 _AUDIO = r"(?:audio|sounds?|speech|voices?|vocals?|outputs?|files?|wavs?|tracks?|stems?|results?|clips?)"
 # "the following strange result" (segment-anything#458), "weird outputs": the user's own word for a result gone wrong
 _STRONG = (
-    rf"(?:wrong|incorrect|corrupt(?:ed)?|garbage|gibberish|garbled|nonsense|strange|weird|meaningless)"
+    # "GRPOTrainer would generate nonsensical text" (pytorch#180776)
+    rf"(?:wrong|incorrect|corrupt(?:ed)?|garbage|gibberish|garbled|nonsense|nonsensical|strange|weird|meaningless)"
     rf"(?: [\w-]{{1,20}}){{0,2}}? {_OUTPUTS}"
     # a box no detector can return: "boxes with negative width values ... only ... with --device mps" (yolov5#12654)
     r"|negative[- ](?:widths?|heights?|areas?)"
@@ -115,6 +121,12 @@ _OTHER = (
     r"(?:seems?|seemed|looks?|looked) (?:\w{1,12} )?(?:odd|weird|strange|wrong)"
     # never "known silent-correctness bugs" (a report's list of what a torch has: mpscheck's own silent-bugs check)
     r"|correctness (?:issues?|problems?)"
+    # a wrong result said to come silently, or to look right ("return silently wrong results", pytorch#195163; "The
+    # call returns plausible tensors without a warning, error, or NaN", pytorch#195910; "plausible-looking output",
+    # pytorch#192212): never "fails silently" (no result at all)
+    r"|silently (?:wrong|incorrect|corrupt(?:s|ed)?|returns?|produces?|gives?|computes?)"
+    r"|(?:returns?|returned|gives?|gave|produces?|produced) plausible"
+    r"|plausible[- ]looking (?:tensors?|outputs?|results?|values|numbers)"
 )
 OTHER_WRONG = gated(rf"(?i)\b(?:{_OTHER})\b")
 WRONG_SAID = (*WRONG_NEAR, MAC_RESULTS_BAD, MAC_RESULTS_DIFFER, WRONG_PICTURE, WRONG_TOKENS, Near(OTHER_WRONG))
