@@ -69,3 +69,11 @@ def test_line_breaks_are_counted_once_across_pieces_in_every_encoding() -> None:
     words = explain_input._Breaks("one\ntwo\r")
     words.add("\nthree")
     assert words.count == 2
+
+
+def test_a_vm_cap_out_of_memory_finding_gives_its_numbers_once() -> None:
+    said = next(f.summary for f in explain_text(OOM).findings if f.id == "error-text")
+    assert said == (
+        "line 2: MPS ran out of memory: torch was refused 256 MB although it fits under the cap, with no other "
+        "allocations (torch holds 17.82 GB, other allocations 0 bytes, cap 18.13 GB, asked for 256 MB) (out-of-memory)"
+    )

@@ -136,6 +136,8 @@ def error_text(ctx: Context) -> Outcome:
 def _meaning(ctx: Context, sig: Signature) -> str:
     if sig.kind == "oom":  # read by its numbers, as the smoke test reads it
         reading = read_oom(dict(sig.groups), ctx.facts)
+        if reading.variant == "vm-cap":  # its words hold its numbers already
+            return f"MPS ran out of memory: {reading.kind}"
         return f"MPS ran out of memory: {reading.kind} ({reading.numbers})"
     return sig.summary(ctx.python)
 
