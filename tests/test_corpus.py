@@ -288,15 +288,7 @@ WRONG_FIX = {
 
 # Cases added on 2026-11-24 that the engine did not yet get right when they were added (cause or fix):
 # each leaves this set when a rule explains it (strict: an explained case fails until it is removed).
-NOT_YET_EXPLAINED: set[str] = {
-    # round 37 (distributed training on a Mac: no cause for it yet)
-    "chemprop-1261-ddp-family-mps-accelerator-auto-m1.txt",
-    "deepspeed-7148-mics-init-no-comm-backend-mps-pytest.txt",
-    "examples-1105-mnist-hogwild-share-filename-mps.txt",
-    "marker-255-mps-torch-multiprocessing-share-memory-workers.txt",
-    "nafm-official-2-ddpstrategy-object-mps-macbook-air.txt",
-    "pytorch-149537-no-comm-backend-for-mps-torchft-m2-ultra.txt",
-}
+NOT_YET_EXPLAINED: set[str] = set()
 
 
 def _params() -> list[object]:
