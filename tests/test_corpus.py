@@ -288,12 +288,7 @@ WRONG_FIX = {
 
 # Cases added on 2026-11-24 that the engine did not yet get right when they were added (cause or fix):
 # each leaves this set when a rule explains it (strict: an explained case fails until it is removed).
-NOT_YET_EXPLAINED: set[str] = {
-    # round 37, second batch
-    "easyocr-1136-empty-result-m1-gpu-false-fixes.txt",
-    "easyocr-1182-m1-cpu-gpu-different-results-slower.txt",
-    "pytorch-scatter-464-scatter-min-cpu-assert-mps-notebook.txt",
-}
+NOT_YET_EXPLAINED: set[str] = set()
 
 
 def _params() -> list[object]:

@@ -75,3 +75,57 @@ def test_other_backends_and_other_devices_are_not_this_cause() -> None:
         "strategies from the DDP family are not supported on the CPU accelerator",
     ):
         assert explain_text(line).cause.id != "distributed-on-mps", line
+
+
+def _gpu_off(lines: list[str]) -> list[int]:
+    from mpscheck.probes.paste import gpu_off
+
+    return [o.line for o in gpu_off.parse(lines) if o.fact == "paste.gpu_off_works"]
+
+
+def test_the_gpu_turned_off_as_the_cure_is_read() -> None:
+    said = [
+        "# title: 1.7.1, Macbook M1 silicon, default Reader cannot read text, have to disable GPU to fix issue",
+        "# user: Must specify `gpu=False` to make code work.",  # EasyOCR#1136
+        "# user: The CPU works well, but the GPU has some problems！",  # EasyOCR#1182
+        "# user: it works fine with use_gpu=False",
+        "# user: disabling the GPU fixes it",
+    ]
+    assert _gpu_off(said) == [1, 2, 3, 4, 5]
+
+
+def test_a_gpu_setting_or_a_gpu_alone_is_not_the_cure() -> None:
+    assert _gpu_off(["reader = easyocr.Reader(['de'], gpu=False)"]) == []  # code: a setting, no outcome
+    assert _gpu_off(["# user: the GPU has some problems"]) == []  # no CPU set against it
+    assert _gpu_off(["# user: the CPU works, but I want the GPU"]) == []  # nothing fails on the GPU
+    assert _gpu_off(["# user: I need to enable the GPU"]) == []
+    assert _gpu_off(["# user: regpu=False works"]) == []  # not the switch's name
+
+
+def test_the_gpu_off_cure_on_an_apple_silicon_mac_is_a_bug_of_mps() -> None:
+    paste = "# title: Macbook M1 silicon, default Reader cannot read text, have to disable GPU to fix issue\n"
+    diagnosis = explain_text(paste)
+    assert diagnosis.cause.id == "metal-bug-fixed-later"
+    assert "turned off" in diagnosis.cause.summary
+
+
+def test_the_gpu_off_cure_elsewhere_is_not_read_as_mps() -> None:
+    said = "# user: have to disable GPU to fix issue"
+    assert explain_text(said).cause.id != "metal-bug-fixed-later"  # no Mac shown: the GPU may be anyone's
+    intel = "# user: on my Intel MacBook Pro with a Radeon, have to disable GPU to fix issue"
+    assert explain_text(intel).cause.id != "metal-bug-fixed-later"
+    cuda = "# user: on my Mac, have to disable GPU to fix issue\nAssertionError: Torch not compiled with CUDA enabled"
+    assert explain_text(cuda).cause.id == "cuda-requested-on-mac"
+
+
+def test_a_compiled_extensions_cpu_only_kernel_on_mps_is_its_missing_op() -> None:
+    line = (  # rusty1s/pytorch_scatter#464
+        'RuntimeError: src.device().is_cpu() INTERNAL ASSERT FAILED at "csrc/cpu/scatter_cpu.cpp":11, please report '
+        "a bug to PyTorch. src must be CPU tensor"
+    )
+    hit = first(line)
+    assert hit is not None and hit.row.id == "library-op-missing" and hit.groups["op"] == "scatter"
+    diagnosis = explain_text(line)
+    assert diagnosis.cause.id == "op-not-implemented"
+    assert diagnosis.cause.summary.startswith("scatter (a compiled op of the library")
+    assert first('x.is_cpu() INTERNAL ASSERT FAILED at "csrc/cpu/scatter_cpu.cpp":11') is None  # no .device()

@@ -36,6 +36,7 @@ PARSERS = (
     "environment",
     "precision",
     "contrast",
+    "gpu_off",
     "prose",
     "errors",
 )
