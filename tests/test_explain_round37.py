@@ -129,3 +129,53 @@ def test_a_compiled_extensions_cpu_only_kernel_on_mps_is_its_missing_op() -> Non
     assert diagnosis.cause.id == "op-not-implemented"
     assert diagnosis.cause.summary.startswith("scatter (a compiled op of the library")
     assert first('x.is_cpu() INTERNAL ASSERT FAILED at "csrc/cpu/scatter_cpu.cpp":11') is None  # no .device()
+
+
+def test_gloo_handed_an_mps_tensor_is_this_cause() -> None:
+    line = (  # ultralytics/ultralytics#15701, rank 1 of DDP on a Mac
+        "[rank1]: RuntimeError: ProcessGroupGloo::allgather: invalid tensor type at index 0 (expected "
+        "TensorOptions(dtype=long long, device=cpu, layout=Strided), got TensorOptions(dtype=long long, "
+        "device=mps:0, layout=Strided"
+    )
+    hit = first(line)
+    assert hit is not None and hit.row.id == "no-comm-backend-for-mps"
+    assert explain_text(line).cause.id == "distributed-on-mps"
+    cuda = line.replace("device=mps:0", "device=cuda:0")  # a CUDA tensor handed to gloo: not the Mac's trouble
+    assert first(cuda) is None or first(cuda).row.id != "no-comm-backend-for-mps"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "# user: When using the `c10d` operators on MPS, PyTorch raises an exception that they are not implemented",
+        "# user: To resolve that I had force CPU accelerator (MPS + DDP is unsupported) by modifying the train.py",
+        "# user: is torch.distributed supported with mps at all?",
+        "# user: wrapping the model in DistributedDataParallel on the mps device hangs",
+    ],
+)
+def test_distributed_use_on_mps_told_in_words_is_this_cause(said: str) -> None:
+    hit = first(said)
+    assert hit is not None and hit.row.id == "distributed-on-mps-told"
+    assert explain_text(said).cause.id == "distributed-on-mps"
+
+
+def test_distributed_words_without_mps_are_not_told_as_this_cause() -> None:
+    for said in (
+        "# user: DDP on my 4 A100s works fine",
+        "# user: torch.distributed with NCCL on the cluster",
+        "# user: the mps device works, and my DDP job runs elsewhere",  # mps before DDP, not DDP on mps
+    ):
+        hit = first(said)
+        assert hit is None or hit.row.id != "distributed-on-mps-told", said
+
+
+def test_a_run_said_to_abort_on_mps_is_a_crash_not_a_healthy_banner() -> None:
+    paste = (  # chemprop#1351: Lightning's banner shows mps in use, the words say the process aborts there
+        "# user: training can abort the Python process when Lightning auto-selects the mps accelerator.\n"
+        "GPU available: True (mps), used: True\n"
+        "# user: and training aborts.\n"
+    )
+    diagnosis = explain_text(paste)
+    assert diagnosis.cause.id == "metal-bug-fixed-later"
+    assert "crashes on mps" in diagnosis.cause.summary
+    assert explain_text("GPU available: True (mps), used: True\n").cause.id == "healthy"  # the banner alone

@@ -34,14 +34,17 @@ DISTRIBUTED: tuple[Row, ...] = (
         # torch/distributed/distributed_c10d.py (BackendConfig): no default backend for the mps device before
         # pytorch/pytorch#149538; ProcessGroup.hpp when a collective is handed mps tensors on a gloo group
         r"We detected accelerator mps on your machine\. But we don't know which communication backend"
-        r"|No backend type associated with device type mps\b",
+        r"|No backend type associated with device type mps\b"
+        # gloo handed an mps tensor by DDP's first collective (ultralytics/ultralytics#15701): "ProcessGroupGloo::
+        # allgather: invalid tensor type at index 0 (expected TensorOptions(... device=cpu ...), got ... device=mps:0"
+        r"|ProcessGroupGloo::\w{1,40}: invalid tensor type\b[^\n]{0,400}?\bdevice=mps\b",
         "distributed-on-mps",
         "torch.distributed has no communication backend for mps tensors (NCCL is CUDA's; gloo reduces CPU tensors)",
         f"Either {ONE_PROCESS}, or start torch.distributed with backend='gloo' and reduce CPU tensors (the job on "
         "the CPU); later torch releases pick gloo for mps by themselves.",
         (),
         "torch/distributed/distributed_c10d.py (BackendConfig); https://github.com/pytorch/pytorch/issues/149537; "
-        "https://github.com/deepspeedai/DeepSpeed/issues/7148",
+        "https://github.com/deepspeedai/DeepSpeed/issues/7148; https://github.com/ultralytics/ultralytics/pull/15701",
     ),
     Row(
         "share-memory-on-mps",
@@ -57,4 +60,22 @@ DISTRIBUTED: tuple[Row, ...] = (
         "torch/csrc/StorageSharing.cpp (_share_filename_); https://github.com/pytorch/examples/issues/1105; "
         "https://github.com/datalab-to/marker/issues/255",
     ),
+)
+
+# The same told in words, no message quoted: "the `c10d` operators on MPS" (pytorch/pytorch#173808), "MPS + DDP is
+# unsupported" (TomAIDD/NaFM-Official#2). Joined into knowledge/told_rows.py's TOLD (late): a message, when quoted
+# too, outranks its retelling. Each branch starts with its own literal, the row's needles (never every "mps" line).
+_ON_MPS = r"[^\n]{0,60}?\b(?:on|with|for|using|to) (?:the |an? )?(?:MPS|mps|Mps)\b"
+DISTRIBUTED_TOLD = Row(
+    "distributed-on-mps-told",
+    rf"\bc10d\b{_ON_MPS}|\btorch\.distributed\b{_ON_MPS}|\bDistributedDataParallel\b{_ON_MPS}|\bDDP\b{_ON_MPS}"
+    r"|(?<!\w)(?:MPS|mps) ?\+ ?DDP\b",
+    "distributed-on-mps",
+    "the paste tells of torch.distributed (DDP, c10d collectives) with tensors on mps, which has no communication "
+    "backend for them",
+    f"Either {ONE_PROCESS}, or run the multi-process job on the CPU (backend='gloo' with CPU tensors, "
+    "accelerator='cpu'); the CPU fallback does not make collectives on mps tensors work.",
+    (),
+    "https://github.com/pytorch/pytorch/issues/173808 (and PR #173954: collectives on mps fail even with the "
+    "fallback); https://github.com/TomAIDD/NaFM-Official/pull/2",
 )

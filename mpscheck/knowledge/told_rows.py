@@ -6,6 +6,7 @@ own message, when quoted too, names the dtype exactly and outranks a retelling.
 
 from __future__ import annotations
 
+from mpscheck.knowledge.distributed_rows import DISTRIBUTED_TOLD
 from mpscheck.knowledge.error_rows import Row
 
 # The dtypes MPS has no kind of at all (float8 variants, unsigned wider than 8 bits), as people write them; float64
@@ -30,4 +31,5 @@ TOLD: tuple[Row, ...] = (
         "aten/src/ATen/mps/EmptyTensor.cpp (the dtypes MPS accepts); https://zjncs.github.io/2025/12/01/ "
         "(Z-Image-Turbo FP8 on ComfyUI, macOS)",
     ),
+    DISTRIBUTED_TOLD,
 )
