@@ -179,3 +179,10 @@ def test_a_run_said_to_abort_on_mps_is_a_crash_not_a_healthy_banner() -> None:
     assert diagnosis.cause.id == "metal-bug-fixed-later"
     assert "crashes on mps" in diagnosis.cause.summary
     assert explain_text("GPU available: True (mps), used: True\n").cause.id == "healthy"  # the banner alone
+
+
+def test_a_line_without_gpu_or_mps_costs_no_pattern() -> None:
+    from mpscheck.probes.paste import gpu_off
+
+    assert _gpu_off(["# user: I need to disable the thing to fix it, but the CPU works"]) == []
+    assert gpu_off.GPU_OFF_FIXES.search("have to disable mps to fix it")  # mps counts as the GPU too

@@ -44,6 +44,9 @@ def parse(lines: list[str]) -> list[Observation]:
 
 
 def _line(seen: Seen, line: str) -> list[Observation]:
+    low = line.lower()
+    if "gpu" not in low and "mps" not in low:  # every reading names the GPU (or mps): a line without is free
+        return []
     against = bool(CONTRAST.search(line) and GPU_FAILS.search(line) and CPU_WORKS.search(line))
     if against or GPU_OFF_FIXES.search(line):
         return [seen("paste.gpu_off_works", True)]
