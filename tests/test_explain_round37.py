@@ -186,3 +186,37 @@ def test_a_line_without_gpu_or_mps_costs_no_pattern() -> None:
 
     assert _gpu_off(["# user: I need to disable the thing to fix it, but the CPU works"]) == []
     assert gpu_off.GPU_OFF_FIXES.search("have to disable mps to fix it")  # mps counts as the GPU too
+
+
+def _device(line: str) -> list[object]:
+    from mpscheck.probes.paste import prose
+
+    return [o.value for o in prose.parse([line]) if o.fact == "paste.device_used"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "# user: no Apple Silicon a separação de vozes roda inteira em CPU",  # ScribaDev#203, Portuguese
+        "# user: el modelo se ejecuta en la CPU",
+        "# user: ça tourne sur le CPU",
+        "# user: usa solo la CPU",
+        "# user: il utilise uniquement le CPU",
+    ],
+)
+def test_the_run_on_the_cpu_told_in_portuguese_spanish_or_french_is_read(said: str) -> None:
+    assert _device(said) == ["cpu"]
+
+
+def test_other_devices_and_infinitives_in_those_languages_are_not_the_cpu_run() -> None:
+    assert _device("# user: corre en la GPU") == []
+    assert _device("# user: rodar em CPU é lento?") == []  # to run, not runs: a question, no run shown
+    assert _device("# user: usa la CPU para el preprocesado") == []  # no "only": the CPU beside the GPU
+
+
+def test_a_mac_whose_diarization_runs_on_the_cpu_told_in_portuguese_never_asked_for_mps() -> None:
+    paste = (
+        "# user: Na 1.4.20, macOS 26.4.1, Apple M5 Pro (18 núcleos), torch 2.14.0, pyannote.audio 4.0.7.\n"
+        "# user: `diarize.py` só tem o ramo `cuda`, então no Apple Silicon a separação de vozes roda inteira em CPU.\n"
+    )
+    assert explain_text(paste).cause.id == "mps-not-requested"
