@@ -220,3 +220,26 @@ def test_a_mac_whose_diarization_runs_on_the_cpu_told_in_portuguese_never_asked_
         "# user: `diarize.py` só tem o ramo `cuda`, então no Apple Silicon a separação de vozes roda inteira em CPU.\n"
     )
     assert explain_text(paste).cause.id == "mps-not-requested"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "# user: covering the Apple-Silicon `MPS Tensor to float64` error a user just hit",  # zotero-docling#36
+        "# user: it hard-codes `dtype=torch.float64` for the position-embedding tensor, which PyTorch's MPS backend "
+        "cannot represent.",
+    ],
+)
+def test_float64_told_in_words_or_cut_to_its_middle_is_float64(said: str) -> None:
+    hit = first(said)
+    assert hit is not None and hit.row.id == "float64-told"
+    assert explain_text(said).cause.id == "float64-unsupported"
+
+
+def test_float64_beside_an_mps_that_works_is_not_float64() -> None:
+    for said in (
+        "# user: float64 on the CPU, and the MPS backend cannot handle my 8 GB model",  # another sentence's MPS
+        "# user: torch.float64. The MPS backend cannot use more memory",
+    ):
+        hit = first(said)
+        assert hit is None or hit.row.id != "float64-told", said
