@@ -172,6 +172,8 @@ FIX_SHAPES = {
     "fork-after-mps-init": lambda fix: "spawn" in fix.summary,
     # the engine's CPU device (CTranslate2), or the CUDA-only library turned off (bitsandbytes, xformers)
     "backend-has-no-mps": lambda fix: re.search(r"device='cpu'|\boff\b", fix.summary),
+    # one process on mps, or the multi-process job on the CPU (accelerator='cpu', gloo, TORCH_DEVICE=cpu)
+    "distributed-on-mps": lambda fix: "one process" in fix.summary and "CPU" in fix.summary,
 }
 
 

@@ -286,6 +286,10 @@ WRONG_FIX = {
     "shows no conda of its own, so the answer gives Homebrew's arm64 Python (the same fix by another installer)",
     "gitcode-whisper-cpp-intel-mac-hold-zh.txt": "the thread's fix is whisper.cpp's own -ng flag (its Metal off on "
     "the Intel Mac), which the answer cannot name for a paste that shows no whisper-cli command; it says the CPU",
+    # round 37
+    "cellpose-1033-no-masks-after-training-m2-sequoia-slow.txt": "'it found no masks' after training and 'extremely "
+    "slow' on 'an M2 Macbook, macOS Sequoia 15.0', with no GPU, mps or error named: that cellpose trained on mps is "
+    "the maintainer's guess, not the paste's, so the answer stays not enough evidence",
 }
 
 

@@ -99,9 +99,9 @@ TABLE: tuple[Row, ...] = (
     Row(
         "library-op-missing",
         r"(?<!\w)(?P<op>\w+): implementation for device mps(?::\d+)? not found"
-        # a library's CPU-only kernel handed a tensor on mps (detectron2's ROIAlign_cpu.cpp: "input must be a CPU
-        # tensor"): no MPS kernel of the library's own
-        r"|input\.device\(\)\.is_cpu\(\) INTERNAL ASSERT FAILED at \"[^\"\n]{0,300}?/(?P<op2>\w+?)_cpu\.cpp\"",
+        # a library's CPU-only kernel handed a tensor on mps (detectron2's ROIAlign_cpu.cpp "input must be a CPU
+        # tensor", torch_scatter's scatter_cpu.cpp "src must be CPU tensor"): no MPS kernel of the library's own
+        r"|\w{1,40}\.device\(\)\.is_cpu\(\) INTERNAL ASSERT FAILED at \"[^\"\n]{0,300}?/(?P<op2>\w+?)_cpu\.cpp\"",
         "op-not-implemented",
         "{op} (a compiled op of the library, e.g. mmcv) has no MPS implementation; PYTORCH_ENABLE_MPS_FALLBACK does "
         "not cover a library's own ops",

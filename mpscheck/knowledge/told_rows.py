@@ -6,6 +6,7 @@ own message, when quoted too, names the dtype exactly and outranks a retelling.
 
 from __future__ import annotations
 
+from mpscheck.knowledge.distributed_rows import DISTRIBUTED_TOLD
 from mpscheck.knowledge.error_rows import Row
 
 # The dtypes MPS has no kind of at all (float8 variants, unsigned wider than 8 bits), as people write them; float64
@@ -29,5 +30,23 @@ TOLD: tuple[Row, ...] = (
         (),
         "aten/src/ATen/mps/EmptyTensor.cpp (the dtypes MPS accepts); https://zjncs.github.io/2025/12/01/ "
         "(Z-Image-Turbo FP8 on ComfyUI, macOS)",
+    ),
+    DISTRIBUTED_TOLD,
+    Row(
+        "float64-told",
+        # torch's float64 message cut to its middle ("the Apple-Silicon `MPS Tensor to float64` error"), or float64 said
+        # to be beyond the backend ("hard-codes `dtype=torch.float64` ..., which PyTorch's MPS backend cannot
+        # represent", max3925vats/zotero-docling#36: a clause of its own about it); the whole message is the float64
+        # row's, earlier in the table
+        r"MPS [Tt]ensors? to float64\b"
+        r"|(?<![\w.])(?:torch\.)?float64\b[^\n.;!?]{0,80}?\b(?:which|that)\b[^\n.;!?]{0,30}?\b(?:MPS|mps)\b"
+        r"(?: backend| framework| device)? (?:cannot|can't|does not|doesn't|is unable to) "
+        r"(?:represent|handle|use|store|support)\b",
+        "float64-unsupported",
+        "a float64 (double) tensor reached MPS, which has no float64",  # the float64 row's words (errors.py)
+        "Use float32: create tensors with dtype=torch.float32 (numpy arrays are float64 by default: call "
+        ".float() or torch.from_numpy(a).float() before .to('mps')).",
+        (),
+        "https://github.com/max3925vats/zotero-docling/pull/36 (transformers' RT-DETRv2 position embedding in float64)",
     ),
 )

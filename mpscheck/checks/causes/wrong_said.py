@@ -15,6 +15,8 @@ SUMMARIES = {
     "paste.wrong_apart": "the paste says the results are wrong, and the run it shows uses mps; no error explains it",
     "paste.wrong_on_gpu": "the paste says the results on the GPU of this Mac are wrong (torch reaches a Mac's GPU "
     "through mps), and shows no error that would explain it",
+    "paste.gpu_off_works": "the paste says the run goes right only with the GPU of this Mac turned off (torch reaches "
+    "a Mac's GPU through mps), and shows no error that would explain it",
     "paste.degenerate_text": "the text the run on mps generated has degenerated (one word glued to itself over and "
     "over, or '!' between its words: what a model gives when its numbers went wrong), and the paste shows no error",
     "paste.mps_fails_cpu_works": "the paste says the run fails on mps where it works on the CPU, and shows no error "
@@ -35,8 +37,9 @@ def summary(fact: str) -> str:
 
 
 def wrong_on_mac_gpu(paste: Paste, facts: Facts) -> Observation | None:
-    """Results called wrong on "the GPU" of a Mac (no Intel shown, no PC GPU, no CUDA asked): torch's GPU is mps."""
-    said = paste.get("paste.wrong_on_gpu")
+    """Results called wrong on "the GPU" of a Mac, or a run right only with the GPU off (no Intel shown, no PC GPU,
+    no CUDA asked): torch's GPU is mps."""
+    said = paste.get("paste.wrong_on_gpu") or paste.get("paste.gpu_off_works")
     if said is None or facts.host.system != "Darwin" or facts.host.arm64_hardware is False:
         return None
     if paste.get("paste.pc_gpu") or paste.get("paste.cuda_asked"):

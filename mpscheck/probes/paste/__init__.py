@@ -37,6 +37,7 @@ PARSERS = (
     "environment",
     "precision",
     "contrast",
+    "gpu_off",
     "prose",
     "errors",
 )

@@ -59,6 +59,12 @@ CPU_ONLY = gated(
     r"|\b(?:keeps?|kept) (?:on )?(?:reverting|going back|switching back|defaulting) to (?:the )?cpu\b"
     r"|\b(?:(?:runs?|running|ran|happen(?:s|ed|ing)?) on|uses?|using) (?:just |only )?(?:one|a single|1) (?:cpu )?"
     r"core\b"
+    # The same in Portuguese, Spanish and French ("a separação de vozes roda inteira em CPU", allanrmartins/ScribaDev
+    # #203; "se ejecuta en la CPU", "tourne sur le CPU"; "usa solo la CPU", "utilise uniquement le CPU")
+    r"|\b(?:roda|rodam|rodando|corre|corren|corriendo|ejecuta|ejecutan|ejecutando|tourne|tournent)"
+    r"(?: [\w-]{1,20}){0,2}? (?:em|en|sur) (?:a |la |le |el )?cpu\b"
+    r"|\b(?:usa|usam|utiliza|utilizam|utilise|utilisent)(?: [\w-]{1,12})? (?:apenas|só|somente|solo|sólo|solamente"
+    r"|seulement|uniquement) (?:a |la |le |el )?cpu\b"
 )
 # "mps.is_available() shows true" in words: a Mac with MPS, said (the CPU runs it there); never evidence mps ran.
 MPS_AVAILABLE_SAID = gated(

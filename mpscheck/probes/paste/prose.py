@@ -120,7 +120,7 @@ OOM_SAID = gated(
     r"|\b(?:out of memory|oom)\b[^\n]{0,40}?\b(?:on|with|using) (?:the )?(?:mps|gpu)\b"
 )
 OOM_MESSAGE = gated(r"(?i)backend out of memory|OutOfMemoryError|Tried to allocate")  # torch's own, shown
-CRASH_SAID = gated(r"(?i)\bcrash(?:es|ed|ing)?\b|\bbus error\b|\bsegfault")
+CRASH_SAID = gated(r"(?i)\bcrash(?:es|ed|ing)?\b|\bbus error\b|\bsegfault|\babort(?:s|ed|ing)?\b")
 # The user's words that the run fails on mps where the CPU's works ("works well when running on CPU but failed on
 # Apple MPS", "it fails on mps but works on cpu", "works on the CPU but not on MPS"): a backend bug told with no
 # error shown, neither a crash nor wrong numbers said. All three on one line: a failure word near mps, a working
