@@ -323,3 +323,10 @@ def test_cuda_asked_with_mps_wanted_and_no_system_is_a_macs_round33() -> None:
     assert reader(["device = 'mps'", words]).cuda_asked() is None  # mps asked for: not "wanted"
     assert reader(["Linux box 6.5.0-generic x86_64 GNU/Linux", words]).cuda_asked() is None
     assert reader(["# user: the code asks for cuda"]).cuda_asked() is None  # no Mac, no mps
+
+
+def test_an_install_on_the_line_just_before_the_true_answer_counts() -> None:
+    """`pip install ... && python -c "...is_available()"`: the install is on the line right above the answer."""
+    both = '$ pip install -U torch && python -c "import torch; print(torch.backends.mps.is_available())"'
+    shown = reader([*REPL_FALSE, both, "True"]).another_torch_works()
+    assert [e.line for e in shown] == [2, 3, 4, 4, 5] and shown[2] == Evidence(4, both)

@@ -311,6 +311,16 @@ def test_the_end_of_a_utf16_file_is_read_on_its_code_units(tmp_path) -> None:
     assert "\ufffd" not in given.text
 
 
+def test_the_end_of_a_utf16_file_cut_short_by_a_byte_is_still_read_on_its_code_units(tmp_path) -> None:
+    """An odd number of bytes: the end starts at an odd byte, and is read from the next whole code unit."""
+    path = tmp_path / "log.txt"
+    body = "héllo\n" * 200_000 + "Traceback: the end"
+    path.write_bytes(codecs.BOM_UTF16_LE + body.encode("utf-16-le") + b"!")
+    given = read_input(str(path))
+    assert given.cut and given.text.endswith("héllo\nTraceback: the end\ufffd")
+    assert given.text.count("\ufffd") == 1
+
+
 def _utf32(characters: int, extra: bytes = b"") -> bytes:
     return codecs.BOM_UTF32_LE + ("a" * (characters - 1) + "z").encode("utf-32-le") + extra
 

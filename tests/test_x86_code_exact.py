@@ -69,6 +69,7 @@ def test_the_mkl_line_is_x86_evidence_only_where_the_paste_shows_a_mac() -> None
     assert judge([M1, FATAL]).x86_python() == (Evidence(2, FATAL),)
     assert judge([DARWIN, FATAL]).x86_python() == (Evidence(2, FATAL),)  # a /Users path: macOS
     assert judge([INTEL, FATAL]).x86_python() == ()  # the Intel brand alone names no Mac
+    assert judge(["# user: it fails on my MacBook", FATAL]).x86_python() == (Evidence(2, FATAL),)  # a Mac named
 
 
 def test_mkl_on_an_apple_chip_is_rosetta_with_the_fix_for_an_intel_python_install() -> None:
