@@ -323,8 +323,10 @@ def main() -> int:
     work: Path = args.workdir.resolve()
     if not args.tally_only:
         prepare(work, args.clear_caches)
-        mutmut = [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.max_children)]
-        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        # mutmut's stats pass split over as many processes as it runs mutants in (benchmarks/mutmut_sharded.py)
+        sharded = str(Path(__file__).resolve().parent / "mutmut_sharded.py")
+        mutmut = [sys.executable, sharded, "run", "--max-children", str(args.max_children)]
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "MUTMUT_SHARDS": str(args.max_children)}
         names = list(args.names) + (args.names_from.read_text().split() if args.names_from else [])
         if args.sample:
             # mutmut generates every mutant before it filters by name: a name that matches none
