@@ -290,16 +290,9 @@ WRONG_FIX = {
 # each leaves this set when a rule explains it (strict: an explained case fails until it is removed).
 NOT_YET_EXPLAINED: set[str] = {
     # round 36, first batch, before its fixes
-    "a1111-13023-nans-unet-m1-pro-template.txt",
-    "a1111-13739-nans-after-sonoma-m1-air.txt",
-    "comfyui-2273-blank-images-m2-prose.txt",
-    "comfyui-4799-upcast-fixes-black-mac-mini-m1.txt",
-    "fooocus-1184-black-image-i5-mac-invalid-cast.txt",
     # round 36, second batch, before its fixes
     "comfyui-gguf-107-nightly-breaks-gguf-torch-241-works.txt",
     "coqui-tts-3649-xtts-mps-hangs-m1-max.txt",
-    "diffusers-2495-upscale-pipeline-black-on-mps.txt",
-    "fooocus-2171-black-invalid-cast-m1-max-monterey.txt",
     "whisper-real-time-5-m2-nightly-fallback-wrong-words.txt",
 }
 

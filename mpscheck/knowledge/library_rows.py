@@ -12,6 +12,7 @@ translated (MuJoCo). Every pattern is an alternation of literals and bounded cla
 from __future__ import annotations
 
 from mpscheck.knowledge.error_rows import Row
+from mpscheck.knowledge.half_rows import HALF
 
 UPGRADE = "{python} -m pip install --upgrade torch"
 
@@ -116,4 +117,5 @@ LIBRARY: tuple[Row, ...] = (
         "https://github.com/google-deepmind/mujoco (python/mujoco/__init__.py: the ImportError on a translated "
         "x86_64 Python); https://github.com/huggingface/lerobot/pull/665",
     ),
+    *HALF,
 )

@@ -16,6 +16,7 @@ import re
 from typing import Any, Callable
 
 from mpscheck.checks.causes import wrong_said
+from mpscheck.checks.causes.half_nan import half_precision
 from mpscheck.checks.causes.library import own_frames
 from mpscheck.checks.causes.memory import oom_said
 from mpscheck.checks.causes.model import Cause, Evidence
@@ -272,6 +273,7 @@ class UnmatchedRules(PrecisionRules):
             )
         if said is None:
             said = wrong_said.wrong_on_mac_gpu(self.paste, self.facts) or wrong_said.degenerate(self.paste)
+            said = said or wrong_said.nan_cast(self.paste, self.facts)  # numpy's NaN cast of a picture
         if said is not None and (nan is None or on_mps is None):
             return [self.loaded_onto_mps(said) or self.wrong_results(said)]
         if nan is None or on_mps is None:
@@ -367,6 +369,8 @@ class UnmatchedRules(PrecisionRules):
 
     def wrong_results(self, said: Any) -> Cause:
         """The paste says the results on mps are wrong (and shows no error): a backend bug until shown otherwise."""
+        if half := half_precision(self.paste.text, said):  # a black picture with half precision at work
+            return half
         remedy = Remediation(
             "Compare the op on the CPU and on mps to find the first that differs, and upgrade torch (and macOS): "
             "wrong results on mps are mostly backend bugs fixed in later releases (.contiguous() before the op, or "

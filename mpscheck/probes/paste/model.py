@@ -107,6 +107,7 @@ PASTE_FACTS = frozenset(
         "nan_values",
         "no_mps_build",
         "not_a_mac", "older_torch_works", "onnx_engine", "only_on_mps", "oom_said", "pc_gpu",
+        "picture_wrong",
         "pip_requirement", "pip_versions", "requires_python", "shell_machine", "shell_processor", "slow_said",
         "shell_translated", "site_python", "torch_local_pin", "uv_command", "warning_line", "wheel_tag",
         "values_differ", "wrong_apart", "wrong_on_gpu", "wrong_results",

@@ -21,7 +21,14 @@ from mpscheck.probes.paste.older_torch import OLDER_TORCH_WORKS
 from mpscheck.probes.paste.onnx_engine import ONNX_ENGINE
 from mpscheck.probes.paste.prose_cuda import CUDA_ASKED, CUDA_CALL, CUDA_GUARD, NCCL_CALLED
 from mpscheck.probes.paste.slow_words import slow_on_mps
-from mpscheck.probes.paste.wrong_words import WRONG_APART, WRONG_ON_GPU, WRONG_RESULTS, WRONG_SAID
+from mpscheck.probes.paste.wrong_words import (
+    BLACK_PICTURE,
+    NAN_CAST,
+    WRONG_APART,
+    WRONG_ON_GPU,
+    WRONG_RESULTS,
+    WRONG_SAID,
+)
 
 KIND = "prose"
 # Any casing, the tier joined or hyphenated as people type it: "m1 pro", "M1Pro", "M2-Max", "m3 max".
@@ -98,7 +105,10 @@ PROSE_LABEL = gated(r"^(?:Note|Context|Machine|Setup)\b")  # ... that is still p
 NAMES = {"Big Sur": "11", "Monterey": "12", "Ventura": "13", "Sonoma": "14", "Sequoia": "15", "Tahoe": "26"}
 NAMED = gated(r"\b(?P<name>Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\b(?:\s+(?P<version>\d+(?:\.\d+){0,2})\b)?")
 # A Mac with a Radeon (or any AMD) GPU, or a Core i3..i9 / Xeon CPU, is an Intel Mac.
-INTEL_MAC = gated(r"\b(?:Intel|intel|Radeon|AMD|Xeon|Core i[3579]|i[3579]-\d{4,5}[A-Z]{0,2})\b(?!-)")
+# ... or the CPU's tier said before the Mac ("may be related to my i5 mac", Fooocus#1184)
+INTEL_MAC = gated(
+    r"\b(?:Intel|intel|Radeon|AMD|Xeon|Core i[3579]|i[3579]-\d{4,5}[A-Z]{0,2}|i[3579](?= (?:[Mm]ac|iMac)))\b(?!-)"
+)
 # About This Mac's processor line ("2,6 GHz 6-Core Intel Core i7", "2.3 GHz Quad-Core Intel Core i5"): only a
 # Mac words its CPU so (a PC's reads "Intel(R) Core(TM) i7-9750H CPU @ 2.60GHz"), so no Mac word is needed.
 ABOUT_THIS_MAC_CPU = gated(r"\b\d[.,]\d{1,2} ?GHz (?:(?:Dual|Quad|\d{1,2})-Core )?Intel Core i[3579]\b")
@@ -265,6 +275,8 @@ def _words(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.only_on_mps", True))
     if not wrong and any(said.search(line) for said in WRONG_ON_GPU):  # the GPU of a Mac: the judge decides
         found.append(seen("paste.wrong_on_gpu", True))
+    elif not wrong and (BLACK_PICTURE.search(line) or NAN_CAST.search(line)):  # a black picture: on a Mac, mps's
+        found.append(seen("paste.picture_wrong", True))
     if OLDER_TORCH_WORKS.search(line):
         found.append(seen("paste.older_torch_works", True))
     if HOSTED_TOOLCACHE.search(line) or PARAVIRTUAL.search(line):
