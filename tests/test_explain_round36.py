@@ -143,3 +143,31 @@ def test_a_tier_not_before_a_mac_is_no_intel_mac() -> None:
 def test_a_black_picture_on_an_i5_mac_is_the_intel_mac() -> None:
     paste = "Device: mps\nVAE dtype: torch.float32\n" + CAST + "\nThe issue persist, may be related to my i5 mac"
     assert explain_text(paste).cause.id == "intel-mac"
+
+
+def test_a_hang_said_of_mps_is_a_backend_bug_never_healthy() -> None:
+    paste = (  # coqui-ai/TTS#3649
+        "If I change the device to cpu then it works just fine and rather quickly. If I change it to mps, it just "
+        "hangs until I Ctrl-C\nIs MPS available? True\nUsing device: mps"
+    )
+    diagnosis = explain_text(paste)
+    assert diagnosis.cause.id == "metal-bug-fixed-later"
+    assert "hangs on mps" in diagnosis.cause.summary
+    assert diagnosis.exit_code != ExitCode.READY
+
+
+@pytest.mark.parametrize("said", ["the UI hangs for a second on my Mac", "hanging the picture on the wall with mps"])
+def test_a_hang_not_said_of_mps_is_no_hang_on_mps(said: str) -> None:
+    assert "paste.hang_said" not in _facts([said])
+
+
+def test_a_result_said_not_to_come_out_right_on_a_macs_gpu_is_wrong() -> None:
+    paste = (  # davabase/whisper_real_time#5
+        "Heyo, so i ran this on my 2023 m2 macbook and got some results. it uses the gpu but doesnt quite get it "
+        "right.\n/Users/c/whisper/decoding.py:633: UserWarning: The operator 'aten::repeat_interleave.self_int' is not "
+        "currently supported on the MPS backend and will fall back to run on the CPU. This may have performance "
+        "implications."
+    )
+    diagnosis = explain_text(paste)
+    assert diagnosis.cause.id == "metal-bug-fixed-later"  # wrong results outrank the fallback's performance note
+    assert diagnosis.exit_code != ExitCode.READY

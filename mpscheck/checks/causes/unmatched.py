@@ -279,7 +279,7 @@ class UnmatchedRules(PrecisionRules):
         if nan is None or on_mps is None:
             if oom := self.paste.get("paste.oom_said"):
                 return [oom_said(self, oom)]
-            crashed = self.paste.get("paste.crash_said")
+            crashed = self.paste.get("paste.crash_said") or self.paste.get("paste.hang_said")  # a hang: the same
             if crashed is None and "mps" in self.paste.text.lower():  # said on the chip's line, mps named elsewhere
                 crashed = self.paste.get("paste.crash_said_mac")
             if crashed:
@@ -363,7 +363,8 @@ class UnmatchedRules(PrecisionRules):
             "terminal's last lines, or the macOS crash report).",
             (table.fill(UPGRADE, {"python": self.python}),),
         )
-        summary = "the paste says the run crashes on mps, and shows no error that would say why"
+        verb = "hangs" if said.fact == "paste.hang_said" else "crashes"
+        summary = f"the paste says the run {verb} on mps, and shows no error that would say why"
         evidence = (Evidence(said.line, said.text),)
         return self.named_bug(Cause(BUG, summary, remedy, evidence, ISSUES, variant="crash-said"))
 

@@ -101,7 +101,7 @@ PASTE_FACTS = frozenset(
         "ci_said", "crash_line", "crash_said", "crash_said_mac",
         "cuda_asked", "degenerate_text", "garbage_values",
         "device_used", "doctor_failed", "env_after_import", "error_line", "exception", "fails_on_mac", "frame",
-        "framework_mps_available", "guest_said", "install_failed", "intel_prose", "lightning", "mac_named",
+        "framework_mps_available", "guest_said", "hang_said", "install_failed", "intel_prose", "lightning", "mac_named",
         "macos_regression",
         "memory_growth", "mixed_precision", "mps_available_said", "mps_fails_cpu_works", "mps_fails_said", "mps_tensor",
         "nan_values",

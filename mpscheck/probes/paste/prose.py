@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from mpscheck.knowledge.needles import gated
+from mpscheck.probes.paste import wrong_words
 from mpscheck.probes.paste.cpu_words import CPU_ONLY, MPS_AVAILABLE_SAID, cpu_said, names_device
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 from mpscheck.probes.paste.near import Near
@@ -21,14 +22,7 @@ from mpscheck.probes.paste.older_torch import OLDER_TORCH_WORKS
 from mpscheck.probes.paste.onnx_engine import ONNX_ENGINE
 from mpscheck.probes.paste.prose_cuda import CUDA_ASKED, CUDA_CALL, CUDA_GUARD, NCCL_CALLED
 from mpscheck.probes.paste.slow_words import slow_on_mps
-from mpscheck.probes.paste.wrong_words import (
-    BLACK_PICTURE,
-    NAN_CAST,
-    WRONG_APART,
-    WRONG_ON_GPU,
-    WRONG_RESULTS,
-    WRONG_SAID,
-)
+from mpscheck.probes.paste.wrong_words import WRONG_APART, WRONG_ON_GPU, WRONG_RESULTS, WRONG_SAID
 
 KIND = "prose"
 # Any casing, the tier joined or hyphenated as people type it: "m1 pro", "M1Pro", "M2-Max", "m3 max".
@@ -130,6 +124,8 @@ OOM_SAID = gated(
 )
 OOM_MESSAGE = gated(r"(?i)backend out of memory|OutOfMemoryError|Tried to allocate")  # torch's own, shown
 CRASH_SAID = gated(r"(?i)\bcrash(?:es|ed|ing)?\b|\bbus error\b|\bsegfault")
+# ... or that it hangs ("If I change it to mps, it just hangs until I Ctrl-C", coqui-ai/TTS#3649): told, not shown
+HANG_SAID = gated(r"(?i)\b(?:hangs?|hung|freezes|freezing|froze|frozen)\b")
 # The user's words that the run fails on mps where the CPU's works ("works well when running on CPU but failed on
 # Apple MPS", "it fails on mps but works on cpu", "works on the CPU but not on MPS"): a backend bug told with no
 # error shown, neither a crash nor wrong numbers said. All three on one line: a failure word near mps, a working
@@ -275,7 +271,7 @@ def _words(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.only_on_mps", True))
     if not wrong and any(said.search(line) for said in WRONG_ON_GPU):  # the GPU of a Mac: the judge decides
         found.append(seen("paste.wrong_on_gpu", True))
-    elif not wrong and (BLACK_PICTURE.search(line) or NAN_CAST.search(line)):  # a black picture: on a Mac, mps's
+    elif not wrong and wrong_words.picture_gone_black(line):  # a black picture: on a Mac, mps's (the judge's)
         found.append(seen("paste.picture_wrong", True))
     if OLDER_TORCH_WORKS.search(line):
         found.append(seen("paste.older_torch_works", True))
@@ -285,7 +281,9 @@ def _words(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.checkpoint_elsewhere", True))
     if OOM_SAID.search(line) and not OOM_MESSAGE.search(line) and not _looks_like_code_or_output(line):
         found.append(seen("paste.oom_said", True))
-    if CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
+    if HANG_SAID.search(line) and "mps" in line.lower() and not _looks_like_code_or_output(line):
+        found.append(seen("paste.hang_said", True))
+    elif CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
         if "mps" in line or "MPS" in line:
             found.append(seen("paste.crash_said", True))
         elif CHIP.search(line):  # "on a m1 Pro, seems to run ... then crashes" (yolov5#9613): mps named elsewhere

@@ -115,6 +115,9 @@ _OTHER = (
     r"(?:seems?|seemed|looks?|looked) (?:\w{1,12} )?(?:odd|weird|strange|wrong)"
     # never "known silent-correctness bugs" (a report's list of what a torch has: mpscheck's own silent-bugs check)
     r"|correctness (?:issues?|problems?)"
+    # a result said not to come out right ("it uses the gpu but doesnt quite get it right", whisper_real_time#5)
+    r"|(?:does(?:n't| not)|doesnt|did(?:n't| not)|didnt) (?:quite |really |always |even )?get "
+    r"(?:it|them|this|that|anything|the \w{1,15}) right"
 )
 OTHER_WRONG = gated(rf"(?i)\b(?:{_OTHER})\b")
 # A picture that came out black or blank, however worded ("generating blank images with ComfyUI? Mac M2",
@@ -160,3 +163,8 @@ WRONG_ON_GPU = tuple(
     Near(words, 60, GPU_ANCHOR, len("outside of the cpu mode"), after=True)
     for words in (STRONG_RESULT, OTHER_WRONG, SHOWN_WRONG, BLACK_PICTURE)
 )
+
+
+def picture_gone_black(line: str) -> bool:
+    """A picture said to come out black or blank, or numpy's NaN cast shown, on *line*."""
+    return bool(BLACK_PICTURE.search(line) or NAN_CAST.search(line))
