@@ -171,3 +171,21 @@ def test_a_result_said_not_to_come_out_right_on_a_macs_gpu_is_wrong() -> None:
     diagnosis = explain_text(paste)
     assert diagnosis.cause.id == "metal-bug-fixed-later"  # wrong results outrank the fallback's performance note
     assert diagnosis.exit_code != ExitCode.READY
+
+
+def test_half_precision_names_its_sign_and_both_lines_as_evidence() -> None:
+    cause = explain_text("Device: mps\nthe images are all black\nI start it with ./webui.sh --no-half").cause
+    assert cause.id == "half-precision-nan"
+    assert "(--no-half)" in cause.summary  # the sign the paste shows
+    assert [e.line for e in cause.evidence] == [2, 3]  # the black picture, then the sign
+
+
+@pytest.mark.parametrize(
+    "paste",
+    [
+        "macOS 12.6\nMacBook Pro, Intel Core i7\n" + CAST,  # an Intel Mac, mps never named: not mps's picture
+        "Ubuntu 22.04\n" + CAST,  # no Mac, no mps
+    ],
+)
+def test_numpy_nan_cast_off_mps_is_no_half_precision_on_mps(paste: str) -> None:
+    assert explain_text(paste).cause.id != "half-precision-nan"
