@@ -14,11 +14,6 @@ from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, sa
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
-    # round 36: an older torch said to work only as "By using pytorch 2.4.1, It works again!" and "2.4.1 + gguf works
-    # fine, 2.6 + gguf bails every time"; no reading tells which of the two versions is the one installed now
-    "comfyui-gguf-107-nightly-breaks-gguf-torch-241-works.txt": "an older torch said to work ('By using pytorch 2.4.1, "
-    "It works again!', '2.4.1 + gguf works fine, 2.6 + gguf bails') in words no older-torch reading covers, and the "
-    "buffer assertion only in the title: not enough evidence",
     "casanovo-301-m1-runner-watermark-did-not-help-prose.txt": "the watermark variable 'didn't solve the issue' "
     "and the user is 'a non-macOS user': no runner, no machine and no error line in the paste; that GitHub's M1 "
     "runners are VMs is the thread's later finding",

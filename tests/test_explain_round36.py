@@ -189,3 +189,12 @@ def test_half_precision_names_its_sign_and_both_lines_as_evidence() -> None:
 )
 def test_numpy_nan_cast_off_mps_is_no_half_precision_on_mps(paste: str) -> None:
     assert explain_text(paste).cause.id != "half-precision-nan"
+
+
+def test_a_torch_release_said_to_make_it_work_again_is_a_release_bug_on_mps() -> None:
+    paste = (  # city96/ComfyUI-GGUF#107
+        "> This is super annoying because the 2.6 nightly finally added support for autocast on MPS\n\n"
+        "thank you bro! By using pytorch 2.4.1,  It works again!"
+    )
+    assert explain_text(paste).cause.id == "metal-bug-fixed-later"
+    assert "paste.older_torch_works" not in _facts(["using Python 3.10 it works again on mps"])

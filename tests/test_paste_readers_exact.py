@@ -1351,8 +1351,9 @@ def test_round36_black_pictures_and_an_intel_tier_before_the_mac_read_exactly() 
     """Issue 17's round 36: a picture said to come out black or blank near mps (wrong results), near the Mac (wrong
     results, the Mac after the words too), apart from both (a black picture, which the judge weighs on a Mac, and a
     wrong result where mps is named); numpy's NaN cast on a line of its own (a black picture); the CPU's tier before
-    the Mac (an Intel Mac); a hang said of mps; a result not got right on the GPU; a colour asked for, a tier not
-    before a Mac and a hang on the CPU are none of them."""
+    the Mac (an Intel Mac); a hang said of mps; a result not got right on the GPU; a torch release that makes it work
+    again; a colour asked for, a tier not before a Mac, a hang on the CPU and a Python that works again are none of
+    them."""
     lines = [
         "# user: on mps the image is black",
         "Has anyone encountered the issue of generating blank images with ComfyUI? Mac M2, default workflow.",
@@ -1364,6 +1365,8 @@ def test_round36_black_pictures_and_an_intel_tier_before_the_mac_read_exactly() 
         "If I change it to mps, it just hangs until I Ctrl-C",
         "it hangs on the CPU",
         "it uses the gpu but doesnt quite get it right.",
+        "thank you bro! By using pytorch 2.4.1,  It works again!",
+        "using Python 3.10 it works again",
     ]
     assert read_with("prose", lines) == [
         ("paste.wrong_results", True, 1, None),
@@ -1380,6 +1383,7 @@ def test_round36_black_pictures_and_an_intel_tier_before_the_mac_read_exactly() 
         ("paste.hang_said", True, 8, None),
         ("paste.wrong_on_gpu", True, 10, None),
         ("paste.wrong_apart", True, 10, None),
+        ("paste.older_torch_works", True, 11, None),
     ]
 
 
