@@ -169,6 +169,7 @@ FIX_SHAPES = {
     "torch-mps-module-missing": lambda fix: re.search(r"--upgrade '?torch>=2", _commands(fix)),
     "input-dtype-mismatch": lambda fix: "dtype" in fix.summary,
     "half-on-cpu-fallback": lambda fix: "float32" in fix.summary,
+    "half-precision-nan": lambda fix: "float32" in fix.summary,
     "fork-after-mps-init": lambda fix: "spawn" in fix.summary,
     # the engine's CPU device (CTranslate2), or the CUDA-only library turned off (bitsandbytes, xformers)
     "backend-has-no-mps": lambda fix: re.search(r"device='cpu'|\boff\b", fix.summary),

@@ -1341,8 +1341,49 @@ def test_round33_wrong_results_apart_and_on_a_macs_gpu_read_exactly() -> None:
         ("paste.wrong_on_gpu", True, 4, None),
         ("paste.wrong_apart", True, 4, None),
         ("paste.wrong_on_gpu", True, 5, None),
+        ("paste.wrong_apart", True, 5, None),  # round 36: a black picture is a wrong result wherever mps is named
         ("paste.wrong_results", True, 6, None),
         ("paste.wrong_on_gpu", True, 9, None),
+    ]
+
+
+def test_round36_black_pictures_and_an_intel_tier_before_the_mac_read_exactly() -> None:
+    """Issue 17's round 36: a picture said to come out black or blank near mps (wrong results), near the Mac (wrong
+    results, the Mac after the words too), apart from both (a black picture, which the judge weighs on a Mac, and a
+    wrong result where mps is named); numpy's NaN cast on a line of its own (a black picture); the CPU's tier before
+    the Mac (an Intel Mac); a hang said of mps; a result not got right on the GPU; a torch release that makes it work
+    again; a colour asked for, a tier not before a Mac, a hang on the CPU and a Python that works again are none of
+    them."""
+    lines = [
+        "# user: on mps the image is black",
+        "Has anyone encountered the issue of generating blank images with ComfyUI? Mac M2, default workflow.",
+        "output image  image is black, but using it fixes",
+        "RuntimeWarning: invalid value encountered in cast",
+        "# user: a black background behind the cat on mps",
+        "The issue persist, may be related to my i5 mac",
+        "my i5 settings",
+        "If I change it to mps, it just hangs until I Ctrl-C",
+        "it hangs on the CPU",
+        "it uses the gpu but doesnt quite get it right.",
+        "thank you bro! By using pytorch 2.4.1,  It works again!",
+        "using Python 3.10 it works again",
+    ]
+    assert read_with("prose", lines) == [
+        ("paste.wrong_results", True, 1, None),
+        ("paste.wrong_results", True, 2, None),
+        ("host.cpu_brand", "Apple M2", 2, None),
+        ("host.arm64_hardware", True, 2, None),
+        ("host.system", "Darwin", 2, None),
+        ("paste.picture_wrong", True, 3, None),
+        ("paste.wrong_apart", True, 3, None),
+        ("paste.picture_wrong", True, 4, None),  # a label-like line: not read as prose apart, only as a picture
+        ("host.arm64_hardware", False, 6, None),
+        ("paste.intel_prose", True, 6, None),
+        ("host.system", "Darwin", 6, None),
+        ("paste.hang_said", True, 8, None),
+        ("paste.wrong_on_gpu", True, 10, None),
+        ("paste.wrong_apart", True, 10, None),
+        ("paste.older_torch_works", True, 11, None),
     ]
 
 

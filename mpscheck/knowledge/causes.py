@@ -112,6 +112,21 @@ CAUSES: dict[str, CauseFix] = {
             "aten/src/ATen/mps/MPSFallback.mm (read once at load)",
         ),
         CauseFix(
+            "half-precision-nan",
+            "the picture came out black (NaN) on mps and the paste shows half precision at work ({why}): float16 "
+            "overflowing to NaN in the attention or the VAE, which the front ends' float32 switches fix",
+            "Run the step in float32: {how}; if float32 still gives a black picture, upgrade torch and macOS (then it "
+            "is a backend bug).",
+            (
+                "./webui.sh --no-half",
+                "python main.py --force-upcast-attention",
+                "python entry_with_update.py --vae-in-fp32",
+            ),
+            "https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/8555 (--no-half); "
+            "https://github.com/Comfy-Org/ComfyUI/issues/4799 (--force-upcast-attention); "
+            "https://github.com/lllyasviel/Fooocus/issues/3070 (--vae-in-fp32)",
+        ),
+        CauseFix(
             "not-enough-evidence",
             "the paste shows no error and not enough to say whether MPS works",
             "Run mpscheck on the Mac and paste its report; it probes the interpreter, torch and MPS.",

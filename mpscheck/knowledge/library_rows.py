@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from mpscheck.knowledge.distributed_rows import DISTRIBUTED
 from mpscheck.knowledge.error_rows import Row
+from mpscheck.knowledge.half_rows import HALF
 
 UPGRADE = "{python} -m pip install --upgrade torch"
 
@@ -118,4 +119,5 @@ LIBRARY: tuple[Row, ...] = (
         "x86_64 Python); https://github.com/huggingface/lerobot/pull/665",
     ),
     *DISTRIBUTED,
+    *HALF,
 )

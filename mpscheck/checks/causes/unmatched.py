@@ -16,9 +16,11 @@ import re
 from typing import Any, Callable
 
 from mpscheck.checks.causes import wrong_said
+from mpscheck.checks.causes.half_nan import half_precision
+from mpscheck.checks.causes.hang import hang_said
 from mpscheck.checks.causes.library import own_frames
 from mpscheck.checks.causes.memory import oom_said
-from mpscheck.checks.causes.model import Cause, Evidence
+from mpscheck.checks.causes.model import Cause, Evidence, evidence_of
 from mpscheck.checks.causes.precision import PrecisionRules
 from mpscheck.checks.causes.sigill import illegal_instruction
 from mpscheck.knowledge import errors as table
@@ -273,14 +275,15 @@ class UnmatchedRules(PrecisionRules):
             )
         if said is None:
             said = wrong_said.wrong_on_mac_gpu(self.paste, self.facts) or wrong_said.degenerate(self.paste)
+            said = said or wrong_said.nan_cast(self.paste, self.facts)  # numpy's NaN cast of a picture
         if said is not None and (nan is None or on_mps is None):
             return [self.loaded_onto_mps(said) or self.wrong_results(said)]
         if nan is None or on_mps is None:
             if oom := self.paste.get("paste.oom_said"):
                 return [oom_said(self, oom)]
             crashed = self.paste.get("paste.crash_said")
-            if crashed is None and "mps" in self.paste.text.lower():  # said on the chip's line, mps named elsewhere
-                crashed = self.paste.get("paste.crash_said_mac")
+            if crashed is None and "mps" in self.paste.text.lower():  # on the chip's line, or a hang; mps named
+                crashed = self.paste.get("paste.crash_said_mac") or self.paste.get("paste.hang_said")
             if crashed:
                 return [self.crash_said(crashed)]
             return self.told_in_words()
@@ -357,17 +360,20 @@ class UnmatchedRules(PrecisionRules):
 
     def crash_said(self, said: Any) -> Cause:
         """The paste says the run crashes on mps and shows no error: a backend bug until shown otherwise."""
+        if said.fact == "paste.hang_said":  # a hang, with its own advice
+            return hang_said(said, self.python)
         remedy = Remediation(
             "Upgrade torch (and macOS) and run it again; if it still crashes, paste what the crash printed (the "
             "terminal's last lines, or the macOS crash report).",
             (table.fill(UPGRADE, {"python": self.python}),),
         )
-        summary = "the paste says the run crashes on mps, and shows no error that would say why"
-        evidence = (Evidence(said.line, said.text),)
-        return self.named_bug(Cause(BUG, summary, remedy, evidence, ISSUES, variant="crash-said"))
+        summary, evidence = "the paste says the run crashes on mps, and shows no error that would say why", (said,)
+        return self.named_bug(Cause(BUG, summary, remedy, evidence_of(evidence), ISSUES, variant="crash-said"))
 
     def wrong_results(self, said: Any) -> Cause:
         """The paste says the results on mps are wrong (and shows no error): a backend bug until shown otherwise."""
+        if half := half_precision(self.paste.text, said):  # a black picture with half precision at work
+            return half
         remedy = Remediation(
             "Compare the op on the CPU and on mps to find the first that differs, and upgrade torch (and macOS): "
             "wrong results on mps are mostly backend bugs fixed in later releases (.contiguous() before the op, or "

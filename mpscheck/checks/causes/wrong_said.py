@@ -23,6 +23,9 @@ SUMMARIES = {
     "that would say why",
     "paste.fails_on_mac": "the paste says the run fails on the Mac and that the same works elsewhere (CUDA, the CPU), "
     "and shows no error that would say why",
+    "paste.picture_wrong": "the paste says (or numpy's 'invalid value encountered in cast' shows) that the picture "
+    "came out black on this Mac, where torch reaches the GPU through mps: NaN in the image, and no error that would "
+    "say why",
     "paste.older_torch_works": "the paste says an older torch works on mps where this one fails (a regression), and "
     "shows no error: a backend bug of the newer torch, fixed in a later release",
 }
@@ -38,8 +41,8 @@ def summary(fact: str) -> str:
 
 def wrong_on_mac_gpu(paste: Paste, facts: Facts) -> Observation | None:
     """Results called wrong on "the GPU" of a Mac, or a run right only with the GPU off (no Intel shown, no PC GPU,
-    no CUDA asked): torch's GPU is mps."""
-    said = paste.get("paste.wrong_on_gpu") or paste.get("paste.gpu_off_works")
+    no CUDA asked): torch's GPU is mps; a black picture is the GPU's too."""
+    said = paste.get("paste.wrong_on_gpu") or paste.get("paste.gpu_off_works") or paste.get("paste.picture_wrong")
     if said is None or facts.host.system != "Darwin" or facts.host.arm64_hardware is False:
         return None
     if paste.get("paste.pc_gpu") or paste.get("paste.cuda_asked"):
@@ -52,3 +55,17 @@ def degenerate(paste: Paste) -> Observation | None:
     from mpscheck.probes.paste.degenerate import degenerate_text, mps_asked
 
     return degenerate_text(paste.text) if mps_asked(paste.text) else None
+
+
+def nan_cast(paste: Paste, facts: Facts) -> Observation | None:
+    """numpy's "invalid value encountered in cast" (a picture holding NaN cast to bytes: Fooocus's core.py, diffusers'
+    image_processor.py) where the run is on mps: the paste names mps, or shows a Mac that is not an Intel one. A
+    machine line, read where it stands (the prose reader skips paths and warnings)."""
+    from mpscheck.probes.paste.wrong_words import NAN_CAST
+
+    found = NAN_CAST.search(paste.text)
+    mac = facts.host.system == "Darwin" and facts.host.arm64_hardware is not False
+    if found is None or ("mps" not in paste.text.lower() and not mac):
+        return None
+    number = paste.text.count("\n", 0, found.start()) + 1
+    return Observation("paste.picture_wrong", True, number, paste.text.split("\n")[number - 1], "prose")

@@ -109,6 +109,7 @@ PASTE_FACTS = frozenset(
         "nan_values",
         "no_mps_build",
         "not_a_mac", "older_torch_works", "onnx_engine", "only_on_mps", "oom_said", "pc_gpu",
+        "picture_wrong",
         "pip_requirement", "pip_versions", "requires_python", "shell_machine", "shell_processor", "slow_said",
         "slow_vs_op",
         "shell_translated", "site_python", "torch_local_pin", "uv_command", "warning_line", "wheel_tag",

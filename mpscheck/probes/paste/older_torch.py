@@ -28,4 +28,8 @@ OLDER_TORCH_WORKS = gated(
     rf"(?:{_TORCH})?{_VERSION}"
     # "MPS Regression when rendering LTXVideo (after pytorch2.4.1)", "a regression in torch 2.5 on mps"
     rf"|\bregression\b[^\n]{{0,60}}?\b(?:after|since|in|from) {_TORCH}{_VERSION}"
+    # "By using pytorch 2.4.1,  It works again!" (city96/ComfyUI-GGUF#107): one named release makes it work again, so
+    # the trouble is the other release's (torch named: never "using Python 3.10 it works again")
+    rf"|\b(?:using|installing|with|on) (?:py)?torch ?(?:==|v)?{_VERSION},?\s{{1,3}}(?:it |everything |all )?"
+    rf"(?:works?|worked|runs?|ran) (?:fine |well )?again\b"
 )

@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 
 from mpscheck.knowledge.needles import gated
+from mpscheck.probes.paste import wrong_words
 from mpscheck.probes.paste.cpu_words import CPU_ONLY, MPS_AVAILABLE_SAID, cpu_said, names_device
-from mpscheck.probes.paste.hang_words import HANG_SAID
+from mpscheck.probes.paste.hang_words import hang_told
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 from mpscheck.probes.paste.near import Near
 from mpscheck.probes.paste.normalise import spaced_cjk
@@ -98,8 +99,10 @@ LABEL = gated(r"^[\w .()?-]+:\s")  # a "key: value" line
 PROSE_LABEL = gated(r"^(?:Note|Context|Machine|Setup)\b")  # ... that is still prose
 NAMES = {"Big Sur": "11", "Monterey": "12", "Ventura": "13", "Sonoma": "14", "Sequoia": "15", "Tahoe": "26"}
 NAMED = gated(r"\b(?P<name>Big Sur|Monterey|Ventura|Sonoma|Sequoia|Tahoe)\b(?:\s+(?P<version>\d+(?:\.\d+){0,2})\b)?")
-# A Mac with a Radeon (or any AMD) GPU, or a Core i3..i9 / Xeon CPU, is an Intel Mac.
-INTEL_MAC = gated(r"\b(?:Intel|intel|Radeon|AMD|Xeon|Core i[3579]|i[3579]-\d{4,5}[A-Z]{0,2})\b(?!-)")
+# A Mac with a Radeon (or any AMD) GPU, or a Core i3..i9 / Xeon CPU (a tier before the Mac too: "my i5 mac"), is Intel.
+INTEL_MAC = gated(
+    r"\b(?:Intel|intel|Radeon|AMD|Xeon|Core i[3579]|i[3579]-\d{4,5}[A-Z]{0,2}|i[3579](?= (?:[Mm]ac|iMac)))\b(?!-)"
+)
 # About This Mac's processor line ("2,6 GHz 6-Core Intel Core i7", "2.3 GHz Quad-Core Intel Core i5"): only a
 # Mac words its CPU so (a PC's reads "Intel(R) Core(TM) i7-9750H CPU @ 2.60GHz"), so no Mac word is needed.
 ABOUT_THIS_MAC_CPU = gated(r"\b\d[.,]\d{1,2} ?GHz (?:(?:Dual|Quad|\d{1,2})-Core )?Intel Core i[3579]\b")
@@ -267,6 +270,8 @@ def _words(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.only_on_mps", True))
     if not wrong and any(said.search(line) for said in WRONG_ON_GPU):  # the GPU of a Mac: the judge decides
         found.append(seen("paste.wrong_on_gpu", True))
+    elif not wrong and wrong_words.picture_gone_black(line):  # a black picture: on a Mac, mps's (the judge's)
+        found.append(seen("paste.picture_wrong", True))
     if OLDER_TORCH_WORKS.search(line):
         found.append(seen("paste.older_torch_works", True))
     if HOSTED_TOOLCACHE.search(line) or PARAVIRTUAL.search(line):
@@ -275,7 +280,7 @@ def _words(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.checkpoint_elsewhere", True))
     if OOM_SAID.search(line) and not OOM_MESSAGE.search(line) and not _looks_like_code_or_output(line):
         found.append(seen("paste.oom_said", True))
-    if HANG_SAID.search(line) and not _looks_like_code_or_output(line):  # the judge asks for mps named
+    if hang_told(line) and not _looks_like_code_or_output(line):  # the judge asks for mps named
         found.append(seen("paste.hang_said", True))
     if CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
         if "mps" in line or "MPS" in line:

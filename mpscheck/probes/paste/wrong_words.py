@@ -127,13 +127,42 @@ _OTHER = (
     r"|silently (?:wrong|incorrect|corrupt(?:s|ed)?|returns?|produces?|gives?|computes?)"
     r"|(?:returns?|returned|gives?|gave|produces?|produced) plausible"
     r"|plausible[- ]looking (?:tensors?|outputs?|results?|values|numbers)"
+    # a result said not to come out right ("it uses the gpu but doesnt quite get it right", whisper_real_time#5)
+    r"|(?:does(?:n't| not)|doesnt|did(?:n't| not)|didnt) (?:quite |really |always |even )?get "
+    r"(?:it|them|this|that|anything|the \w{1,15}) right"
 )
 OTHER_WRONG = gated(rf"(?i)\b(?:{_OTHER})\b")
-WRONG_SAID = (*WRONG_NEAR, MAC_RESULTS_BAD, MAC_RESULTS_DIFFER, WRONG_PICTURE, WRONG_TOKENS, Near(OTHER_WRONG))
+# A picture that came out black or blank, however worded ("generating blank images with ComfyUI? Mac M2",
+# Comfy-Org/ComfyUI#2273; "output image  image is black", #4799; "produces a black (or sometimes gray) upscaled
+# image", huggingface/diffusers#2495; "preview becomes black"): what NaN (half precision overflowing, or a backend
+# bug) turns an image into. Said of a picture only, never "a black background".
+_PICTURE = r"(?:images?|outputs?|pictures?|previews?|frames?|results?|renders?)"
+BLACK_PICTURE = gated(
+    r"(?i)\b(?:black|blank)(?: \(or (?:sometimes |often )?(?:gr[ae]y|black|blank)\))?(?: [\w-]{1,20})? "
+    + _PICTURE
+    + r"\b|\b"
+    + _PICTURE
+    + r"(?: [\w-]{1,12}){0,2}? (?:is|are|was|were|becomes?|became|turns?|turned|goes|went|comes? out)"
+    r"(?: (?:all|completely|entirely|totally|just|pure|also|always|only|a|an|fully))*? (?:black|blank)\b"
+)
+# numpy's warning where an image with NaN in it is cast to bytes ("RuntimeWarning: invalid value encountered in cast"
+# at ``.astype(np.uint8)``: Fooocus's core.py, diffusers' image_processor.py): the picture held NaN, so came out
+# black. numpy's own words, read as shown rather than said.
+NAN_CAST = gated(r"RuntimeWarning: invalid value encountered in cast")
+WRONG_SAID = (
+    *WRONG_NEAR,
+    MAC_RESULTS_BAD,
+    MAC_RESULTS_DIFFER,
+    WRONG_PICTURE,
+    WRONG_TOKENS,
+    Near(OTHER_WRONG),
+    Near(BLACK_PICTURE),
+    Near(BLACK_PICTURE, 80, MAC_OR_MACOS, len("apple silicon"), after=True),
+)
 # The same words with no device on their line, mps named elsewhere in the paste ("I run this project in MacOS ... using
 # mps" above "The predicted line seems odd too", Time-Series-Library#677): only the words that call a result wrong,
 # never "different" or "zeros" (a setting, a count). The judge takes it only where the paste names mps.
-WRONG_APART = (STRONG_RESULT, OTHER_WRONG, RESULTS_BAD)
+WRONG_APART = (STRONG_RESULT, OTHER_WRONG, RESULTS_BAD, BLACK_PICTURE, NAN_CAST)
 # ... or said of the GPU of a Mac, not named mps ("the GPU option does not detect any cells" on "my macOS M1",
 # cellpose#1034; "still black images outside of CPU mode", chaiNNer#2138): a Mac's GPU is torch's mps device. Only
 # results shown wrong, never a number of the GPU ("%GPU is zero" is a run on the CPU, not a wrong result).
@@ -144,5 +173,10 @@ SHOWN_WRONG = gated(
 GPU_ANCHOR = gated(r"(?i)\b(?:gpus?|outside (?:of )?(?:the )?cpu(?: mode)?)\b")
 WRONG_ON_GPU = tuple(
     Near(words, 60, GPU_ANCHOR, len("outside of the cpu mode"), after=True)
-    for words in (STRONG_RESULT, OTHER_WRONG, SHOWN_WRONG)
+    for words in (STRONG_RESULT, OTHER_WRONG, SHOWN_WRONG, BLACK_PICTURE)
 )
+
+
+def picture_gone_black(line: str) -> bool:
+    """A picture said to come out black or blank, or numpy's NaN cast shown, on *line*."""
+    return bool(BLACK_PICTURE.search(line) or NAN_CAST.search(line))
