@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import codecs
 import io
+import random
 
 from mpscheck.checks.causes import explain_text
 from mpscheck.probes import explain_input
 from mpscheck.probes.explain_input import HEAD_LINES, MAX_LINES, one_break, read_input
+from mpscheck.probes.paste import read
 
 OUTSIDE = """Traceback (most recent call last):
   File "/Users/me/app/run.py", line 3, in <module>
@@ -46,6 +48,8 @@ def test_the_facts_and_the_findings_name_the_input_lines() -> None:
 
 def test_every_line_break_is_one_lf_as_the_readers_split() -> None:
     assert one_break("a\r\nb\rc\nd") == "a\nb\nc\nd"
+    assert one_break("a\r\r\nb\r\r\r\nc") == "a\nb\n\nc"  # CR CR LF (a doubled Windows end) is one break
+    assert read("one\r\r\ntwo").text == "one\ntwo"  # the paste readers split the same way
     assert one_break("no break") == "no break"
     bars = "\r".join(f"{n}%|###" for n in range(60_000))  # a progress bar's updates: 60,000 lines to a reader
     given = read_input("-", io.BytesIO(bars.encode()))
@@ -55,7 +59,9 @@ def test_every_line_break_is_one_lf_as_the_readers_split() -> None:
 
 
 def test_line_breaks_are_counted_once_across_pieces_in_every_encoding() -> None:
-    for data in (b"a\r", b"\nb\rc\n"), (b"x",), (b"\r\n\r", b"\r\n"):
+    pieces = [(b"a\r", b"\nb\rc\n"), (b"x",), (b"\r\n\r", b"\r\n"), (b"\r\r", b"\n"), (b"\r", b"\r\n"), (b"\r\r\r\n",)]
+    pieces += [(b"\r\r", b"\r\n"), (b"a\r\r\nb",), (b"\r", b"\r", b"\n"), (b"\n\r", b"x")]
+    for data in pieces:
         breaks = explain_input._Breaks(data[0])
         for piece in data[1:]:
             breaks.add(piece)
@@ -77,3 +83,18 @@ def test_a_vm_cap_out_of_memory_finding_gives_its_numbers_once() -> None:
         "line 2: MPS ran out of memory: torch was refused 256 MB although it fits under the cap, with no other "
         "allocations (torch holds 17.82 GB, other allocations 0 bytes, cap 18.13 GB, asked for 256 MB) (out-of-memory)"
     )
+
+
+def test_the_count_of_breaks_read_in_pieces_is_one_breaks_count_wherever_the_pieces_are_cut() -> None:
+    """Seeded: 5,000 texts of CR, LF and letters, each cut into up to four pieces at random places."""
+    draw = random.Random(20261125)
+    for _ in range(5000):
+        text = "".join(draw.choice("\r\nab") for _ in range(draw.randint(1, 12))).encode()
+        cuts = (
+            sorted(draw.sample(range(1, len(text)), k=min(len(text) - 1, draw.randint(0, 3)))) if len(text) > 1 else []
+        )
+        pieces = [text[i:j] for i, j in zip([0, *cuts], [*cuts, len(text)])]
+        breaks = explain_input._Breaks(pieces[0])
+        for piece in pieces[1:]:
+            breaks.add(piece)
+        assert breaks.count == one_break(text.decode()).count("\n"), pieces

@@ -25,6 +25,7 @@ import codecs
 import io
 import json
 import os
+import re
 import stat
 import sys
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ _MAX_BYTES = 4 * MAX_INPUT + 4  # enough for MAX_INPUT characters in any of the 
 _HEAD_BYTES = 4 * HEAD + 4  # a byte-order mark and HEAD characters of UTF-32
 _TAIL_BYTES = 4 * TAIL
 _CHUNK = 1024 * 1024
+BREAK = re.compile(r"\r\r?\n|\r")  # every line break that is not a lone LF: CR CR LF, CR LF, a lone CR
 _REPORT_KEYS = ("kind", "facts", "schema_version")
 _BOMS = (  # longest first: UTF-32's little-endian mark starts with UTF-16's
     (codecs.BOM_UTF32_LE, "utf-32-le"),
@@ -155,13 +157,13 @@ class _Read:
 
 
 class _Breaks:
-    """Counts the line breaks (LF, CRLF, a lone CR) of an input read in pieces, the first piece giving its encoding:
-    UTF-8 bytes 10 and 13 are always breaks; UTF-16 and UTF-32 are decoded to count (a piece may end inside a code
-    unit). A CRLF split between two pieces counts once."""
+    """Counts the line breaks (LF, CRLF, CR CR LF, a lone CR) of an input read in pieces, the first piece giving its
+    encoding: UTF-8 bytes 10 and 13 are always breaks; UTF-16 and UTF-32 are decoded to count (a piece may end inside
+    a code unit). A CRLF split between two pieces counts once."""
 
     def __init__(self, first: Data):
         self.count = 0
-        self.after_cr = False
+        self.crs = 0  # CRs that end the last piece (at most 2): a break that the next piece may end
         self.decoder = None
         encoding = _encoding(first) if isinstance(first, bytes) else "utf-8"
         if encoding != "utf-8":
@@ -171,13 +173,15 @@ class _Breaks:
     def add(self, piece: Data) -> None:
         if self.decoder is not None and isinstance(piece, bytes):
             piece = self.decoder.decode(piece)
-        if not piece:
+        text = piece if isinstance(piece, str) else piece.decode("latin-1")  # UTF-8's bytes 10 and 13 keep their place
+        if not text:
             return
-        lf, cr = ("\n", "\r") if isinstance(piece, str) else (b"\n", b"\r")
-        crlf = cr + lf  # type: ignore[operator]
-        split = self.after_cr and piece[:1] == lf
-        self.count += piece.count(lf) + piece.count(cr) - piece.count(crlf) - split  # type: ignore[arg-type]
-        self.after_cr = piece[-1:] == cr
+        # one break each, as BREAK finds them: CR CR LF (an editor's doubled Windows end), CR LF, a lone CR, LF; a
+        # break split between pieces was counted as lone CRs before: counted again here less those
+        joined = self.crs if text[0] == "\n" else min(self.crs, 1) if text.startswith("\r\n") else 0
+        self.count += text.count("\n") + text.count("\r") - text.count("\r\n") - text.count("\r\r\n") - joined
+        ending = len(text) - len(text.rstrip("\r"))
+        self.crs = min(2, ending + (self.crs if ending == len(text) else 0))  # a piece of CRs only goes on a run
 
 
 def _mark(data: bytes) -> bytes:
@@ -271,7 +275,7 @@ def _text(read: _Read) -> tuple[str, Kept | None]:
 def one_break(text: str) -> str:
     """*text* with every line break a LF: the paste readers split on CR too (a progress bar's updates), so lines
     are counted, cut and numbered as they read them."""
-    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+    return BREAK.sub("\n", text) if "\r" in text else text
 
 
 def _kept(start: str, end: str, breaks: int | None) -> tuple[str, Kept]:

@@ -11,6 +11,7 @@ import importlib
 import re
 from typing import Callable
 
+from mpscheck.probes.explain_input import one_break
 from mpscheck.probes.paste.model import Observation, Paste
 
 PARSERS = (
@@ -88,7 +89,7 @@ def split(text: str) -> list[str]:
 
 def _raw_lines(text: str) -> list[str]:
     text = BLANKS.sub(" " * 32, ANSI.sub("", text))
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = one_break(text).split("\n")  # CR CR LF, CR LF and a lone CR are each one break
     return [line if _whole_repr(line) else line[:MAX_LINE] for line in lines]
 
 
@@ -116,5 +117,8 @@ def read(text: str) -> Paste:
     observations: list[Observation] = []
     for name in PARSERS:
         observations += parser(name)(lines)
+    from mpscheck.probes.paste.wrapped_prose import joined_readings
+
+    observations += joined_readings(lines, observations)  # a sentence of the user's wrapped over two lines
     observations.sort(key=lambda o: o.line)
     return Paste("\n".join(lines), observations, origin=normalised.origin)

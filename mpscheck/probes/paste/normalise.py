@@ -18,6 +18,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from mpscheck.probes.paste.word_cut import glue, word_wrapped
+
 MIN_WRAP = 60  # narrower hard wraps are not a terminal's
 TERMINAL_WIDTH = 80  # one wrapped line of exactly this width is enough to call it a wrap
 # Other widths terminals are commonly set to (a VT100's 132 columns, 100/120/160 in editors' panels): one line of
@@ -305,11 +307,13 @@ def join_wrapped(lines: list[str], as_pasted: list[str] | None = None) -> list[s
         measured = [line[len(mark) :] for line, mark in zip(lines, marks)]
         width = wrap_width(measured)
     out = list(lines)
+    spaced = width is not None and word_wrapped(measured, width)  # an editor's wrap at spaces, not a terminal's
     start = None  # the line a run of wrapped lines is being joined onto
     for i, line in enumerate(lines):
         wrapped = width is not None and len(measured[i]) == width
         if start is not None:
-            out[start] += line[len(marks[i]) :] if marks[i] and marks[start].startswith(marks[i]) else line
+            piece = line[len(marks[i]) :] if marks[i] and marks[start].startswith(marks[i]) else line
+            out[start] += glue(out[start], piece, spaced) + piece
             out[i] = ""
         elif i > 0 and line.strip() and _CONTINUES.match(line[len(marks[i]) :]) and _open(lines[i - 1]):
             out[i - 1] = lines[i - 1].rstrip() + " " + line[len(marks[i]) :].strip()  # a reply's "> " too

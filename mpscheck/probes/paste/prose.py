@@ -278,18 +278,18 @@ def _words(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs; so is a paravirtual GPU
     if _checkpoint_elsewhere(line):
         found.append(seen("paste.checkpoint_elsewhere", True))
-    if OOM_SAID.search(line) and not OOM_MESSAGE.search(line) and not _looks_like_code_or_output(line):
+    if OOM_SAID.search(line) and not OOM_MESSAGE.search(line) and not looks_like_code_or_output(line):
         found.append(seen("paste.oom_said", True))
-    if hang_told(line) and not _looks_like_code_or_output(line):  # the judge asks for mps named
+    if hang_told(line) and not looks_like_code_or_output(line):  # the judge asks for mps named
         found.append(seen("paste.hang_said", True))
-    if CRASH_SAID.search(line) and not _looks_like_code_or_output(line):
+    if CRASH_SAID.search(line) and not looks_like_code_or_output(line):
         if "mps" in line or "MPS" in line:
             found.append(seen("paste.crash_said", True))
         elif CHIP.search(line):  # "on a m1 Pro, seems to run ... then crashes" (yolov5#9613): mps named elsewhere
             found.append(seen("paste.crash_said_mac", True))
     if NCCL_CALLED.search(line):
         found.append(seen("paste.cuda_asked", True))
-    if _looks_like_code_or_output(line):
+    if looks_like_code_or_output(line):
         return found
     if not wrong and any(said.search(line) for said in WRONG_APART):  # mps named elsewhere: the judge decides
         found.append(seen("paste.wrong_apart", True))
@@ -379,7 +379,7 @@ def _words(seen: Seen, line: str) -> list[Observation]:
 def _checkpoint_elsewhere(line: str) -> bool:
     """Saved on the Mac, loaded elsewhere, and said not to work, all on one prose line."""
     shown = SAVED_ON_MAC.search(line) and LOADED_ELSEWHERE.search(line) and NOT_DONE.search(line)
-    return bool(shown) and not _looks_like_code_or_output(line)
+    return bool(shown) and not looks_like_code_or_output(line)
 
 
 # A line of Python that sets a name ("device = 'mps'  # run on cpu only", nanoGPT's config with its own comment):
@@ -389,7 +389,7 @@ TITLE_TAG = gated(r"^\[(?i:mps|bug|feature|question|help|performance|regression)
 ASSIGNMENT = gated(r"""[a-z_][\w.]{0,60} = (?:['"]|[\w.]{1,60}(?: *#|$))""")
 
 
-def _looks_like_code_or_output(line: str) -> bool:
+def looks_like_code_or_output(line: str) -> bool:
     """Paths, key: value lines and tracebacks are read by the other parsers, not as prose."""
     stripped = line.strip()
     return (
