@@ -286,6 +286,11 @@ WRONG_FIX = {
     "shows no conda of its own, so the answer gives Homebrew's arm64 Python (the same fix by another installer)",
     "gitcode-whisper-cpp-intel-mac-hold-zh.txt": "the thread's fix is whisper.cpp's own -ng flag (its Metal off on "
     "the Intel Mac), which the answer cannot name for a paste that shows no whisper-cli command; it says the CPU",
+    # round 39
+    "ai-dock-comfyui-6-no-nvidia-driver-container-m1.txt": "a CUDA request from a container's Linux Python "
+    "(/opt/micromamba) on a Mac: read as CUDA asked for on the Mac itself",
+    "fooocus-2472-no-nvidia-driver-colab-mac-m1.txt": "the console log is a Colab notebook's address (a Linux VM); "
+    "read as CUDA asked for on the Mac the user names",
 }
 
 
