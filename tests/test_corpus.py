@@ -291,6 +291,9 @@ WRONG_FIX = {
     "(/opt/micromamba) on a Mac: read as CUDA asked for on the Mac itself",
     "fooocus-2472-no-nvidia-driver-colab-mac-m1.txt": "the console log is a Colab notebook's address (a Linux VM); "
     "read as CUDA asked for on the Mac the user names",
+    "duck-on-desk-1-m5-pro-apple-gpu-no-load-chinese.txt": "the GPU seen idle under an app's 'Apple GPU' choice, "
+    "told in Chinese: a GPU at 0 % is no evidence of which device the run asked for (cpu_words.py), and the user's "
+    "guess that the framework lacks Apple GPU support is a question, not what the paste shows",
 }
 
 

@@ -1,0 +1,70 @@
+"""The classes of input the 39th out-of-sample round (2026-11-25: notebooks, IDEs and interpreter managers around
+torch on a Mac, and pastes in other languages) found explain missing, each read generally: the architecture a shell
+or a Python reports, told in words and in Chinese or Japanese ("uname -m 输出x86_64", "`platform.machine()` returns
+`x86_64`"); conda's own CPU family (`__archspec=1=x86_64`) as a sign of an x86_64 conda; and a macOS virtual machine
+named in words ("virtualized Mac does not support MPS").
+
+The texts are lines of the round's pastes (tests/corpus names each).
+"""
+
+from __future__ import annotations
+
+from mpscheck.checks.causes import explain_text
+from mpscheck.probes.paste import prose
+from mpscheck.probes.paste.machine_words import machine_said
+
+
+def _facts(lines: list[str]) -> dict[str, object]:
+    return {o.fact: o.value for o in prose.parse(lines)}
+
+
+def test_uname_said_in_chinese_or_japanese_is_the_shells_machine() -> None:
+    assert machine_said("mac m3 uname -m 输出x86_64什么鬼") == [("paste.shell_machine", "x86_64")]  # dcloudio#154
+    assert machine_said("uname -m の結果が x86_64 でした") == [("paste.shell_machine", "x86_64")]
+    assert machine_said("uname -m returns arm64") == [("paste.shell_machine", "arm64")]
+    assert machine_said("uname -m 显示 arm64") == [("paste.shell_machine", "arm64")]
+    for line in ("uname -m", "run uname -m and x86_64 wheels", "uname -m 输出x86_64h"):
+        assert machine_said(line) == [], line
+    diagnosis = explain_text("mac m3 uname -m 输出x86_64什么鬼")
+    assert diagnosis.cause.id == "rosetta-python"  # an M3 whose shell says x86_64: a Rosetta terminal
+
+
+def test_platform_machine_said_with_a_verb_is_this_pythons_machine() -> None:
+    said = "`platform.machine()` returns `x86_64` on `arm64` Macbook Pros"  # anaconda-issues#13174's title
+    assert machine_said(said) == [("interpreter.machine", "x86_64")]
+    assert machine_said("platform.machine() -> 'arm64'") == [("interpreter.machine", "arm64")]
+    assert machine_said("platform.machine() returned the value 'x86_64'") == [("interpreter.machine", "x86_64")]
+    for code in ("if platform.machine() == 'x86_64':", "print(platform.machine())"):
+        assert machine_said(code) == [], code
+    assert explain_text("On my M1 Max, " + said).cause.id == "rosetta-python"
+
+
+def test_condas_x86_64_archspec_on_an_apple_chip_is_rosetta() -> None:
+    paste = "\n".join(
+        [
+            "# user: On an M1 Macbook Pro (`arm64` architecture), Python from Anaconda returns the wrong value",
+            "     active environment : banditpam",
+            "    active env location : /Users/motiwari/anaconda3/envs/banditpam",
+            "          conda version : 23.1.0",
+            "       virtual packages : __archspec=1=x86_64",
+        ]
+    )
+    diagnosis = explain_text(paste)  # anaconda-issues#13174
+    assert diagnosis.cause.id == "rosetta-python"
+    assert any("osx-arm64" in command for command in diagnosis.cause.fix.commands)  # type: ignore[union-attr]
+    arm = paste.replace("__archspec=1=x86_64", "__archspec=1=m1")
+    assert explain_text(arm).cause.id != "rosetta-python"  # conda sees the Apple chip: no x86_64 conda shown
+
+
+def test_a_macos_vm_named_in_words_is_a_virtual_machine() -> None:
+    said = (
+        "There's a multi-layered story here, where virtualized Mac does not support MPS. MPS is however still "
+        "reported as available by the OS, and hence a simple check `torch.backends.mps.is_available():` is not "
+        "sufficient"
+    )
+    assert _facts([said]).get("host.hypervisor") is True  # torchchat#1416
+    assert explain_text(said).cause.id == "virtual-machine"
+    for line in ("the tests run in a macOS VM on the CI", "my Mac VM has no GPU", "two virtual Macs in UTM"):
+        assert _facts([line]).get("host.hypervisor") is True, line
+    for line in ("I run an Ubuntu VM on my Mac", "a virtual environment on my Mac", "the Mac's virtual memory"):
+        assert _facts([line]).get("host.hypervisor") is None, line
