@@ -1,8 +1,10 @@
 """The classes of input the 39th out-of-sample round (2026-11-25: notebooks, IDEs and interpreter managers around
 torch on a Mac, and pastes in other languages) found explain missing, each read generally: the architecture a shell
 or a Python reports, told in words and in Chinese or Japanese ("uname -m 输出x86_64", "`platform.machine()` returns
-`x86_64`"); conda's own CPU family (`__archspec=1=x86_64`) as a sign of an x86_64 conda; and a macOS virtual machine
-named in words ("virtualized Mac does not support MPS").
+`x86_64`"); conda's own CPU family (`__archspec=1=x86_64`) as a sign of an x86_64 conda; a macOS virtual machine
+named in words ("virtualized Mac does not support MPS"); the shell's "bad CPU type in executable" (a program of the
+other architecture: on an Intel Mac an Apple-silicon-only app); and a library's notice in non-native English that it
+keeps one model off mps ("lama not support mps, switch to cpu").
 
 The texts are lines of the round's pastes (tests/corpus names each).
 """
@@ -10,6 +12,7 @@ The texts are lines of the round's pastes (tests/corpus names each).
 from __future__ import annotations
 
 from mpscheck.checks.causes import explain_text
+from mpscheck.knowledge.errors import BY_ID
 from mpscheck.probes.paste import prose
 from mpscheck.probes.paste.machine_words import machine_said
 
@@ -68,3 +71,33 @@ def test_a_macos_vm_named_in_words_is_a_virtual_machine() -> None:
         assert _facts([line]).get("host.hypervisor") is True, line
     for line in ("I run an Ubuntu VM on my Mac", "a virtual environment on my Mac", "the Mac's virtual memory"):
         assert _facts([line]).get("host.hypervisor") is None, line
+
+
+def test_bad_cpu_type_is_a_program_of_the_other_architecture() -> None:
+    bash = "Miniconda3-latest-MacOSX-arm64.sh: line 410: /Users/u/miniconda3/conda.exe: Bad CPU type in executable"
+    diagnosis = explain_text("# user: on an M1 Mac, without Rosetta\n" + bash)  # anaconda-issues#12941
+    assert diagnosis.cause.id == "wrong-arch-wheel"
+    assert "arm64" in diagnosis.cause.fix.summary  # type: ignore[union-attr]
+    row = BY_ID["bad-cpu-type"].pattern
+    assert row.search("zsh: bad CPU type in executable: /usr/local/bin/ffmpeg")
+    for python in (  # a Python's own architecture is the setup rules' (Rosetta), not this row's
+        "zsh: bad CPU type in executable: /Users/u/Library/jupyterlab-desktop/jlab_server/bin/python3.8",
+        "/opt/x/bin/python3.11: Bad CPU type in executable",
+    ):
+        assert row.search(python) is None, python
+    intel = (
+        "# user: I'm using a MacBook Pro 2019 with i7 chip CPU and AMD Radeon Pro 5300M 4 GB GPU.\n"
+        '# user: it said "Bad CPU type in executable", so is it only supported on m1 or further chips?'
+    )
+    assert explain_text(intel).cause.id == "intel-mac"  # voice-changer#496: an Apple-silicon-only app on Intel
+
+
+def test_a_library_keeping_one_model_off_mps_in_its_own_words_is_a_cpu_step() -> None:
+    said = "23:22:12.229 | INFO | sorawm.iopaint.helper:switch_mps_device:30 - lama not support mps, switch to cpu"
+    assert explain_text(said).cause.id == "op-fallback-warning"  # SoraWatermarkCleaner#31
+    row = BY_ID["framework-cpu-model"].pattern
+    assert row.search(
+        "surya: TableRecEncoderDecoderModel is not compatible with mps backend. Defaulting to cpu instead"
+    )
+    assert row.search("lama not support mps, switch to cpu")
+    assert row.search("this model does not support mps") is None
