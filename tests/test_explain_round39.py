@@ -101,3 +101,19 @@ def test_a_library_keeping_one_model_off_mps_in_its_own_words_is_a_cpu_step() ->
     )
     assert row.search("lama not support mps, switch to cpu")
     assert row.search("this model does not support mps") is None
+
+
+def test_a_failure_said_to_happen_in_colab_is_a_run_on_linux() -> None:
+    said = (
+        '# user: I have verified that `devices=["mps"]` makes this tutorial fail in Colab with the error:\n'
+        "`RuntimeError: PyTorch is not linked with support for mps devices`"
+    )
+    assert explain_text(said).cause.id == "not-macos"  # haystack-tutorials#252
+    assert machine_said("it fails in Google Colab too") == [("host.system", "Linux")]
+    assert machine_said("on colab the notebook failed at the first cell") == [("host.system", "Linux")]
+    for contrast in (  # Colab named as where the same code works: the contrast to the Mac
+        "However, the code is running fine on colab with device = 'cuda'.",
+        "about 5 minutes per epoch vs 5 seconds on Colab",
+        "it fails on my Mac but not in Colab",
+    ):
+        assert machine_said(contrast) == [], contrast

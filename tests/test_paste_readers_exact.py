@@ -1542,12 +1542,13 @@ def test_round38_prose_words_read_exactly() -> None:
 
 def test_round39_machine_words_read_exactly() -> None:
     """The 39th round's readings (tests/corpus names each thread): uname's machine said in Chinese against the value,
-    this Python's machine said with a verb, and a macOS VM named; the Mac's chip on the same line read as before."""
+    this Python's machine said with a verb, a macOS VM named, and a failure in Colab; the Mac's chip read as before."""
     lines = [
         "# user: mac m3 uname -m 输出x86_64什么鬼",  # dcloudio/native-docs#154
         "`platform.machine()` returns `x86_64` on `arm64` Macbook Pros",  # anaconda-issues#13174's title
         "# user: where virtualized Mac does not support MPS",  # pytorch/torchchat#1416
         "if platform.machine() == 'x86_64':",  # code: no verb, no reading
+        '# user: `devices=["mps"]` makes this tutorial fail in Colab with the error:',  # haystack-tutorials#252
     ]
     assert read_with("prose", lines) == [
         ("host.cpu_brand", "Apple M3", 1, None),
@@ -1558,4 +1559,5 @@ def test_round39_machine_words_read_exactly() -> None:
         ("interpreter.machine", "x86_64", 2, None),
         ("paste.mac_named", True, 3, None),
         ("host.hypervisor", True, 3, None),
+        ("host.system", "Linux", 5, None),
     ]
