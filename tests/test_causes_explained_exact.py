@@ -1,4 +1,4 @@
-"""Which setup cause explains which error (checks/causes/errors.py EXPLAINED_BY), written out here as a
+"""Which setup cause explains which error (checks/causes/explained.py EXPLAINED_BY), written out here as a
 whole matrix: every error cause that a setup cause can explain, against every setup cause a paste can
 show, so that an item added to or dropped from the table fails here; and the order of a judgement's
 causes where several meet (an error before the setup, Rosetta settling an x86_64 Python, a failing

@@ -248,6 +248,16 @@ WRONG_CAUSE = {
     "pytorch-189495-linear-bias-batch-over-65536-m5.txt": "the stored copy holds the report's tail only: counts of "
     "'bad rows' under 'Output on Apple M5 Max', with no word naming mps or calling a result wrong; the title that "
     "says so ('F.linear with bias silently returns wrong results') is not in the paste",
+    # round 39
+    "ai-dock-comfyui-6-no-nvidia-driver-container-m1.txt": "a CUDA request from a container's Linux Python "
+    "(/opt/micromamba) on a Mac: read as CUDA asked for on the Mac itself",
+    "fooocus-2472-no-nvidia-driver-colab-mac-m1.txt": "the console log is a Colab notebook's address (a Linux VM); "
+    "read as CUDA asked for on the Mac the user names",
+    "duck-on-desk-1-m5-pro-apple-gpu-no-load-chinese.txt": "the GPU seen idle under an app's 'Apple GPU' choice, "
+    "told in Chinese: a GPU at 0 % is no evidence of which device the run asked for (cpu_words.py), and the user's "
+    "guess that the framework lacks Apple GPU support is a question, not what the paste shows",
+    "chatrwkv-195-mps-slower-than-cpu-mps-bugs.txt": "the user wrote 'mps is much slower than gpu' for 'than cpu' "
+    "(the title, not in the paste, says cpu): nothing in the paste compares mps with the CPU",
 }
 WRONG_FIX = {
     "cellpose-1063-sparse-mps-bullets-m2-ultra.txt": "the thread's fix is cellpose's own change (install it from git, "
@@ -290,6 +300,13 @@ WRONG_FIX = {
     "cellpose-1033-no-masks-after-training-m2-sequoia-slow.txt": "'it found no masks' after training and 'extremely "
     "slow' on 'an M2 Macbook, macOS Sequoia 15.0', with no GPU, mps or error named: that cellpose trained on mps is "
     "the maintainer's guess, not the paste's, so the answer stays not enough evidence",
+    # round 39
+    "anaconda-issues-12941-miniconda-arm64-installer-x86-conda-exe.txt": "the thread's fix is Anaconda's rebuilt "
+    "installer; the answer says to install the program's arm64 build (with `uname -m`), not the pip reinstall that is "
+    "this cause's usual fix, since conda.exe is no pip package",
+    "conda-12934-subdir-osx-64-in-arm64-anaconda-m2.txt": "the thread's cause is `conda config --env --set subdir "
+    "osx-64` in an arm64 base (said in prose); the answer is the general one for an x86_64 library (reinstall the "
+    "package), with no command for libcrypto, which is no pip package",
 }
 
 

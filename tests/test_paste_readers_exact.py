@@ -1579,3 +1579,26 @@ def test_round38_prose_words_read_exactly() -> None:
     assert "paste.wrong_apart" not in facts("the script fails silently")
     assert "paste.wrong_results" in facts("a large discrepancy between the CPU and MPS output")
     assert "paste.wrong_results" not in facts("no discrepancy between the CPU and MPS output")
+
+
+def test_round39_machine_words_read_exactly() -> None:
+    """The 39th round's readings (tests/corpus names each thread): uname's machine said in Chinese against the value,
+    this Python's machine said with a verb, a macOS VM named, and a failure in Colab; the Mac's chip read as before."""
+    lines = [
+        "# user: mac m3 uname -m 输出x86_64什么鬼",  # dcloudio/native-docs#154
+        "`platform.machine()` returns `x86_64` on `arm64` Macbook Pros",  # anaconda-issues#13174's title
+        "# user: where virtualized Mac does not support MPS",  # pytorch/torchchat#1416
+        "if platform.machine() == 'x86_64':",  # code: no verb, no reading
+        '# user: `devices=["mps"]` makes this tutorial fail in Colab with the error:',  # haystack-tutorials#252
+    ]
+    assert read_with("prose", lines) == [
+        ("host.cpu_brand", "Apple M3", 1, None),
+        ("host.arm64_hardware", True, 1, None),
+        ("host.system", "Darwin", 1, None),
+        ("paste.shell_machine", "x86_64", 1, None),
+        ("paste.mac_named", True, 2, None),
+        ("interpreter.machine", "x86_64", 2, None),
+        ("paste.mac_named", True, 3, None),
+        ("host.hypervisor", True, 3, None),
+        ("host.system", "Linux", 5, None),
+    ]

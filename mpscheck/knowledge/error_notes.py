@@ -44,9 +44,10 @@ NOTES: tuple[Row, ...] = (
     Row(
         "framework-cpu-model",
         # A library's notice that it keeps one model off mps ("surya: `TableRecEncoderDecoderModel` is not
-        # compatible with mps backend. Defaulting to cpu instead"): that model runs on the CPU, the run goes on.
-        r"\bnot (?:compatible with|supported (?:on|by)) (?:the )?(?:mps|MPS)\b[^\n]{0,40}?"
-        r"\b(?:[Dd]efaulting|[Ss]witching|[Ff]alling back|[Uu]sing) (?:to )?(?:the )?(?:CPU|cpu)\b",
+        # compatible with mps backend. Defaulting to cpu instead"; iopaint's "lama not support mps, switch to cpu",
+        # SoraWatermarkCleaner#31): that model runs on the CPU, the run goes on.
+        r"\bnot (?:compatible with|supported (?:on|by)|support) (?:the )?(?:mps|MPS)\b[^\n]{0,40}?"
+        r"\b(?:[Dd]efaulting|[Ss]witch(?:ing)?|[Ff]alling back|[Uu]sing) (?:to )?(?:the )?(?:CPU|cpu)\b",
         "op-fallback-warning",
         "the library runs one of its models on the CPU instead of mps (it says so), and the run goes on: much slower, "
         "not a failure",

@@ -1,6 +1,7 @@
 """Rows of the known-errors table (joined into ``LATE`` of knowledge/error_texts.py) for native code that
-will not load or run on this Mac at all: a torch library dyld rejected, and a library that knows no macOS
-("Unknown platform: darwin", the check cpm_kernels and others make before loading their CUDA libraries).
+will not load or run on this Mac at all: a torch library dyld rejected, an executable of the other architecture
+(the shell's "bad CPU type in executable"), and a library that knows no macOS ("Unknown platform: darwin", the
+check cpm_kernels and others make before loading their CUDA libraries).
 Late, because each says less than a row that names the reason (wrong-arch-dylib gives both architectures).
 """
 
@@ -25,6 +26,21 @@ NATIVE: tuple[Row, ...] = (
             "{python} -m pip install --force-reinstall --no-cache-dir torch",
         ),
         "https://github.com/Vaibhavs10/insanely-fast-whisper/issues/126; https://github.com/invoke-ai/InvokeAI/issues/2152",
+    ),
+    Row(
+        "bad-cpu-type",
+        # zsh's "zsh: bad CPU type in executable: PATH", bash's "PATH: Bad CPU type in executable" (EBADARCH); not a
+        # Python itself, whose architecture the setup rules read (an x86_64 Python on Apple silicon is Rosetta's)
+        r"(?<!python: )(?<!python\d: )(?<!python\d\.\d: )(?<!python\d\.\d\d: )[Bb]ad CPU type in executable"
+        r"(?!:? [^\s:]{0,300}/python)",
+        "wrong-arch-wheel",
+        "macOS refused to run a program built for the other architecture than this Mac runs (on Apple silicon an "
+        "x86_64-only program with no Rosetta 2 installed, on an Intel Mac an arm64-only one)",
+        "Install the build of that program for this Mac's architecture (arm64 on Apple silicon), not Rosetta: an "
+        "x86_64 Python runs only translated, where torch has no MPS; `file` on the program's path shows its build.",
+        ("uname -m",),
+        "https://github.com/ContinuumIO/anaconda-issues/issues/12941; "
+        "https://github.com/jupyterlab/jupyterlab-desktop/issues/700",
     ),
     Row(
         "unknown-platform-darwin",

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from mpscheck.checks.causes import no_wheel
 from mpscheck.checks.causes.conda_cuda import conda_cuda_cause
+from mpscheck.checks.causes.explained import PROBE_ROWS, X86, deeper_causes
 from mpscheck.checks.causes.library import distribution, failing_library
 from mpscheck.checks.causes.memory import MemoryRules, default_ratio_rejected
 from mpscheck.checks.causes.model import Cause, Evidence
@@ -20,23 +21,6 @@ from mpscheck.knowledge.versions import at_least, last_intel_mac_torch, parse_ve
 from mpscheck.model import Remediation
 from mpscheck.probes.paste.model import Observation
 
-X86 = "x86_64-python"
-# A setup cause that, when the paste shows it, is the real reason for these error causes.
-EXPLAINED_BY: dict[str, tuple[str, ...]] = {
-    "no-metal-device": ("not-macos", "rosetta-python", "intel-mac", "virtual-machine", "macos-too-old"),
-    "dtype-needs-macos14": ("rosetta-python", "intel-mac", "macos-too-old"),
-    "bf16-needs-newer-torch": ("rosetta-python", "intel-mac"),
-    "lightning-processor": ("not-macos", "rosetta-python", X86, "intel-mac"),
-    "no-matching-distribution": ("rosetta-python",),
-    "torch-not-built-with-mps": ("not-macos", "rosetta-python"),
-    "torch-too-old": ("not-macos",),
-    "autocast-needs-newer-torch": ("not-macos",),  # accelerate's "requires a GPU" on Windows/Linux: no mps there
-    # ComfyUI and other front ends ask for CUDA when torch reports no MPS: below macOS 12.3 that is the macOS.
-    "cuda-requested-on-mac": ("macos-too-old",),
-}
-# A library's check for MPS (torch.backends.mps.is_available()) that crashes on a torch older than 1.12: a newer torch
-# answers it, with False off macOS, so the old torch is the cause there too (JaidedAI/EasyOCR#1071, on Windows).
-PROBE_ROWS = frozenset({"old-torch-no-backends-mps"})
 # Ops reached only when the input is on the CPU and the weights on MPS (pytorch/pytorch#86844).
 # Ops reached on MPS also for an input too large for 32-bit indexing (issue 17): the paste cannot tell which.
 LARGE_INPUT_OPS = ("aten::slow_conv3d_forward",)
@@ -70,10 +54,10 @@ CPU_INPUT_OPS = ("aten::_slow_conv2d_forward", "aten::_slow_conv2d_backward", "a
 class ErrorRules(MemoryRules):
     def error_cause(self, hit: table.Hit, setup: dict[str, Cause]) -> Cause:
         row, evidence = hit.row, (Evidence(hit.line, hit.text),)
-        for deeper in EXPLAINED_BY.get(row.cause, ()):
+        for deeper in deeper_causes(row):
             if row.id in PROBE_ROWS and deeper == "not-macos":
                 continue  # the crash is the probe's: a newer torch answers it (False) on any system
-            if deeper in setup and setup[deeper].variant == CHIP_NOT_SHOWN and X86 not in EXPLAINED_BY[row.cause]:
+            if deeper in setup and setup[deeper].variant == CHIP_NOT_SHOWN and X86 not in deeper_causes(row):
                 continue  # which Mac is a guess there: it explains only what an x86_64 Python alone explains
             if deeper in setup:
                 return replace(setup[deeper], evidence=evidence + setup[deeper].evidence)

@@ -64,6 +64,8 @@ class SetupRules(Reader):
             ev += self.paste.all("paste.shell_translated") + self.paste.all("paste.x86_cpu_features")
         if self.value("paste.shell_machine") == "x86_64":  # a Rosetta shell on an Apple chip, or an Intel Mac
             ev += self.paste.all("paste.shell_machine")
+        if self.value("paste.archspec") == "x86_64":  # conda's own CPU family: an x86_64 conda, or an Intel Mac
+            ev += self.paste.all("paste.archspec")
         if self.value("paste.x86_library") and self.on_a_mac():  # Intel MKL runs only as x86_64 code
             ev += self.paste.all("paste.x86_library")
         return evidence_of(ev)

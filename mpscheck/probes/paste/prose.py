@@ -16,6 +16,7 @@ from mpscheck.knowledge.needles import gated
 from mpscheck.probes.paste import wrong_words
 from mpscheck.probes.paste.cpu_words import CPU_ONLY, MPS_AVAILABLE_SAID, cpu_said, names_device
 from mpscheck.probes.paste.hang_words import hang_told
+from mpscheck.probes.paste.machine_words import SAYS, machine_said
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 from mpscheck.probes.paste.near import Near
 from mpscheck.probes.paste.normalise import spaced_cjk
@@ -34,8 +35,6 @@ MAC_WORD = gated(
     r"|芯片|苹果"  # "M2芯片", "苹果M1": the chip and Apple in Chinese
 )
 MEMORY = gated(r"(?i)\b(?P<n>8|16|18|24|32|36|48|64|96|128|192|256|512)\s?GB\b(?!/s)")
-SAYS = r"(?:shows?|says?|returns?|gives?|prints?|reports?|is)"
-UNAME = gated(rf"\buname(?: -m)? {SAYS} [`'\"]?(?P<arch>arm64|x86_64)\b")
 PROCESSOR = gated(rf"\b(?:platform(?:\.processor\(\))?|processor) (?:{SAYS} )?[`'\"]?(?P<value>i386|arm64|arm)\b")
 # Not a floor (a version a text requires): "natively starting from macOS 13.0", "MacOS 12.3+", "macOS 14 or later".
 MACOS = gated(
@@ -355,8 +354,7 @@ def _words(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
     if match := INSTALL_FAILED.search(line):
         found.append(seen("paste.install_failed", match["version"] or ""))
-    if match := UNAME.search(line):
-        found.append(seen("paste.shell_machine", match["arch"]))
+    found += [seen(fact, value) for fact, value in machine_said(line)]
     if ROSETTA_PYTHON_SAID.search(line) and not ROSETTA_DENIED.search(line):
         found.append(seen("interpreter.machine", "x86_64"))
     if match := PROCESSOR.search(line):
