@@ -361,9 +361,15 @@ def test_a_cut_report_is_still_a_report_and_still_cut(tmp_path) -> None:
     path = tmp_path / "report.json"
     path.write_text('{"kind": "' + "k" * MAX_INPUT + '"}')
     cut = '{"kind": "' + "k" * (HEAD - 10) + "\n" + "k" * (TAIL - 2) + '"}'
-    assert read_input(str(path)) == ExplainInput(cut, str(path), True, True)
+    given = read_input(str(path))
+    assert given == ExplainInput(cut, str(path), True, True)
+    assert (given.read_lines, given.skipped_lines) == ((1, 1), -1)  # one line, its start and end read
     whole = '{"kind": "mpscheck-report"}'
-    assert read_input("-", io.BytesIO(whole.encode())) == ExplainInput(whole, "standard input", True, False)
+    uncut = read_input("-", io.BytesIO(whole.encode()))
+    assert uncut == ExplainInput(whole, "standard input", True, False)
+    assert (uncut.read_lines, uncut.skipped_lines) == ((0, 0), 0)  # nothing cut, nothing skipped
+    text = read_input("-", io.BytesIO(b"a paste\n"))
+    assert (text.read_lines, text.skipped_lines, text.input_line(1)) == ((0, 0), 0, 1)
 
 
 @pytest.mark.parametrize(

@@ -201,3 +201,18 @@ def test_a_torch_release_said_to_make_it_work_again_is_a_release_bug_on_mps() ->
     )
     assert explain_text(paste).cause.id == "metal-bug-fixed-later"
     assert "paste.older_torch_works" not in _facts(["using Python 3.10 it works again on mps"])
+
+
+def test_numpys_nan_cast_is_read_where_it_stands_only_on_mps_or_an_apple_silicon_mac() -> None:
+    from mpscheck.checks.causes.wrong_said import nan_cast
+    from mpscheck.probes.paste import read
+
+    mac = read('macOS 12.6.1\nHardware: MacBook Pro 14" 2021, CPU M1 Max, 64GB RAM\n' + CAST)
+    found = nan_cast(mac, mac.facts)
+    assert found is not None and (found.fact, found.line) == ("paste.picture_wrong", 3)
+    assert found.text == CAST.split("\n")[0]
+    on_mps = read("device = 'mps'\n" + CAST)
+    assert nan_cast(on_mps, on_mps.facts) is not None  # mps named, no Mac shown
+    for text in ("Ubuntu 22.04\n" + CAST, "macOS 12.6\nMacBook Pro, Intel Core i7\n" + CAST, "macOS 14.5\nno cast"):
+        paste = read(text)
+        assert nan_cast(paste, paste.facts) is None, text
