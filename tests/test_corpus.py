@@ -248,6 +248,20 @@ WRONG_CAUSE = {
     "pytorch-189495-linear-bias-batch-over-65536-m5.txt": "the stored copy holds the report's tail only: counts of "
     "'bad rows' under 'Output on Apple M5 Max', with no word naming mps or calling a result wrong; the title that "
     "says so ('F.linear with bias silently returns wrong results') is not in the paste",
+    # round 40 (CI and test suites on Macs, building against torch), before any change
+    "torchchat-975-gh-macos-jobs-given-mps-use-cpu-prose.txt": "round 40, before its fixes: 'MPS isn't available "
+    "to via GH CI' told in words: a hosted runner's MPS told in prose is not read as a virtual machine",
+    "torchchat-1416-virtualized-mac-mps-false-pass-prose.txt": "round 40, before its fixes: 'virtualized Mac does "
+    "not support MPS' and 'github ci/cd' told in words: not read as a virtual machine",
+    "lightning-19708-macos14-mps-tests-oom-8gb-prose.txt": "round 40, before its fixes: MPS tests that 'run out of "
+    "memory in the CI' on 'the new MacOS runner' (M1): read as an Intel Mac from 'the last release that supported "
+    "MacOS on the Intel platform'",
+    "torchgeo-1188-lightning-auto-mps-tests-prose.txt": "round 40, before its fixes: 'the MPS backend is still "
+    "missing implementations of many operators' told in words: not read as an op MPS lacks",
+    "unsloth-414-xformers-wheel-build-m1-pro.txt": "round 40, before its fixes: pip building xformers from its sdist "
+    "on an M1 Pro ('Failed building wheel'): read as an MPS bug fixed later",
+    "pytorch-74811-libtorch-1-11-cmake-intel64-m1-title.txt": "round 40, before its fixes: the linker error is in "
+    "the title only ('Linker Error MacOSX libtorch for arm64') and the body ends in cmake output",
 }
 WRONG_FIX = {
     "cellpose-1063-sparse-mps-bullets-m2-ultra.txt": "the thread's fix is cellpose's own change (install it from git, "
