@@ -249,10 +249,6 @@ WRONG_CAUSE = {
     "'bad rows' under 'Output on Apple M5 Max', with no word naming mps or calling a result wrong; the title that "
     "says so ('F.linear with bias silently returns wrong results') is not in the paste",
     # round 40 (CI and test suites on Macs, building against torch), before any change
-    "torchchat-975-gh-macos-jobs-given-mps-use-cpu-prose.txt": "round 40, before its fixes: 'MPS isn't available "
-    "to via GH CI' told in words: a hosted runner's MPS told in prose is not read as a virtual machine",
-    "torchchat-1416-virtualized-mac-mps-false-pass-prose.txt": "round 40, before its fixes: 'virtualized Mac does "
-    "not support MPS' and 'github ci/cd' told in words: not read as a virtual machine",
     "lightning-19708-macos14-mps-tests-oom-8gb-prose.txt": "round 40, before its fixes: MPS tests that 'run out of "
     "memory in the CI' on 'the new MacOS runner' (M1): read as an Intel Mac from 'the last release that supported "
     "MacOS on the Intel platform'",

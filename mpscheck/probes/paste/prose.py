@@ -22,6 +22,7 @@ from mpscheck.probes.paste.older_torch import OLDER_TORCH_WORKS
 from mpscheck.probes.paste.onnx_engine import ONNX_ENGINE
 from mpscheck.probes.paste.prose_cuda import CUDA_ASKED, CUDA_CALL, CUDA_GUARD, NCCL_CALLED
 from mpscheck.probes.paste.slow_words import SLOWER_THAN_OP, slow_on_mps
+from mpscheck.probes.paste.vm_words import vm_told
 from mpscheck.probes.paste.wrong_words import WRONG_APART, WRONG_ON_GPU, WRONG_RESULTS, WRONG_SAID
 
 KIND = "prose"
@@ -346,7 +347,7 @@ def _words(seen: Seen, line: str) -> list[Observation]:
         if MEMORY_FAILURE.search(line) and not any(o.fact == "paste.oom_said" for o in found):
             found.append(seen("paste.oom_said", True))
     runner = "macos" in line.lower() and (HOSTED_RUNNER.search(line) or RUNNER_LABEL.search(line))
-    if runner and "self-hosted" not in line.lower():
+    if (runner or vm_told(line, bool(CI_SAID.search(line)))) and "self-hosted" not in line.lower():
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
     if match := INSTALL_FAILED.search(line):
         found.append(seen("paste.install_failed", match["version"] or ""))

@@ -1,0 +1,53 @@
+"""The classes of input the 40th out-of-sample round (2026-11-25: CI and test suites on Macs, and building against
+torch on Apple silicon) found explain missing, each read generally: a macOS virtual machine told only in words (a
+"virtualized Mac", MPS said unavailable on a line that says CI), which is the hosted runner's paravirtual GPU.
+
+The texts are lines of the round's pastes (tests/corpus names each).
+"""
+
+from __future__ import annotations
+
+from mpscheck.checks.causes import explain_text
+from mpscheck.probes.paste import prose, vm_words
+
+
+def _facts(lines: list[str]) -> set[str]:
+    return {o.fact for o in prose.parse(lines)}
+
+
+def test_a_virtualized_mac_told_in_words_is_a_virtual_machine() -> None:
+    said = (
+        "# user: There's a multi-layered story here, where virtualized Mac does not support MPS (I think because most "
+        "likely there's no MMU for MPS, so you can't virtualize MPS).\n# user: problem occurs in github ci/cd"
+    )
+    assert explain_text(said).cause.id == "virtual-machine"  # torchchat#1416
+    for line in (
+        "virtualized Mac does not support MPS",
+        "the job runs in a virtual Mac",
+        "tests run on macOS VMs",
+        "a macOS virtual machine has no Metal for MPS",
+        "Virtualised macOS images",
+    ):
+        assert "host.hypervisor" in _facts([line]), line
+    for line in (
+        "I have a Mac and a virtual environment",  # a venv, not a VM
+        "virtual memory of the Mac",
+        "the virtual Mac address of the card",
+        "a virtualized Mac on an Intel host",  # an Intel machine named: not the arm64 VM's paravirtual GPU
+    ):
+        assert "host.hypervisor" not in _facts([line]), line
+
+
+def test_mps_said_unavailable_on_a_ci_line_is_the_hosted_runner() -> None:
+    said = (
+        "# user: Some GH jobs that request MacOS are being given MPS machines\n"
+        "# user: Issue is that MPS isn't available to via GH CI"
+    )
+    assert explain_text(said).cause.id == "virtual-machine"  # torchchat#975
+    assert vm_words.vm_told("MPS is not actually available in CI", ci=True)
+    assert vm_words.vm_told("the CI machine can't use MPS", ci=True)
+    assert not vm_words.vm_told("MPS isn't available here", ci=False)  # no CI said: any Mac
+    assert not vm_words.vm_told("MPS is available in CI", ci=True)
+    # an Intel runner has no MPS because it is an Intel Mac (torchgeo#1188): not read as a VM
+    line = "We don't see this issue in CI because the GitHub runner is an old x86_64 Mac and doesn't support MPS."
+    assert "host.hypervisor" not in _facts([line])
