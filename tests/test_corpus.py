@@ -254,8 +254,6 @@ WRONG_CAUSE = {
     "MacOS on the Intel platform'",
     "torchgeo-1188-lightning-auto-mps-tests-prose.txt": "round 40, before its fixes: 'the MPS backend is still "
     "missing implementations of many operators' told in words: not read as an op MPS lacks",
-    "unsloth-414-xformers-wheel-build-m1-pro.txt": "round 40, before its fixes: pip building xformers from its sdist "
-    "on an M1 Pro ('Failed building wheel'): read as an MPS bug fixed later",
     "pytorch-74811-libtorch-1-11-cmake-intel64-m1-title.txt": "round 40, before its fixes: the linker error is in "
     "the title only ('Linker Error MacOSX libtorch for arm64') and the body ends in cmake output",
 }

@@ -8,6 +8,7 @@ The texts are lines of the round's pastes (tests/corpus names each).
 from __future__ import annotations
 
 from mpscheck.checks.causes import explain_text
+from mpscheck.knowledge.cuda_only_rows import CUDA_ONLY_LIBRARY
 from mpscheck.probes.paste import prose, vm_words
 
 
@@ -51,3 +52,30 @@ def test_mps_said_unavailable_on_a_ci_line_is_the_hosted_runner() -> None:
     # an Intel runner has no MPS because it is an Intel Mac (torchgeo#1188): not read as a VM
     line = "We don't see this issue in CI because the GitHub runner is an old x86_64 Mac and doesn't support MPS."
     assert "host.hypervisor" not in _facts([line])
+
+
+def test_pip_failing_to_build_a_cuda_only_package_on_a_mac_is_that_package_not_mps() -> None:
+    said = (
+        "# user: I am on Apple M1 Pro, and the python environment is 3.9.13.\n"
+        "Building wheels for collected packages: xformers\n"
+        "  Building wheel for xformers (setup.py) ... error\n"
+        "  error: subprocess-exited-with-error"
+    )
+    diagnosis = explain_text(said)  # unslothai/unsloth#414
+    assert diagnosis.cause.id == "backend-has-no-mps"
+    assert diagnosis.cause.fix is not None and "xformers" in diagnosis.cause.fix.summary
+    pattern = CUDA_ONLY_LIBRARY.pattern
+    for line in (
+        "  Building wheel for xformers (setup.py) ... error",
+        "  Building wheel for flash-attn (pyproject.toml) ... error",
+        "  ERROR: Failed building wheel for xformers",
+        "Failed to build mamba-ssm",
+        "ERROR: Could not build wheels for auto_gptq, which is required to install pyproject.toml-based projects",
+    ):
+        assert pattern.search(line), line
+    for line in (
+        "  Building wheel for xformers (setup.py) ... done",  # built: no failure
+        "  Building wheel for tokenizers (pyproject.toml) ... error",  # not a CUDA-only package
+        "Failed building wheel for xformersx",
+    ):
+        assert not pattern.search(line), line
