@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from mpscheck.checks.causes import explain_text
 from mpscheck.knowledge.cuda_only_rows import CUDA_ONLY_LIBRARY
-from mpscheck.probes.paste import prose, vm_words
+from mpscheck.probes.paste import intel_support, prose, vm_words
 
 
 def _facts(lines: list[str]) -> set[str]:
@@ -79,3 +79,22 @@ def test_pip_failing_to_build_a_cuda_only_package_on_a_mac_is_that_package_not_m
         "Failed building wheel for xformersx",
     ):
         assert not pattern.search(line), line
+
+
+def test_intel_named_as_what_a_release_supported_is_not_the_users_mac() -> None:
+    said = (
+        "# user: Note that PyTorch 2.2 was the last release that supported MacOS on the Intel platform, so I upgraded "
+        "the version to MacOS 14.\n"
+        "# user: Since the new MacOS runner comes with M1, our MPS tests that were previously skipped would run now.\n"
+        "# user: But some of these tests now run out of memory in the CI (has 8GB ram (??))"
+    )
+    assert explain_text(said).cause.id == "virtual-machine"  # Lightning#19708
+    assert intel_support.intel_of_a_release("torch 2.2.2 is the last version for Intel Macs")
+    assert intel_support.intel_of_a_release("PyTorch dropped support for Intel Macs after 2.2")
+    assert not intel_support.intel_of_a_release("my Intel Mac got the last release that supported Intel")  # owned
+    assert not intel_support.intel_of_a_release("I have an Intel Mac")  # no release talk
+    assert "paste.intel_prose" not in _facts(
+        ["PyTorch 2.2 was the last release that supported MacOS on the Intel platform"]
+    )
+    assert "paste.intel_prose" in _facts(["I'm on an Intel Mac and torch 2.2.2 is the last release for Intel"])
+    assert "paste.intel_prose" in _facts(["MacBook Pro 2019, Intel Core i9"])

@@ -15,6 +15,7 @@ import re
 from mpscheck.knowledge.needles import gated
 from mpscheck.probes.paste.cpu_words import CPU_ONLY, MPS_AVAILABLE_SAID, cpu_said, names_device
 from mpscheck.probes.paste.hang_words import HANG_SAID
+from mpscheck.probes.paste.intel_support import intel_of_a_release
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 from mpscheck.probes.paste.near import Near
 from mpscheck.probes.paste.normalise import spaced_cjk
@@ -322,6 +323,7 @@ def _words(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.guest_said", "Linux" if linux else "Windows"))  # outranks a Mac told in words
     # "an Intel iMac (built on an M1)", "works on both Apple silicon and AMD GPUs" (keras#18437): not said which
     both = bool((chip or SILICON_NAMED.search(line)) and INTEL_MAC.search(line))
+    intel = INTEL_MAC.search(line) and MAC_WORD.search(line) and not intel_of_a_release(line)  # intel_support.py
     # A chip with its tier in Apple's own casing ("M1 Pro", "M3 Max") is Apple's, even on a line with no Mac word
     # ("**系统:** M1 Pro"); typed casually ("m1 pro 16gb") it still needs one.
     if not both and (match := chip) and (APPLE_TIER.search(match[0]) or MAC_WORD.search(line)):
@@ -334,7 +336,7 @@ def _words(seen: Seen, line: str) -> list[Observation]:
     elif not both and APPLE_SILICON.search(line) and not INTEL_MAC.search(line):
         found.append(seen("host.arm64_hardware", True))
         found.append(seen("host.system", "Darwin"))
-    elif not both and ((INTEL_MAC.search(line) and MAC_WORD.search(line)) or ABOUT_THIS_MAC_CPU.search(line)):
+    elif not both and (intel or ABOUT_THIS_MAC_CPU.search(line)):
         found.append(seen("host.arm64_hardware", False))
         found.append(seen("paste.intel_prose", True))
         found.append(seen("host.system", "Darwin"))
