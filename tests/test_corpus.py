@@ -249,8 +249,6 @@ WRONG_CAUSE = {
     "'bad rows' under 'Output on Apple M5 Max', with no word naming mps or calling a result wrong; the title that "
     "says so ('F.linear with bias silently returns wrong results') is not in the paste",
     # round 40 (CI and test suites on Macs, building against torch), before any change
-    "torchgeo-1188-lightning-auto-mps-tests-prose.txt": "round 40, before its fixes: 'the MPS backend is still "
-    "missing implementations of many operators' told in words: not read as an op MPS lacks",
     "pytorch-74811-libtorch-1-11-cmake-intel64-m1-title.txt": "round 40, before its fixes: the linker error is in "
     "the title only ('Linker Error MacOSX libtorch for arm64') and the body ends in cmake output",
 }

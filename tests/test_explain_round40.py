@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from mpscheck.checks.causes import explain_text
 from mpscheck.knowledge.cuda_only_rows import CUDA_ONLY_LIBRARY
+from mpscheck.knowledge.told_rows import TOLD
 from mpscheck.probes.paste import intel_support, prose, vm_words
 
 
@@ -98,3 +99,29 @@ def test_intel_named_as_what_a_release_supported_is_not_the_users_mac() -> None:
     )
     assert "paste.intel_prose" in _facts(["I'm on an Intel Mac and torch 2.2.2 is the last release for Intel"])
     assert "paste.intel_prose" in _facts(["MacBook Pro 2019, Intel Core i9"])
+
+
+def test_mps_said_to_lack_operators_is_an_op_mps_lacks() -> None:
+    said = (
+        "# user: Starting with Lightning 2.0, `Trainer` now defaults to `accelerator=\"auto\"`. While this works fine "
+        "with CUDA, the MPS backend is still missing implementations of many operators, so the tests will fail."
+    )
+    diagnosis = explain_text(said)  # torchgeo#1188
+    assert diagnosis.cause.id == "op-not-implemented"
+    assert diagnosis.cause.fix is not None
+    assert "export PYTORCH_ENABLE_MPS_FALLBACK=1" in diagnosis.cause.fix.commands
+    pattern = next(row for row in TOLD if row.id == "op-missing-told").pattern
+    for line in (
+        "the MPS backend is still missing implementations of many operators",
+        "Quite a few things fail because some operations are not yet supported on MPS",
+        "mps lacks some ops",
+        "the MPS device does not implement all operators",
+    ):
+        assert pattern.search(line), line
+    for line in (
+        "MPS is missing",  # nothing said missing
+        "these operators are supported on MPS",
+        "the CUDA backend is missing implementations of many operators",
+        "MPS is missing. Many operators fail",  # another sentence
+    ):
+        assert not pattern.search(line), line
