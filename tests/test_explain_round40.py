@@ -125,3 +125,20 @@ def test_mps_said_to_lack_operators_is_an_op_mps_lacks() -> None:
         "MPS is missing. Many operators fail",  # another sentence
     ):
         assert not pattern.search(line), line
+
+
+def test_a_ci_mac_runner_told_in_words_is_the_hosted_vm() -> None:
+    said = (
+        "# user: I've been seeing this for a few days now. Is this a GithHub limitation with the Mac runner? Below is "
+        "a partial log from the CI run.\n"
+        "2024-04-24T17:47:27.6409790Z python prepro_tinyshakespeare.py"
+    )
+    assert explain_text(said).cause.id == "virtual-machine"  # llm.c#242
+    for line in ("M1 runners currently have a bug with PyTorch", "the mac-runner job fails", "on GitHub's M2 runner"):
+        assert "host.hypervisor" in _facts([line]), line
+    for line in (
+        "our self-hosted M1 runner fails",  # a physical Mac of the project's own
+        "the Mac ran the test runner",  # no runner of a Mac named
+        "an M1 runner on an Intel host",
+    ):
+        assert "host.hypervisor" not in _facts([line]), line

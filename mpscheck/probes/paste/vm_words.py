@@ -4,7 +4,8 @@ Hosted CI Macs (GitHub's macOS runners, most of all) are virtual machines whose 
 available and then fails every allocation; their threads often say so only in prose: "virtualized Mac does not
 support MPS" (torchchat#1416), "MPS isn't available to via GH CI" (torchchat#975). Two readings, each of one line:
 
-- a virtual Mac named: "virtualized Mac", "a virtual Mac", "macOS VM(s)", "macOS virtual machine";
+- a virtual Mac named: "virtualized Mac", "a virtual Mac", "macOS VM(s)", "macOS virtual machine", a CI's "Mac
+  runner" or "M1 runners";
 - a CI said on the line (the caller's ``CI_SAID``) beside MPS said to be unavailable or unsupported there.
 
 Neither on a line that names an Intel or x86_64 machine ("the GitHub runner is an old x86_64 Mac and doesn't
@@ -19,6 +20,9 @@ VM_SAID = gated(
     r"(?i)\bvirtuali[sz]ed mac(?:os| os|s|es)?\b"
     r"|\bvirtual mac(?:os| os|s|es)?\b(?! ?address)"
     r"|\bmac ?os (?:vms?|virtual machines?)\b"
+    # a CI's "Mac runner" or "M1 runners" ("a GithHub limitation with the Mac runner", llm.c#242; "M1 runners
+    # currently have a bug with PyTorch", deepforestr#15): hosted unless the line says self-hosted (the caller)
+    r"|\b(?:mac|m[1-5])[ -]runners?\b"
 )
 # MPS said to be unusable: "MPS isn't available", "MPS is not actually available", "doesn't support MPS".
 MPS_UNUSABLE = gated(
