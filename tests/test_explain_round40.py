@@ -7,7 +7,7 @@ The texts are lines of the round's pastes (tests/corpus names each).
 
 from __future__ import annotations
 
-from mpscheck.checks.causes import explain_text
+from mpscheck.checks.causes import explain_text, pip_build
 from mpscheck.knowledge.cuda_only_rows import CUDA_ONLY_LIBRARY
 from mpscheck.knowledge.told_rows import TOLD
 from mpscheck.probes.paste import intel_support, prose, vm_words
@@ -103,7 +103,7 @@ def test_intel_named_as_what_a_release_supported_is_not_the_users_mac() -> None:
 
 def test_mps_said_to_lack_operators_is_an_op_mps_lacks() -> None:
     said = (
-        "# user: Starting with Lightning 2.0, `Trainer` now defaults to `accelerator=\"auto\"`. While this works fine "
+        '# user: Starting with Lightning 2.0, `Trainer` now defaults to `accelerator="auto"`. While this works fine '
         "with CUDA, the MPS backend is still missing implementations of many operators, so the tests will fail."
     )
     diagnosis = explain_text(said)  # torchgeo#1188
@@ -142,3 +142,22 @@ def test_a_ci_mac_runner_told_in_words_is_the_hosted_vm() -> None:
         "an M1 runner on an Intel host",
     ):
         assert "host.hypervisor" not in _facts([line]), line
+
+
+def test_pip_failing_to_build_an_unknown_package_claims_no_mps_bug() -> None:
+    said = (
+        "# user: python3.11\n\nerror: subprocess-exited-with-error\n\n"
+        "  × Getting requirements to build wheel did not run successfully.\n  │ exit code: 1"
+    )
+    diagnosis = explain_text(said)  # Langchain-Chatchat#3771 (xformers named in its title only)
+    assert diagnosis.cause.id == "not-enough-evidence"
+    assert diagnosis.cause.variant == "pip-build-failed"
+    assert diagnosis.cause.fix is not None
+    assert not any("--upgrade torch" in command for command in diagnosis.cause.fix.commands)
+    named = explain_text("  ERROR: Failed building wheel for tokenizers\nFailed to build tokenizers")
+    assert "the package tokenizers" in named.cause.summary
+    assert pip_build.PIP_BUILD.search("× python setup.py egg_info did not run successfully.")
+    assert not pip_build.PIP_BUILD.search("Successfully built tokenizers")
+    assert not pip_build.PIP_BUILD.search("RuntimeError: MPS backend out of memory")
+    installable = explain_text("ERROR: Failed to build installable wheels for some pyproject.toml based projects")
+    assert "the package installable" not in installable.cause.summary
