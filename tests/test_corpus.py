@@ -251,9 +251,9 @@ WRONG_CAUSE = {
     # round 40 (CI and test suites on Macs, building against torch), before any change
     "pytorch-74811-libtorch-1-11-cmake-intel64-m1-title.txt": "round 40, before its fixes: the linker error is in "
     "the title only ('Linker Error MacOSX libtorch for arm64') and the body ends in cmake output",
-    "langchain-chatchat-3771-xformers-build-requirements-m1-zh.txt": "round 40, second batch, before its fixes: "
-    "xformers is named in the title only; the paste is pip's generic build failure (subprocess-exited-with-error), "
-    "read as an unrecognised error",
+    "langchain-chatchat-3771-xformers-build-requirements-m1-zh.txt": "round 40, second batch: xformers is named in "
+    "the title only; the paste is pip's generic build failure (subprocess-exited-with-error) with no package named: "
+    "read as a failed build of some package (not enough evidence), which claims no MPS bug",
     "litgpt-1725-m1-runner-segfaults-tensors-not-close.txt": "round 40, second batch: 'bump macos to m1' (the runner) "
     "is in the title only; the paste tells of segfaults, a 'weird machine' and a tolerance failure, with no runner, CI "
     "or VM named: read as an MPS bug fixed later",
