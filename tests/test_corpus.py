@@ -257,6 +257,9 @@ WRONG_CAUSE = {
     "litgpt-1725-m1-runner-segfaults-tensors-not-close.txt": "round 40, second batch: 'bump macos to m1' (the runner) "
     "is in the title only; the paste tells of segfaults, a 'weird machine' and a tolerance failure, with no runner, CI "
     "or VM named: read as an MPS bug fixed later",
+    "pytorch3d-1348-pip-empty-0-0-1-apple-silicon.txt": "round 40, third batch: pip installed PyTorch3D's empty 0.0.1 "
+    "placeholder (PyPI has no arm64 wheel), shown as 'No module named pytorch3d': read as a module not installed (not "
+    "enough evidence, no MPS bug claimed); that no release fits macOS arm64 is the reporter's reading of PyPI",
 }
 WRONG_FIX = {
     "cellpose-1063-sparse-mps-bullets-m2-ultra.txt": "the thread's fix is cellpose's own change (install it from git, "

@@ -161,3 +161,23 @@ def test_pip_failing_to_build_an_unknown_package_claims_no_mps_bug() -> None:
     assert not pip_build.PIP_BUILD.search("RuntimeError: MPS backend out of memory")
     installable = explain_text("ERROR: Failed to build installable wheels for some pyproject.toml based projects")
     assert "the package installable" not in installable.cause.summary
+
+
+def test_a_module_not_installed_claims_no_mps_bug() -> None:
+    said = (
+        "[ins] In [2]: import pytorch3d\n"
+        "---------------------------------------------------------------------------\n"
+        "ModuleNotFoundError                       Traceback (most recent call last)\n"
+        "<ipython-input-2-373ec51d3d6c> in <cell line: 1>()\n"
+        "----> 1 import pytorch3d\n\n"
+        "ModuleNotFoundError: No module named 'pytorch3d'"
+    )
+    diagnosis = explain_text(said)  # facebookresearch/pytorch3d#1348
+    assert diagnosis.cause.id == "not-enough-evidence"
+    assert diagnosis.cause.variant == "module-missing"
+    assert "pytorch3d" in diagnosis.cause.summary
+    assert diagnosis.cause.fix is not None
+    assert not any("--upgrade torch" in command for command in diagnosis.cause.fix.commands)
+    assert pip_build.MODULE_MISSING.search("No module named 'detectron2.layers'")["module"] == "detectron2.layers"
+    assert not pip_build.MODULE_MISSING.search("No module named 'torch.mps'")  # torch's own: rows of their own
+    assert not pip_build.MODULE_MISSING.search("No module named 'torch'")

@@ -6,6 +6,10 @@ paste shows pip's own words ("error: subprocess-exited-with-error", "Getting req
 successfully", "Failed building wheel for X"); which package failed and why is in its build output, so the answer
 says so, claims no MPS bug and names the package when pip does. A CUDA-only package (xformers, flash-attn) has a row
 of its own (knowledge/cuda_only_rows.py) that outranks this.
+
+The same for a module that is not installed ("ModuleNotFoundError: No module named 'pytorch3d'" after pip installed an
+empty placeholder release on an Apple-silicon Mac, facebookresearch/pytorch3d#1348): an install problem of that
+package, never torch's MPS backend (torch's own modules, "No module named 'torch.mps'", have rows of their own).
 """
 
 from __future__ import annotations
@@ -22,6 +26,34 @@ PIP_BUILD = re.compile(
     r"\((?:setup\.py|pyproject\.toml)\)) did not run successfully\b"
     r"|\b(?:Failed building wheel for|Could not build wheels for|Failed to build) (?P<package>[\w.-]{1,80})"
 )
+
+
+MODULE_MISSING = re.compile(r"\bNo module named '?(?P<module>(?!torch\b)[A-Za-z_][\w.]{0,80}?)'?(?![\w.])")
+
+
+def module_missing(first: Any, text: str) -> Cause | None:
+    """*first* says a module (not torch's) is not installed in this Python: no MPS error claimed. A notebook's header
+    line ("ModuleNotFoundError    Traceback ...") has its message further down the paste's *text*."""
+    match = MODULE_MISSING.search(str(first.text))
+    if match is None and "ModuleNotFoundError" in str(first.text):
+        match = MODULE_MISSING.search(text)
+    if match is None:
+        return None
+    module = match["module"]
+    return Cause(
+        "not-enough-evidence",
+        f"the module {module} is not installed in the Python that ran (“{first.value}”): an install problem, not an "
+        "error of torch's MPS backend (on a Mac, a package with no macOS arm64 release may not install at all, or "
+        "install as an empty placeholder)",
+        Remediation(
+            f"Install {module}'s package into this very Python (python -m pip install ...), checking that it has a "
+            "release for macOS arm64; build it from source where it has none.",
+            ("python -m pip show -f " + module.split(".")[0],),
+        ),
+        (Evidence(first.line, first.text),),
+        "",
+        variant="module-missing",
+    )
 
 
 def pip_build_failed(first: Any) -> Cause | None:
@@ -45,3 +77,8 @@ def pip_build_failed(first: Any) -> Cause | None:
         "",
         variant="pip-build-failed",
     )
+
+
+def install_failure(first: Any, paste: Any) -> Cause | None:
+    """pip's failed build, or a module not installed, read from *first* (and the *paste* it is in)."""
+    return pip_build_failed(first) or module_missing(first, str(paste.text))

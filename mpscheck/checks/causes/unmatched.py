@@ -19,7 +19,7 @@ from mpscheck.checks.causes import wrong_said
 from mpscheck.checks.causes.library import own_frames
 from mpscheck.checks.causes.memory import oom_said
 from mpscheck.checks.causes.model import Cause, Evidence
-from mpscheck.checks.causes.pip_build import pip_build_failed
+from mpscheck.checks.causes.pip_build import install_failure
 from mpscheck.checks.causes.precision import PrecisionRules
 from mpscheck.checks.causes.sigill import illegal_instruction
 from mpscheck.knowledge import errors as table
@@ -212,7 +212,7 @@ class UnmatchedRules(PrecisionRules):
     def unrecognised(self, first: Any, crash: Any) -> Cause:
         """An error or crash that no row and no message of the table knows: never healthy, never guessed."""
         said = str(first.value)
-        if crash is None and (outside := self.outside_torch(first) or pip_build_failed(first)) is not None:
+        if crash is None and (outside := self.outside_torch(first) or install_failure(first, self.paste)) is not None:
             return outside
         if crash is not None and (wrong_build := illegal_instruction(crash.text, crash.line, self.python)):
             return wrong_build
