@@ -260,6 +260,10 @@ WRONG_CAUSE = {
     "pytorch3d-1348-pip-empty-0-0-1-apple-silicon.txt": "round 40, third batch: pip installed PyTorch3D's empty 0.0.1 "
     "placeholder (PyPI has no arm64 wheel), shown as 'No module named pytorch3d': read as a module not installed (not "
     "enough evidence, no MPS bug claimed); that no release fits macOS arm64 is the reporter's reading of PyPI",
+    "diffusers-2610-pip-install-xformers-fopenmp-anaconda.txt": "round 40, third batch (not fixed: one paste, and "
+    "Apple clang's missing OpenMP has many causes): 'clang: error: unsupported option -fopenmp' in prose and a clang "
+    "line compiling xformers' sources after 'pip install xformers', with no pip failure line: not read as xformers "
+    "being built on a Mac",
 }
 WRONG_FIX = {
     "cellpose-1063-sparse-mps-bullets-m2-ultra.txt": "the thread's fix is cellpose's own change (install it from git, "
