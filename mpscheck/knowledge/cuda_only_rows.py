@@ -42,8 +42,10 @@ CUDA_ONLY_LIBRARY = Row(
     # wheel for xformers", AUTOMATIC1111/stable-diffusion-webui#16921): not an MPS error, the package needs CUDA
     r"|\bBuilding wheel for (?:xformers|flash[-_]attn|mamba[-_]ssm|causal[-_]conv1d|auto[-_]gptq)\b[^\n]{0,20}?"
     r"\.\.\. error\b"
-    r"|\b(?:Failed building wheel for|Failed to build|Could not build wheels for) "
-    r"(?:xformers|flash[-_]attn|mamba[-_]ssm|causal[-_]conv1d|auto[-_]gptq)\b",
+    + "".join(
+        rf"|\b{failed} (?:xformers|flash[-_]attn|mamba[-_]ssm|causal[-_]conv1d|auto[-_]gptq)\b"
+        for failed in ("Failed building wheel for", "Failed to build", "Could not build wheels for")
+    ),
     "backend-has-no-mps",
     "the library that failed (bitsandbytes, xformers, flash-attn, or cpm_kernels of a quantized ChatGLM-style "
     "model) runs its GPU code on CUDA only: it has no Metal/MPS backend",
