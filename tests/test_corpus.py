@@ -258,6 +258,22 @@ WRONG_CAUSE = {
     "guess that the framework lacks Apple GPU support is a question, not what the paste shows",
     "chatrwkv-195-mps-slower-than-cpu-mps-bugs.txt": "the user wrote 'mps is much slower than gpu' for 'than cpu' "
     "(the title, not in the paste, says cpu): nothing in the paste compares mps with the CPU",
+    # round 40 (CI and test suites on Macs, building against torch), before any change
+    "pytorch-74811-libtorch-1-11-cmake-intel64-m1-title.txt": "round 40, before its fixes: the linker error is in "
+    "the title only ('Linker Error MacOSX libtorch for arm64') and the body ends in cmake output",
+    "langchain-chatchat-3771-xformers-build-requirements-m1-zh.txt": "round 40, second batch: xformers is named in "
+    "the title only; the paste is pip's generic build failure (subprocess-exited-with-error) with no package named: "
+    "read as a failed build of some package (not enough evidence), which claims no MPS bug",
+    "litgpt-1725-m1-runner-segfaults-tensors-not-close.txt": "round 40, second batch: 'bump macos to m1' (the runner) "
+    "is in the title only; the paste tells of segfaults, a 'weird machine' and a tolerance failure, with no runner, CI "
+    "or VM named: read as an MPS bug fixed later",
+    "pytorch3d-1348-pip-empty-0-0-1-apple-silicon.txt": "round 40, third batch: pip installed PyTorch3D's empty 0.0.1 "
+    "placeholder (PyPI has no arm64 wheel), shown as 'No module named pytorch3d': read as a module not installed (not "
+    "enough evidence, no MPS bug claimed); that no release fits macOS arm64 is the reporter's reading of PyPI",
+    "diffusers-2610-pip-install-xformers-fopenmp-anaconda.txt": "round 40, third batch (not fixed: one paste, and "
+    "Apple clang's missing OpenMP has many causes): 'clang: error: unsupported option -fopenmp' in prose and a clang "
+    "line compiling xformers' sources after 'pip install xformers', with no pip failure line: not read as xformers "
+    "being built on a Mac",
 }
 WRONG_FIX = {
     "cellpose-1063-sparse-mps-bullets-m2-ultra.txt": "the thread's fix is cellpose's own change (install it from git, "

@@ -36,7 +36,16 @@ CUDA_ONLY_LIBRARY = Row(
     # a model's code that imports xformers, which has no Metal kernels (zai-org/CogVLM#432: Linux only)
     r"|No module named '?xformers\b"
     # GPTQ-for-LLaMa's loader of 4-bit GPTQ models in text-generation-webui: CUDA kernels only
-    r"|No module named '?llama_inference_offload\b",
+    r"|No module named '?llama_inference_offload\b"
+    # pip building one of these CUDA-only packages from its source on a Mac, which has no wheel of them, and failing
+    # ("Building wheel for xformers (setup.py) ... error" on an M1 Pro, unslothai/unsloth#414; "Failed building
+    # wheel for xformers", AUTOMATIC1111/stable-diffusion-webui#16921): not an MPS error, the package needs CUDA
+    r"|\bBuilding wheel for (?:xformers|flash[-_]attn|mamba[-_]ssm|causal[-_]conv1d|auto[-_]gptq)\b[^\n]{0,20}?"
+    r"\.\.\. error\b"
+    + "".join(
+        rf"|\b{failed} (?:xformers|flash[-_]attn|mamba[-_]ssm|causal[-_]conv1d|auto[-_]gptq)\b"
+        for failed in ("Failed building wheel for", "Failed to build", "Could not build wheels for")
+    ),
     "backend-has-no-mps",
     "the library that failed (bitsandbytes, xformers, flash-attn, or cpm_kernels of a quantized ChatGLM-style "
     "model) runs its GPU code on CUDA only: it has no Metal/MPS backend",
@@ -51,5 +60,6 @@ CUDA_ONLY_LIBRARY = Row(
     "https://github.com/replit/ReplitLM/issues/8 (flash_attn on an M1: use the default attention); "
     "https://github.com/zai-org/ChatGLM-6B/issues/462 (int4 kernels are CUDA: CPU only; half runs on mps); "
     "https://github.com/PromtEngineer/localGPT/issues/145 (autogptq doesn't support mps); "
-    "https://github.com/zai-org/CogVLM/issues/432 (xformers and triton: Linux only)",
+    "https://github.com/zai-org/CogVLM/issues/432 (xformers and triton: Linux only); "
+    "https://github.com/facebookresearch/xformers/issues/740 ('xformers is not compatible with MacOS')",
 )

@@ -33,6 +33,27 @@ TOLD: tuple[Row, ...] = (
     ),
     DISTRIBUTED_TOLD,
     Row(
+        "op-missing-told",
+        # MPS said in words to lack operators, no op's message quoted ("the MPS backend is still missing
+        # implementations of many operators, so the tests will fail", torchgeo/torchgeo#1188; "some operations are not
+        # yet supported on MPS"): the missing kernels torch's NotImplementedError names, told
+        r"\b(?:operators|operations|ops)\b[^\n.;!?]{0,30}? (?:are|is) not (?:yet |currently )?(?:implemented|supported)"
+        r" (?:on|for|in|by) (?:the )?(?:MPS|mps)\b|"
+        + "|".join(
+            rf"(?<!\w){mps}(?: backend| device)?\b[^\n.;!?]{{0,20}}? (?:is (?:still )?missing|lacks|does(?:n't| not) "
+            r"(?:have|implement)) (?:the )?(?:(?:an? )?implementations? (?:of|for) )?"
+            r"(?:many |some |several |a few |all )?(?:the )?(?:operators|operations|ops|kernels)\b"
+            for mps in ("MPS", "mps")
+        ),
+        "op-not-implemented",
+        "the paste says MPS lacks some of the operators the run uses: torch raises NotImplementedError for such an op "
+        "unless PYTORCH_ENABLE_MPS_FALLBACK=1 runs it on the CPU",
+        "Set PYTORCH_ENABLE_MPS_FALLBACK=1 before Python starts (those ops then run on the CPU), or run that work on "
+        "the CPU; a newer torch implements more ops on mps.",
+        ("export PYTORCH_ENABLE_MPS_FALLBACK=1",),
+        "aten/src/ATen/mps/MPSFallback.mm (the fallback variable); https://github.com/torchgeo/torchgeo/pull/1188",
+    ),
+    Row(
         "float64-told",
         # torch's float64 message cut to its middle ("the Apple-Silicon `MPS Tensor to float64` error"), or float64 said
         # to be beyond the backend ("hard-codes `dtype=torch.float64` ..., which PyTorch's MPS backend cannot

@@ -21,6 +21,7 @@ from mpscheck.checks.causes.hang import hang_said
 from mpscheck.checks.causes.library import own_frames
 from mpscheck.checks.causes.memory import oom_said
 from mpscheck.checks.causes.model import Cause, Evidence, evidence_of
+from mpscheck.checks.causes.pip_build import install_failure
 from mpscheck.checks.causes.precision import PrecisionRules
 from mpscheck.checks.causes.sigill import illegal_instruction
 from mpscheck.knowledge import errors as table
@@ -213,7 +214,7 @@ class UnmatchedRules(PrecisionRules):
     def unrecognised(self, first: Any, crash: Any) -> Cause:
         """An error or crash that no row and no message of the table knows: never healthy, never guessed."""
         said = str(first.value)
-        if crash is None and (outside := self.outside_torch(first)) is not None:
+        if crash is None and (outside := self.outside_torch(first) or install_failure(first, self.paste)) is not None:
             return outside
         if crash is not None and (wrong_build := illegal_instruction(crash.text, crash.line, self.python)):
             return wrong_build
@@ -266,8 +267,7 @@ class UnmatchedRules(PrecisionRules):
             nan = on_mps = differ
         said = self.paste.get("paste.wrong_results") or self.paste.get("paste.mps_fails_cpu_works") or self.split_said()
         if said is None and "mps" in self.paste.text.lower():
-            # "on the CPU this does not happen", "reverting back to torch 2.4.0 works", where mps is named; a result
-            # called wrong on a line of its own ("The predicted line seems odd"), where mps is named
+            # mps named: "on the CPU this does not happen", "back to torch 2.4.0 works", "The predicted line seems odd"
             said = (
                 self.paste.get("paste.only_on_mps")
                 or self.paste.get("paste.older_torch_works")

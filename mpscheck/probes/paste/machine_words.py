@@ -1,10 +1,9 @@
 """What the machine is, told in words: the architecture a shell or a Python reports ("uname -m returns x86_64",
 "`platform.machine()` returns `x86_64`", "uname -m 输出x86_64" in Chinese, "uname -m の結果が x86_64" in Japanese): on
 Apple silicon only a translated (Rosetta) process reports x86_64, so these words are what `uname -m` or a REPL line
-would show. A macOS virtual machine named ("virtualized Mac does not support MPS", torchchat#1416; "a macOS VM"):
-the VM's paravirtual GPU, as kern.hv_vmm_present would show. A failure said to happen in Colab ("makes this tutorial
-fail in Colab with the error", haystack-tutorials#252): the run is on Colab's Linux, not a Mac. Kept apart from
-prose.py so that each module stays small; prose.py reads each prose line with ``machine_said``.
+would show (a macOS virtual machine named is read by vm_words.py). A failure said to happen in Colab ("makes this
+tutorial fail in Colab with the error", haystack-tutorials#252): the run is on Colab's Linux, not a Mac. Kept apart
+from prose.py so that each module stays small; prose.py reads each prose line with ``machine_said``.
 """
 
 from __future__ import annotations
@@ -20,11 +19,6 @@ UNAME = gated(rf"\buname(?: -m)?(?: {SAYS} | ?{SAYS_CJK} ?){_ARCH}")
 # This Python's machine, told with a verb between ("`platform.machine()` returns `x86_64`", anaconda-issues#13174):
 # never a comparison in code (`platform.machine() == 'x86_64'` has no verb).
 MACHINE = gated(rf"\bplatform\.machine\(\)`?(?: {SAYS}| ?{SAYS_CJK}| ?(?:->|=>|→|:))(?: (?:the )?value)? ?{_ARCH}")
-# A Mac said to be virtual, the Mac word and the VM word side by side in either order; never a Linux or Windows VM on
-# the Mac (GUEST in prose.py: the guest's system is where the Python runs).
-VIRTUAL_MAC = gated(
-    r"(?i)\bvirtual(?:i[sz]ed)? mac(?:os|s)?\b|\bmac ?os (?:vms?|virtual machines?|guests?)\b|\bmac(?:os)? vms?\b"
-)
 
 # A run said to fail in (or on) Colab, either order: Colab's Linux is where that Python runs. Never Colab named as where
 # the same code works ("running fine on colab", "5 seconds on Colab": the contrast to the Mac).
@@ -35,14 +29,12 @@ COLAB_FAILED = gated(
 
 
 def machine_said(line: str) -> list[tuple[str, object]]:
-    """The facts a line of prose tells of the machine: the shell's machine, this Python's, a macOS VM, Colab."""
+    """The facts a line of prose tells of the machine: the shell's machine, this Python's, Colab (a VM: vm_words.py)."""
     found: list[tuple[str, object]] = []
     if match := UNAME.search(line):
         found.append(("paste.shell_machine", match["arch"]))
     if match := MACHINE.search(line):
         found.append(("interpreter.machine", match["arch"]))
-    if VIRTUAL_MAC.search(line):
-        found.append(("host.hypervisor", True))
     if "mac" not in line.lower() and COLAB_FAILED.search(line):
         found.append(("host.system", "Linux"))
     return found

@@ -16,6 +16,7 @@ from mpscheck.knowledge.needles import gated
 from mpscheck.probes.paste import wrong_words
 from mpscheck.probes.paste.cpu_words import CPU_ONLY, MPS_AVAILABLE_SAID, cpu_said, names_device
 from mpscheck.probes.paste.hang_words import hang_told
+from mpscheck.probes.paste.intel_support import intel_of_a_release
 from mpscheck.probes.paste.machine_words import SAYS, machine_said
 from mpscheck.probes.paste.model import Observation, Seen, each_line
 from mpscheck.probes.paste.near import Near
@@ -24,6 +25,7 @@ from mpscheck.probes.paste.older_torch import OLDER_TORCH_WORKS
 from mpscheck.probes.paste.onnx_engine import ONNX_ENGINE
 from mpscheck.probes.paste.prose_cuda import CUDA_ASKED, CUDA_CALL, CUDA_GUARD, NCCL_CALLED
 from mpscheck.probes.paste.slow_words import SLOWER_THAN_OP, slow_on_mps
+from mpscheck.probes.paste.vm_words import vm_told
 from mpscheck.probes.paste.wrong_words import WRONG_APART, WRONG_ON_GPU, WRONG_RESULTS, WRONG_SAID
 
 KIND = "prose"
@@ -58,8 +60,7 @@ HOSTED_RUNNER = gated(
     # "`mps` does not work on macos runners" (sktime#8642): a CI's "macOS runner(s)", unless self-hosted (below)
     r"|\bmacos[ -]runners?\b"
 )
-# The tool cache of GitHub's hosted runners, in a path a log prints: the process ran on one of them (torch's own
-# build paths, /Users/runner/work/..., say where torch was built, not where it runs).
+# GitHub's hosted runners' tool cache in a path: the process ran on one (not torch's build paths, /Users/runner/work).
 HOSTED_TOOLCACHE = gated(r"/Users/runner/hostedtoolcache/")
 # The user's words that the Python (its conda, pip, interpreter) is an x86_64 build or runs through Rosetta: "这个Python
 # 解释器很可能是通过Rosetta运行的x86_64版本" (an M1 blog post), "Conda或Pip安装了x86架构的二进制文件", "my python was
@@ -325,6 +326,7 @@ def _words(seen: Seen, line: str) -> list[Observation]:
         found.append(seen("paste.guest_said", "Linux" if linux else "Windows"))  # outranks a Mac told in words
     # "an Intel iMac (built on an M1)", "works on both Apple silicon and AMD GPUs" (keras#18437): not said which
     both = bool((chip or SILICON_NAMED.search(line)) and INTEL_MAC.search(line))
+    intel = INTEL_MAC.search(line) and MAC_WORD.search(line) and not intel_of_a_release(line)  # intel_support.py
     # A chip with its tier in Apple's own casing ("M1 Pro", "M3 Max") is Apple's, even on a line with no Mac word
     # ("**系统:** M1 Pro"); typed casually ("m1 pro 16gb") it still needs one.
     if not both and (match := chip) and (APPLE_TIER.search(match[0]) or MAC_WORD.search(line)):
@@ -337,7 +339,7 @@ def _words(seen: Seen, line: str) -> list[Observation]:
     elif not both and APPLE_SILICON.search(line) and not INTEL_MAC.search(line):
         found.append(seen("host.arm64_hardware", True))
         found.append(seen("host.system", "Darwin"))
-    elif not both and ((INTEL_MAC.search(line) and MAC_WORD.search(line)) or ABOUT_THIS_MAC_CPU.search(line)):
+    elif not both and (intel or ABOUT_THIS_MAC_CPU.search(line)):
         found.append(seen("host.arm64_hardware", False))
         found.append(seen("paste.intel_prose", True))
         found.append(seen("host.system", "Darwin"))
@@ -350,7 +352,7 @@ def _words(seen: Seen, line: str) -> list[Observation]:
         if MEMORY_FAILURE.search(line) and not any(o.fact == "paste.oom_said" for o in found):
             found.append(seen("paste.oom_said", True))
     runner = "macos" in line.lower() and (HOSTED_RUNNER.search(line) or RUNNER_LABEL.search(line))
-    if runner and "self-hosted" not in line.lower():
+    if (runner or vm_told(line, bool(CI_SAID.search(line)))) and "self-hosted" not in line.lower():
         found.append(seen("host.hypervisor", True))  # GitHub's macOS runners are VMs
     if match := INSTALL_FAILED.search(line):
         found.append(seen("paste.install_failed", match["version"] or ""))
