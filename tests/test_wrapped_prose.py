@@ -10,6 +10,7 @@ from dataclasses import replace
 from mpscheck.checks.causes import explain_text
 from mpscheck.model import ExitCode
 from mpscheck.probes.paste import read
+from mpscheck.probes.paste.normalise import join_wrapped, wrap_width
 from mpscheck.probes.paste.word_cut import glue, word_wrapped
 from mpscheck.probes.paste.wrapped_prose import joined_readings
 
@@ -72,8 +73,20 @@ def test_the_glue_is_a_space_only_between_two_words_of_a_word_wrapped_paste() ->
     assert glue("ends with (", "x", True) == "" and glue("word", " next", True) == ""
 
 
-def test_a_word_wrapped_sentence_is_joined_with_its_spaces() -> None:
-    soft = textwrap.fill(PROSE, 72)
-    text = read(soft).text
-    assert "on an M1 Pro" in text or "on an\nM1 Pro" in text or "an M1" in text
-    assert "anM1" not in text and "nothappen" not in text
+WRAPPED = [  # words wrapped at 72 columns at spaces (textwrap.fill): two lines of exactly the width, three shorter
+    "an step does pro each the not with happen wrong to cpu an the bug happen",
+    "to cpu to pro to on to numbers step the in on be m1 when on bug an cpu",
+    "apple not when mac cpu gives i on on on step be pro my the in gives",
+    "after on it i run an apple to my gives not wrong use apple in my happen",
+    "when step gives apple gives after i the wrong the torch pro seems my the",
+    "i the an an be my",
+]
+
+
+def test_a_word_wrapped_paste_joins_its_cut_lines_with_a_space_and_a_terminal_cut_one_glued() -> None:
+    assert wrap_width(WRAPPED) == 72 and word_wrapped(WRAPPED, 72)
+    joined = join_wrapped(WRAPPED)
+    assert joined[0] == f"{WRAPPED[0]} {WRAPPED[1]}" and joined[1] == ""  # "happen" + "to", not "happento"
+    text = " ".join(WRAPPED)
+    cut = [text[i : i + 72] for i in range(0, len(text), 72)]  # a terminal: every record cut at exactly the width
+    assert not word_wrapped(cut, 72) and join_wrapped(cut)[0] == "".join(cut)  # glued back, as it was
