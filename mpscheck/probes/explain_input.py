@@ -25,7 +25,6 @@ import codecs
 import io
 import json
 import os
-import re
 import stat
 import sys
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from mpscheck.model import REPORT_KIND
+from mpscheck.probes.line_breaks import one_break
 
 if TYPE_CHECKING:
     from mpscheck.probes.saved_report import SavedReport
@@ -51,7 +51,6 @@ _MAX_BYTES = 4 * MAX_INPUT + 4  # enough for MAX_INPUT characters in any of the 
 _HEAD_BYTES = 4 * HEAD + 4  # a byte-order mark and HEAD characters of UTF-32
 _TAIL_BYTES = 4 * TAIL
 _CHUNK = 1024 * 1024
-BREAK = re.compile(r"\r\r?\n|\r")  # every line break that is not a lone LF: CR CR LF, CR LF, a lone CR
 _REPORT_KEYS = ("kind", "facts", "schema_version")
 _BOMS = (  # longest first: UTF-32's little-endian mark starts with UTF-16's
     (codecs.BOM_UTF32_LE, "utf-32-le"),
@@ -176,8 +175,8 @@ class _Breaks:
         text = piece if isinstance(piece, str) else piece.decode("latin-1")  # UTF-8's bytes 10 and 13 keep their place
         if not text:
             return
-        # one break each, as BREAK finds them: CR CR LF (an editor's doubled Windows end), CR LF, a lone CR, LF; a
-        # break split between pieces was counted as lone CRs before: counted again here less those
+        # one break each, as line_breaks.BREAK finds them (CR CR LF, CR LF, a lone CR, LF); a break split between
+        # pieces was counted as lone CRs before: counted again here less those
         joined = self.crs if text[0] == "\n" else min(self.crs, 1) if text.startswith("\r\n") else 0
         self.count += text.count("\n") + text.count("\r") - text.count("\r\n") - text.count("\r\r\n") - joined
         ending = len(text) - len(text.rstrip("\r"))
@@ -270,12 +269,6 @@ def _text(read: _Read) -> tuple[str, Kept | None]:
         last = one_break(decode_tail(read.tail, read.head if isinstance(read.head, bytes) else b"", read.at))[-TAIL:]
         breaks = read.breaks
     return _kept(*_whole_lines(first[:HEAD], last), breaks)
-
-
-def one_break(text: str) -> str:
-    """*text* with every line break a LF: the paste readers split on CR too (a progress bar's updates), so lines
-    are counted, cut and numbered as they read them."""
-    return BREAK.sub("\n", text) if "\r" in text else text
 
 
 def _kept(start: str, end: str, breaks: int | None) -> tuple[str, Kept]:

@@ -11,7 +11,7 @@ import importlib
 import re
 from typing import Callable
 
-from mpscheck.probes.explain_input import one_break
+from mpscheck.probes.line_breaks import one_break
 from mpscheck.probes.paste.model import Observation, Paste
 
 PARSERS = (
