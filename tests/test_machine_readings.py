@@ -56,7 +56,17 @@ def test_the_vm_check_reads_every_sign_of_a_vm_not_only_the_sysctl() -> None:
     facts = Facts()
     facts.host = HostFacts(system="Darwin", model="VirtualMac2,1")  # kern.hv_vmm_present not read
     found = {f.id: f for f in diagnose(facts).findings}["virtual-machine"]
-    assert found.status.value == "warn" and "kern.hv_vmm_present = unknown" in found.summary
+    assert found.status.value == "warn" and found.summary.startswith("macOS virtual machine (VirtualMac2,1): ")
+    for brand, shown in (("Apple M1 (Virtual)", "chip Apple M1 (Virtual)"), (None, "a hypervisor present")):
+        facts.host = HostFacts(system="Darwin", cpu_brand=brand, hypervisor=brand is None)  # no sysctl value quoted
+        summary = {f.id: f for f in diagnose(facts).findings}["virtual-machine"].summary
+        assert summary.startswith(f"macOS virtual machine (model unknown; {shown}): "), summary
+    paravirtual = Facts()
+    paravirtual.host = HostFacts(system="Darwin", hypervisor=True)
+    paravirtual.target.torch = TorchFacts(mps_device_name=PARAVIRTUAL_DEVICE)
+    summary = {f.id: f for f in diagnose(paravirtual).findings}["virtual-machine"].summary
+    shown = f"model unknown; a hypervisor present; Metal device {PARAVIRTUAL_DEVICE}"
+    assert summary.startswith(f"macOS virtual machine ({shown})")
     facts.host = HostFacts(system="Darwin")
     assert {f.id: f for f in diagnose(facts).findings}["virtual-machine"].status.value == "skip"
 

@@ -198,7 +198,7 @@ def test_virtual_machine_unknown_physical_or_virtual() -> None:
     finding = doctor(vm)["virtual-machine"]
     assert show(finding) == (
         "warn",
-        "macOS virtual machine (model unknown; kern.hv_vmm_present = 1): its GPU is a paravirtual device, and "
+        "macOS virtual machine (model unknown; a hypervisor present): its GPU is a paravirtual device, and "
         "Apple's Virtualization framework does not support MPS",
         (REPORT_ONLY,),
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from mpscheck.checks.machine import intel_mac
+from mpscheck.checks.machine import PARAVIRTUAL_DEVICE, intel_mac
 from mpscheck.checks.machine import virtual_machine as in_a_vm
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.wording import plural, size, torch_named
@@ -153,9 +153,8 @@ def virtual_machine(ctx: Context) -> Outcome:
         return skipped(f"not determined: {host.errors.get('kern.hv_vmm_present', 'kern.hv_vmm_present unreadable')}")
     if not vm:
         return passed(f"physical Mac ({host.model or 'model unknown'}; kern.hv_vmm_present = 0)")
-    flag = {True: "1", False: "0", None: "unknown"}[host.hypervisor]
     return warned(
-        f"macOS virtual machine ({host.model or 'model unknown'}; kern.hv_vmm_present = {flag}): its GPU is a "
+        f"macOS virtual machine ({'; '.join([host.model or 'model unknown', *_vm_signs(ctx)])}): its GPU is a "
         "paravirtual device, and Apple's Virtualization framework does not support MPS",
         fix(
             "For MPS work use a physical Mac (a self-hosted runner in CI); in a hosted macOS VM, "
@@ -164,6 +163,17 @@ def virtual_machine(ctx: Context) -> Outcome:
         ),
         "GitHub's docs: 'Nested-virtualization and Metal Performance Shaders (MPS) are not supported'",
     )
+
+
+def _vm_signs(ctx: Context) -> list[str]:
+    """What showed the VM, in words true of a probe and of a paste alike (a paste may tell a VM only in words, so
+    no sysctl value is quoted that it did not show)."""
+    signs = ["a hypervisor present"] if ctx.host.hypervisor else []
+    if "Virtual" in (ctx.host.cpu_brand or ""):
+        signs.append(f"chip {ctx.host.cpu_brand}")
+    if ctx.torch and ctx.torch.mps_device_name == PARAVIRTUAL_DEVICE:
+        signs.append(f"Metal device {PARAVIRTUAL_DEVICE}")
+    return signs
 
 
 @check("cuda", "CUDA", where="elsewhere", needs=("torch-import",))

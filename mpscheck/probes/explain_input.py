@@ -342,6 +342,9 @@ def _strings(value: Any, depth: int = 0) -> list[str]:
     if isinstance(value, dict):
         return [s for item in value.values() for s in _strings(item, depth + 1)]
     if isinstance(value, list):
+        if value and all(isinstance(item, str) for item in value) and any(item.endswith("\n") for item in value):
+            # Jupyter's multi-line string: a list of lines that carry their own breaks ("text", "source").
+            return ["".join(value).removesuffix("\n")]
         return [s for item in value for s in _strings(item, depth + 1)]
     return []
 

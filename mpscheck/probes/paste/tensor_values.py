@@ -39,7 +39,8 @@ MAX_TENSORS = 200  # the printed tensors read per paste (twice that tried): boun
 # tensor but memory read as floats does (1.4013e-45 is the bit pattern 1). Three in one printed tensor are garbage.
 DENORMAL = re.compile(r"(?<![\w.])-?\d\.\d{4}e-(?:39|4[0-5])\b")
 GARBAGE = 3
-ROW = re.compile(r"^\s+[\[\d-]")  # a printed tensor's next row: indented, a bracket or a number first
+# A number as torch prints a tensor's floats in scientific notation ("1.4013e-45", "5.1088e-03"): a row of one.
+PRINTED_NUMBER = re.compile(r"\d\.\d{4}e[+-]\d\d")
 
 
 @dataclass(frozen=True)
@@ -62,18 +63,34 @@ def parse(lines: list[str]) -> list[Observation]:
 
 def _garbage(lines: list[str]) -> list[Observation]:
     """The first printed tensor with GARBAGE denormals or more over its rows (``tensor([[ 1.1755e-38,  0.0000e+00,
-    2.8026e-45, ...``, pytorch#83015: a tensor copied to mps that came back as memory read as floats)."""
-    first, count = 0, 0
+    2.8026e-45, ...``, pytorch#83015: a tensor copied to mps that came back as memory read as floats). Read whatever
+    the paste's shape: after a log's or a notebook's prefix, and over rows that a wrap moved to the margin (a row is
+    any line of torch's printed numbers, up to MAX_LINES of them; blanks, where wrapped rows were
+    joined, are passed over)."""
+    first, count, rows = 0, 0, 0
     for number, line in enumerate(lines, start=1):
-        if START.match(line) and not PROMPT.match(line):
-            first, count = number, 0  # a printed tensor starts: its rows follow
-        elif not (first and ROW.match(line)):
+        start = _printed_start(line)
+        if not line.strip():
+            continue  # a blank where the paste reader joined a wrapped row onto the one above
+        if start is not None:
+            first, count, rows, line = number, 0, 0, line[start:]  # a printed tensor starts: its rows follow
+        elif not (first and rows < MAX_LINES and PRINTED_NUMBER.search(line)):
             first = 0
             continue
+        rows += 1
         count += len(DENORMAL.findall(line))
         if count >= GARBAGE:
             return [observe(KIND, lines, first, "paste.garbage_values", True)]
     return []
+
+
+def _printed_start(line: str) -> int | None:
+    """Where torch's print of a tensor starts on *line*, or None: after nothing, a log's prefix or ``Out[n]:``, never
+    in code that builds one (``x = tensor(``, ``torch.tensor(``, ``print(tensor(``) or on a prompt's line."""
+    at = line.find("tensor([")
+    if at < 0 or PROMPT.match(line):
+        return None
+    return None if line[:at].rstrip()[-1:] in ("=", ".", "(", ",") else at
 
 
 def _printed(lines: list[str]) -> list[Printed]:
