@@ -274,6 +274,11 @@ WRONG_CAUSE = {
     "Apple clang's missing OpenMP has many causes): 'clang: error: unsupported option -fopenmp' in prose and a clang "
     "line compiling xformers' sources after 'pip install xformers', with no pip failure line: not read as xformers "
     "being built on a Mac",
+    # round 41 (forums and Q&A), before and after its fixes
+    "discourse-julialang-90112-neuralpde-gpu-not-accessible-m1.txt": "round 41 (not fixed: one paste, and not "
+    "PyTorch): Julia's logger tells the CPU fallback across two box-drawn lines ('the GPU is not accessible.' / "
+    "'Defaulting back to the CPU.') and the CUDA that gpu() calls is only a Julia package line ('[052768ef] CUDA "
+    "v3.12.0'): read as not enough evidence, which claims nothing false",
 }
 WRONG_FIX = {
     "cellpose-1063-sparse-mps-bullets-m2-ultra.txt": "the thread's fix is cellpose's own change (install it from git, "

@@ -12,6 +12,7 @@ translated (MuJoCo). Every pattern is an alternation of literals and bounded cla
 from __future__ import annotations
 
 from mpscheck.knowledge.distributed_rows import DISTRIBUTED
+from mpscheck.knowledge.engine_rows import ENGINE
 from mpscheck.knowledge.error_rows import Row
 from mpscheck.knowledge.half_rows import HALF
 
@@ -120,4 +121,5 @@ LIBRARY: tuple[Row, ...] = (
     ),
     *DISTRIBUTED,
     *HALF,
+    *ENGINE,
 )

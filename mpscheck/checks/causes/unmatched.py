@@ -1,13 +1,10 @@
-"""Errors that no hand-written row of the known-errors table matches: looked up in the generated table
-of torch's MPS messages (``mpscheck.knowledge.messages``, when this mpscheck has it), which gives the
-message's class (cause id), the releases that print it ("fixed by torch >= X" when it disappears), the
-macOS it names and its source file; else judged as what they are, an unrecognised error or a crash,
-which outranks a healthy banner and never passes.
-
-The messages table is reached through ``messages_lookup()`` (None when absent), so tests hand in a
-stand-in with the same interface: ``match(text)`` -> matches with ``cause``, ``format``, ``condition``,
-``first_seen``, ``last_seen``, ``fixed_in``, ``macos``, ``source``, ``line``, ``text``.
-"""
+"""Errors that no hand-written row of the known-errors table matches: looked up in the generated table of torch's
+MPS messages (``mpscheck.knowledge.messages``, when this mpscheck has it), which gives the message's class (cause id),
+the releases that print it ("fixed by torch >= X" when it disappears), the macOS it names and its source file; else
+judged as what they are, an unrecognised error or a crash, which outranks a healthy banner and never passes. The
+messages table is reached through ``messages_lookup()`` (None when absent), so tests hand in a stand-in with the same
+interface: ``match(text)`` -> matches with ``cause``, ``format``, ``condition``, ``first_seen``, ``last_seen``,
+``fixed_in``, ``macos``, ``source``, ``line``, ``text``."""
 
 from __future__ import annotations
 
@@ -21,6 +18,7 @@ from mpscheck.checks.causes.hang import hang_said
 from mpscheck.checks.causes.library import own_frames
 from mpscheck.checks.causes.memory import oom_said
 from mpscheck.checks.causes.model import Cause, Evidence, evidence_of
+from mpscheck.checks.causes.other_engine import other_engine
 from mpscheck.checks.causes.pip_build import install_failure
 from mpscheck.checks.causes.precision import PrecisionRules
 from mpscheck.checks.causes.sigill import illegal_instruction
@@ -36,8 +34,7 @@ CLASS_FIX = {
     "mps-unsupported-feature": "Run that call on the CPU (x.cpu(), then back .to('mps')), or upgrade torch: "
     "PYTORCH_ENABLE_MPS_FALLBACK does not help, the op exists on MPS and refuses this input.",
     "op-needs-newer-macos": "Upgrade macOS to the version the message names, or run that op on the CPU.",
-    "invalid-argument": "Check what the message names (shapes, ranks, values) where the call is made: the op "
-    "does not accept it.",
+    "invalid-argument": "Check what the message names (shapes, ranks, values) where the call is made: it is refused.",
     BUG: "Upgrade torch (and macOS); if it persists on the newest release, report it to PyTorch with the op, the "
     "dtypes and the shapes.",
 }
@@ -239,7 +236,10 @@ class UnmatchedRules(PrecisionRules):
         """An error whose traceback shows frames and none of torch's, in words that name neither torch nor a
         device: raised by the user's code or a library, not torch's MPS backend, so no torch bug is claimed."""
         frames = own_frames(self.paste, first.line)
-        if not frames or any(TORCH_FRAME.search(str(o.value)) for o in frames) or DEVICE_WORD.search(first.text):
+        framed = any(TORCH_FRAME.search(str(o.value)) for o in frames)
+        if (engine := other_engine(first, frames, framed)) is not None:  # TensorFlow, JAX, MLX: not torch's
+            return engine
+        if not frames or framed or DEVICE_WORD.search(first.text):
             return None
         where = frames[-1]
         ends = self.paste.input_line(where.line)

@@ -20,8 +20,15 @@ SHELL = re.compile(
 PYTHON = re.compile(rf"os\.environ\[\s*['\"]{NAME}['\"]\s*\]\s*=\s*['\"]?(?P<value>[^'\"\s)]*)")
 SETDEFAULT = re.compile(rf"os\.(?:environ\.setdefault|putenv)\(\s*['\"]{NAME}['\"]\s*,\s*['\"](?P<value>[^'\"]*)")
 # torch's own advice names a variable without setting it: "Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to ...",
-# "you can set the environment variable `PYTORCH_ENABLE_MPS_FALLBACK=1`", with or without backticks, cut or not.
-ADVICE = re.compile(r"(?i)(?:\buse|\bset the environment variable|\byou can set|\btry setting)\s+`?\Z")
+# "you can set the environment variable `PYTORCH_ENABLE_MPS_FALLBACK=1`", with or without backticks, cut or not;
+# and a user's question names it unset ("I don't know where to type PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0",
+# Fooocus#1271; "how do I set ...", "where should I put ..."): asking where or how is not having set it.
+ADVICE = re.compile(
+    r"(?i)(?:\buse|\bset the environment variable|\byou can set|\btry setting"
+    r"|\b(?:where|how) (?:to|do I|should I|can I|would I|do you|does one) "
+    r"(?:type|put|set|add|write|enter|paste|use|define|specify)(?: in)?(?: the (?:env(?:ironment)? )?variable)?"
+    r"|\bwhat (?:is|does))\s+`?\Z"
+)
 IMPORT_TORCH = re.compile(r"^\s*(?:>>>\s*)?(?:import torch\b|from torch\b)")
 
 
