@@ -29,7 +29,7 @@ def _differ(text: str) -> bool:
 
 
 def _pinned(line: str) -> str | None:
-    return next((o.value for o in torch_pins.parse([line]) if o.fact == "torch.version"), None)
+    return next((o.value for o in torch_pins.parse([line]) if o.fact == "paste.torch_pinned"), None)
 
 
 def test_cuda_called_in_a_tracebacks_frames_is_cuda_requested_even_when_the_copy_is_cut() -> None:
@@ -119,3 +119,6 @@ def test_a_library_pinning_torch_below_1_12_is_a_torch_too_old() -> None:
         "torch 1.11 works fine on my Intel box",  # no pin
     ):
         assert _pinned(line) is None, line
+    # the torch the paste shows installed outranks a pin told in words
+    shown = "# user: the repo says torch==1.10.2 but I have a newer one\nPyTorch version: 2.1.0\nOS: macOS 14.1 (arm64)"
+    assert explain_text(shown).cause.id != "torch-too-old"

@@ -1,8 +1,9 @@
 """A library's pin of torch below the first release with MPS (1.12), told in words or written as a requirement:
 "mlagents which is 0.30.0 requires Pytorch to be <=1.11.0" (Unity-Technologies/ml-agents#5855), ``torch<=1.11.0``,
 ``torch==1.10.2``, "torch is pinned to 1.9". Whatever the user installs through that library is a torch with no mps
-device, which is what a torch this old means: recorded as ``torch.version`` (the pinned release), which the judge
-reads as torch-too-old.
+device, which is what a torch this old means: recorded as ``paste.torch_pinned`` (the pinned release), which the
+judge (checks/causes/setup.py) reads as torch-too-old only where the paste shows no torch version of its own (a
+collect_env or a banner saying which torch is installed outranks a pin told in words).
 
 Only a pin that bounds torch from above or fixes it (``<=``, ``==``, ``~=``, "to be", "pinned to"): ``>=1.8`` is a
 floor and says nothing of the torch installed. pip's resolver line "X requires torch<=1.11.0, but you have torch 2.0.1"
@@ -36,4 +37,4 @@ def _line(seen: Seen, line: str) -> list[Observation]:
     major, minor = (int(part) for part in version.split(".")[:2])
     if (major, minor) >= FIRST_MPS:
         return []
-    return [seen("torch.version", version)]
+    return [seen("paste.torch_pinned", version)]
