@@ -107,9 +107,9 @@ def test_a_library_pinning_torch_below_1_12_is_a_torch_too_old() -> None:
     assert explain_text(said).cause.id == "torch-too-old"  # ml-agents#5855
     assert _pinned("requires Pytorch to be <=1.11.0") == "1.11.0"
     assert _pinned("Requires-Dist: torch<=1.11.0,>=1.8.0") == "1.11.0"
-    assert _pinned("torch==1.10.2") == "1.10.2"
+    assert _pinned("install_requires=['torch==1.10.2']") == "1.10.2"
     assert _pinned("in that project torch is pinned to 1.9") == "1.9"
-    assert _pinned("pytorch ~= 1.8.1") == "1.8.1"
+    assert _pinned("the tool requires pytorch ~= 1.8.1") == "1.8.1"
     for line in (
         "torch>=1.8",  # a floor
         "torch==2.1.0",  # has mps
@@ -117,6 +117,11 @@ def test_a_library_pinning_torch_below_1_12_is_a_torch_too_old() -> None:
         "torchvision==0.10.0",  # torchvision's own numbers
         "mlagents 0.30.0 requires torch<=1.11.0,>=1.8.0, but you have torch 2.0.1 which is incompatible.",
         "torch 1.11 works fine on my Intel box",  # no pin
+        "ERROR: No matching distribution found for torch==1.11.0+cu113",  # a failed install: nothing installed
+        "ERROR: Could not find a version that satisfies the requirement torch==1.10.2 (from versions: 1.11.0)",
+        "          torch==1.10.0",  # uv's list of the releases it tried
+        "[pip3] torch==1.8.0.dev20201117",  # collect_env's installed list, read by collect_env.py
+        "Because torch==1.11.0 has no wheels with a matching platform tag, we can conclude that it cannot be used.",
     ):
         assert _pinned(line) is None, line
     # the torch the paste shows installed outranks a pin told in words
