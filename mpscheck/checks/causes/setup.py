@@ -114,9 +114,12 @@ class SetupRules(Reader):
             found["virtual-machine"] = self.virtual_machine(self.ev(*shown))
         if (old := self.macos_too_old(None)) is not None:
             found["macos-too-old"] = old
-        version = parse_version(torch.version) if torch else None
+        version = parse_version(torch.version) if torch and torch.version else None
+        version_fact = "torch.version"
+        if version is None and (pinned := self.value("paste.torch_pinned")):  # a library's pin, no torch shown
+            version, version_fact = parse_version(str(pinned)), "paste.torch_pinned"
         if version and not at_least(version, FIRST_MPS_TORCH):
-            found["torch-too-old"] = self.torch_too_old(self.ev("torch.version"))
+            found["torch-too-old"] = self.torch_too_old(self.ev(version_fact))
         if torch and torch.mps_built is False and "not-macos" not in found:
             found["torch-not-built-with-mps"] = self.from_row("not-built", self.ev("torch.mps_built"))
         elif not (torch and torch.mps_built) and self.value("paste.no_mps_build") and "not-macos" not in found:

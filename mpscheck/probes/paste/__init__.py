@@ -30,9 +30,11 @@ PARSERS = (
     "repl",
     "tensor_values",
     "device_blocks",
+    "labelled_values",
     "nan_blocks",
     "banner",
     "traceback",
+    "cuda_frames",
     "error_line",
     "bare_message",
     "environment",
@@ -40,6 +42,7 @@ PARSERS = (
     "contrast",
     "gpu_off",
     "prose",
+    "torch_pins",
     "errors",
 )
 ACCEPTED = (

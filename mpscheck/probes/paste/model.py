@@ -112,7 +112,7 @@ PASTE_FACTS = frozenset(
         "picture_wrong",
         "pip_requirement", "pip_versions", "requires_python", "shell_machine", "shell_processor", "slow_said",
         "slow_vs_op",
-        "shell_translated", "site_python", "torch_local_pin", "uv_command", "warning_line", "wheel_tag",
+        "shell_translated", "site_python", "torch_local_pin", "torch_pinned", "uv_command", "warning_line", "wheel_tag",
         "values_differ", "wrong_apart", "wrong_on_gpu", "wrong_results",
         "works_elsewhere", "x86_cpu_features", "x86_library", "yolo_command",
     }
