@@ -14,6 +14,9 @@ from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, sa
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
+    "accelerate-2348-accelerate-config-no-mps-option.txt": "the thread's answer (accelerate uses mps by default, so "
+    "`accelerate config` has no MPS choice) makes it healthy, but the paste holds no positive evidence that MPS works "
+    "(no is_available(), no mps tensor): a healthy answer needs one, so not-enough-evidence stands",
     "casanovo-301-m1-runner-watermark-did-not-help-prose.txt": "the watermark variable 'didn't solve the issue' "
     "and the user is 'a non-macOS user': no runner, no machine and no error line in the paste; that GitHub's M1 "
     "runners are VMs is the thread's later finding",
