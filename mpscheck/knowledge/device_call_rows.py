@@ -1,19 +1,12 @@
-"""The known-errors table's rows for a call handed a device it cannot use (joined into knowledge/errors.py's table
-beside the other device rows):
-
-- a CUDA-only call handed another device: ``Tensor.cuda(device)`` given the Mac's mps device, which torch refuses in
-  its own words ("Invalid device, must be cuda device"). Code that replaced the string "cuda" by a device variable
-  but kept the ``.cuda()`` calls: the code asks for CUDA.
-- a random draw handed a ``torch.Generator`` of another device ("Expected a 'mps:0' generator device but found
-  'cpu'"): the draw runs on one device and its generator lives on the other. On a Mac this is mostly
-  ``torch.set_default_device('mps')`` around a DataLoader that shuffles (its sampler's generator stays on the
-  CPU, pytorch/pytorch#110820; transformers' Trainer, huggingface/transformers#31897 and #31390): two devices
-  meeting in one call, the device-mismatch cause, not a backend bug.
+"""The known-errors table's row for a CUDA-only call handed another device: ``Tensor.cuda(device)`` given the Mac's
+mps device, which torch refuses in its own words ("Invalid device, must be cuda device"). Code that replaced the
+string "cuda" by a device variable but kept the ``.cuda()`` calls: the code asks for CUDA (joined into
+knowledge/errors.py's table beside the other CUDA-on-a-Mac rows).
 """
 
 from __future__ import annotations
 
-from mpscheck.knowledge.error_rows import TORCH_ISSUE, Row
+from mpscheck.knowledge.error_rows import Row
 
 CUDA_CALL_OTHER_DEVICE = Row(
     "cuda-call-other-device",
@@ -25,20 +18,3 @@ CUDA_CALL_OTHER_DEVICE = Row(
     "torch/csrc/autograd/python_variable_methods.cpp (THPVariable_cuda: 'Invalid device, must be cuda device'); "
     "https://github.com/fishaudio/fish-speech/issues/60",
 )
-
-# torch's check in its random kernels (aten/src/ATen/core/Generator.h, check_generator): both devices as torch names
-# them ('mps:0', 'cpu', 'cuda:0'), bounded.
-GENERATOR_OTHER_DEVICE = Row(
-    "generator-other-device",
-    r"Expected a '(?P<want>[\w:]{1,12})' generator device but found '(?P<found>[\w:]{1,12})'",
-    "device-mismatch",
-    "a random draw on {want} was handed a torch.Generator on {found}: the generator and the tensor it fills must be "
-    "on one device (on a Mac mostly torch.set_default_device('mps') around a DataLoader that shuffles)",
-    "Drop torch.set_default_device('mps') and move the model and each batch with .to('mps') instead (the Trainer "
-    "does it itself), or make the generator on the device that draws: torch.Generator(device='mps').",
-    (),
-    "aten/src/ATen/core/Generator.h (check_generator); " + TORCH_ISSUE + "110820; "
-    "https://github.com/huggingface/transformers/issues/31897",
-)
-
-DEVICE_CALL = (CUDA_CALL_OTHER_DEVICE, GENERATOR_OTHER_DEVICE)

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 
-from mpscheck.knowledge.device_call_rows import DEVICE_CALL
+from mpscheck.knowledge.device_call_rows import CUDA_CALL_OTHER_DEVICE
 from mpscheck.knowledge.error_notes import NOTES
 from mpscheck.knowledge.error_rows import ERROR, TORCH_ISSUE, WARNING, Hit, Row, fill, groups_of
 from mpscheck.knowledge.error_texts import EARLY, LATE, MORE_EARLY
@@ -250,7 +250,7 @@ TABLE: tuple[Row, ...] = (
         "torch/csrc/autograd/engine.cpp (validate_outputs: 'invalid gradient at index'); aten/src/ATen/TensorUtils.cpp "
         "(checkSameGPU); https://github.com/facebookresearch/sam2/issues/487 (set_ with a storage of another device)",
     ),
-    *DEVICE_CALL,
+    CUDA_CALL_OTHER_DEVICE,
     Row(
         "old-torch-device-string",
         r"Expected one of cpu, cuda.{0,600}? device type at start of device string: mps",
