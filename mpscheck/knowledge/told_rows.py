@@ -77,10 +77,16 @@ TOLD: tuple[Row, ...] = (
         # to be made on mps ("torch.RandomSampler is not being initialized with a torch.Generator on MPS",
         # huggingface/transformers#31390), or a generator said to be on the wrong device on a line naming mps. Never a
         # generator simply made on mps (torch.Generator('mps').manual_seed(0), the fix)
-        r"\b(?:[Gg]enerator|RandomSampler|[Ss]ampler)\b[^\n.;!?]{0,40}? "
-        r"(?:is not|isn't|isn’t|not being|was not|wasn't) "
-        r"(?:being )?(?:initiali[sz]ed|created|made|placed|put)\b[^\n;!?]{0,40}?\b(?:MPS|mps)\b"
-        r"|\b[Gg]enerator\b[^\n.;!?]{0,30}? (?:on|for) (?:the |a )?(?:wrong|different|another|other) device\b"
+        # (one alternative per noun, so that each holds a literal the table's needles can gate on)
+        "|".join(
+            rf"{start}{noun}\b[^\n.;!?]{{0,40}}? (?:is not|isn't|isn’t|not being|was not|wasn't) "
+            r"(?:being )?(?:initiali[sz]ed|created|made|placed|put)\b[^\n;!?]{0,40}?\b(?:MPS|mps)\b"
+            # the starts differ: a prefix common to every alternative would be factored out by the regex parser,
+            # leaving no top-level alternatives to take needles from
+            for start, noun in ((r"\b", "[Gg]enerator"), (r"(?<!\w)", "(?:Random)?[Ss]ampler"))
+        )
+        + r"|(?<![\w-])[Gg]enerator\b[^\n.;!?]{0,30}? (?:on|for) (?:the |a )?(?:wrong|different|another|other) "
+        r"device\b"
         r"[^\n.;!?]{0,40}?\b(?:MPS|mps)\b",
         "device-mismatch",
         "the paste says a random sampler's torch.Generator is not on the device that draws (mps): torch refuses a draw "
