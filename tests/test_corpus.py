@@ -14,6 +14,15 @@ from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, sa
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
+    "transformers-31408-whisper-mps-from-4-40-two-envs.txt": "two environment reports that differ only in the "
+    "transformers release and a title saying whisper stopped running on MPS from 4.40.0: no error line, and that 4.40 "
+    "calls torch.isin (no MPS kernel before torch 2.4) is the maintainers' knowledge, not the paste's",
+    "transformers-36413-qwen2vl-mps-version-table.txt": "a table of releases that work and the one that does not on "
+    "MPS, no error line: a regression of a library release told in words, which no reader takes as evidence of a "
+    "cause (the thread's fix is a later transformers, PR #36891)",
+    "accelerate-2348-accelerate-config-no-mps-option.txt": "the thread's answer (accelerate uses mps by default, so "
+    "`accelerate config` has no MPS choice) makes it healthy, but the paste holds no positive evidence that MPS works "
+    "(no is_available(), no mps tensor): a healthy answer needs one, so not-enough-evidence stands",
     "casanovo-301-m1-runner-watermark-did-not-help-prose.txt": "the watermark variable 'didn't solve the issue' "
     "and the user is 'a non-macOS user': no runner, no machine and no error line in the paste; that GitHub's M1 "
     "runners are VMs is the thread's later finding",

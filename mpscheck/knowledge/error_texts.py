@@ -262,7 +262,7 @@ EARLY: tuple[Row, ...] = (
     ),
     Row(
         "generator-device",
-        r"Expected a '(?:mps|cpu)' device type for generator but found '(?:mps|cpu)'",
+        r"Expected a '(?:mps|cpu)(?::\d)?' (?:device type for generator|generator device) but found '[\w:]{3,6}'",
         "device-mismatch",
         "a torch.Generator is on another device than the tensors it fills (one on mps, one on the CPU)",
         "Create the generator on the tensors' device: torch.Generator(device='mps'), or move the tensors .to(device).",

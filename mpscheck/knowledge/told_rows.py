@@ -1,7 +1,8 @@
 """Rows of the known-errors table (joined before ``LATE`` in knowledge/errors.py) for an MPS error the user tells in
 words instead of quoting torch's message: a dtype MPS lacks said to be unsupported ("the console said the MPS
-backend does not support the Float8 data type", "报错提示 MPS 后端不支持 Float8 数据类型"). Late, because torch's
-own message, when quoted too, names the dtype exactly and outranks a retelling.
+backend does not support the Float8 data type", "报错提示 MPS 后端不支持 Float8 数据类型"), or a sampler's generator
+said not to be on mps. Late, because torch's own message, when quoted too, names the dtype exactly and outranks a
+retelling.
 """
 
 from __future__ import annotations
@@ -69,5 +70,31 @@ TOLD: tuple[Row, ...] = (
         ".float() or torch.from_numpy(a).float() before .to('mps')).",
         (),
         "https://github.com/max3925vats/zotero-docling/pull/36 (transformers' RT-DETRv2 position embedding in float64)",
+    ),
+    Row(
+        "generator-device-told",
+        # torch's "Expected a 'mps:0' generator device but found 'cpu'" told in words: a sampler or generator said not
+        # to be made on mps ("torch.RandomSampler is not being initialized with a torch.Generator on MPS",
+        # huggingface/transformers#31390), or a generator said to be on the wrong device on a line naming mps. Never a
+        # generator simply made on mps (torch.Generator('mps').manual_seed(0), the fix)
+        # (one alternative per noun, so that each holds a literal the table's needles can gate on)
+        "|".join(
+            rf"{start}{noun}\b[^\n.;!?]{{0,40}}? (?:is not|isn't|isn’t|not being|was not|wasn't) "
+            r"(?:being )?(?:initiali[sz]ed|created|made|placed|put)\b[^\n;!?]{0,40}?\b(?:MPS|mps)\b"
+            # the starts differ: a prefix common to every alternative would be factored out by the regex parser,
+            # leaving no top-level alternatives to take needles from
+            for start, noun in ((r"\b", "[Gg]enerator"), (r"(?<!\w)", "(?:Random)?[Ss]ampler"))
+        )
+        + r"|(?<![\w-])[Gg]enerator\b[^\n.;!?]{0,30}? (?:on|for) (?:the |a )?(?:wrong|different|another|other) "
+        r"device\b"
+        r"[^\n.;!?]{0,40}?\b(?:MPS|mps)\b",
+        "device-mismatch",
+        "the paste says a random sampler's torch.Generator is not on the device that draws (mps): torch refuses a draw "
+        "whose generator is on another device",
+        "Drop torch.set_default_device('mps') and move the model and each batch with .to('mps') instead (the Trainer "
+        "does it itself), or make the generator on the device that draws: torch.Generator(device='mps').",
+        (),
+        "aten/src/ATen/core/Generator.h (check_generator); https://github.com/pytorch/pytorch/issues/110820; "
+        "https://github.com/huggingface/transformers/issues/31390",
     ),
 )
