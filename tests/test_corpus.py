@@ -14,6 +14,10 @@ from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, sa
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
+    # round 44: an UNSURE label (the thread has no closing word): the CPU int4 matmul's dtype check after the MPS
+    # fallback moved the packing op to the CPU; read as an unrecognised error, whose fix (upgrade torch) is the same
+    "pytorch-123997-weight-int4pack-mm-cpu-after-mps-fallback.txt": "the CPU int4 kernel's dtype check, reached "
+    "through the fallback, is read as an unrecognised torch error (upgrade torch), not as an op with no MPS kernel",
     "casanovo-301-m1-runner-watermark-did-not-help-prose.txt": "the watermark variable 'didn't solve the issue' "
     "and the user is 'a non-macOS user': no runner, no machine and no error line in the paste; that GitHub's M1 "
     "runners are VMs is the thread's later finding",

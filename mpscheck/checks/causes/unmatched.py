@@ -16,13 +16,13 @@ import re
 from typing import Any, Callable
 
 from mpscheck.checks.causes import wrong_said
+from mpscheck.checks.causes.compile_device import CompileRules
 from mpscheck.checks.causes.half_nan import half_precision
 from mpscheck.checks.causes.hang import hang_said
 from mpscheck.checks.causes.library import own_frames
 from mpscheck.checks.causes.memory import oom_said
 from mpscheck.checks.causes.model import Cause, Evidence, evidence_of
 from mpscheck.checks.causes.pip_build import install_failure
-from mpscheck.checks.causes.precision import PrecisionRules
 from mpscheck.checks.causes.sigill import illegal_instruction
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.causes import CAUSES
@@ -62,7 +62,7 @@ def messages_lookup() -> Callable[[str], list[Any]] | None:
     return found
 
 
-class UnmatchedRules(PrecisionRules):
+class UnmatchedRules(CompileRules):
     def unmatched_errors(self) -> list[Cause]:
         """One cause for the first error the rows did not explain: its message-table class, or unrecognised."""
         if any(h.row.severity == table.ERROR for h in self.hits):
@@ -86,7 +86,7 @@ class UnmatchedRules(PrecisionRules):
             return [loading]
         if crash is None and (named := self.named_op(first)) is not None:
             return [named]
-        if crash is None and (refused := self.precision_refused(first)) is not None:  # checks/causes/precision.py
+        if crash is None and (refused := self.precision_refused(first) or self.compile_refused(first)) is not None:
             return [refused]
         return [self.unrecognised(first, crash)]
 
