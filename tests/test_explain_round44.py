@@ -86,3 +86,68 @@ def test_bash_job_reports_of_a_crash_are_crashes() -> None:
     assert explain_text("./run.sh: line 3: 77 Illegal instruction: 4  python app.py\n").cause.id == "wrong-arch-wheel"
     for line in ("the Omnibus errors are listed below", "Bus errors: none", "illegal instruction set for the test"):
         assert not _crashes(line), line
+
+
+def test_one_call_finite_eagerly_and_infinite_compiled_on_mps_is_a_wrong_result() -> None:
+    """A REPL running one computation twice, the later result on mps turning -inf or nan where the earlier was
+    finite (pytorch#152205: polygamma eager 0.4228, compiled on mps -inf): wrong results, never healthy."""
+    polygamma = (
+        ">>> torch.special.polygamma(0, torch.tensor([2]).to('mps'))\n"
+        "tensor([0.4228], device='mps:0')\n"
+        ">>> torch.compile(lambda x: torch.special.polygamma(0, x))(torch.tensor([2], device='mps'))\n"
+        "tensor([-inf], device='mps:0')\n"
+    )
+    diagnosis = explain_text(polygamma)
+    assert diagnosis.cause.id == "metal-bug-fixed-later"
+    assert diagnosis.exit_code != 0
+    # other wordings: IPython's prompts, the CPU then mps, nan instead of -inf
+    ipython = (
+        "In [3]: torch.logsumexp(x, dim=0)\nOut[3]: tensor([1.2500, 0.5000])\n"
+        "In [4]: torch.logsumexp(x.to('mps'), dim=0)\nOut[4]: tensor([nan, nan], device='mps:0')\n"
+    )
+    assert explain_text(ipython).cause.id == "metal-bug-fixed-later"
+
+
+def test_different_calls_or_agreeing_infinities_across_prompts_are_no_wrong_result() -> None:
+    """Near misses: two different functions (exp, then a log of zero on mps), the same -inf on both sides, and a
+    result that was already infinite before."""
+    for paste in (
+        ">>> torch.exp(torch.tensor([0.]))\ntensor([1.])\n"
+        ">>> torch.log(torch.tensor([0.], device='mps'))\ntensor([-inf], device='mps:0')\n",
+        ">>> torch.log(torch.tensor([0.]))\ntensor([-inf])\n"
+        ">>> torch.log(torch.tensor([0.], device='mps'))\ntensor([-inf], device='mps:0')\n",
+        ">>> torch.log(torch.tensor([0.], device='mps'))\ntensor([-inf], device='mps:0')\n"
+        ">>> torch.log(torch.tensor([1.], device='mps'))\ntensor([0.], device='mps:0')\n",
+    ):
+        assert explain_text(paste).cause.id != "metal-bug-fixed-later", paste
+
+
+def test_a_device_mismatch_under_a_default_mps_device_in_torchs_own_machinery_is_a_torch_bug() -> None:
+    """ "Placeholder storage ..." where mps is the default device and torch's optimizer, dynamo or export made the
+    tensors (pytorch#149184, #158121): a torch bug fixed later, not the user's tensors."""
+    said = (
+        '# user: instantiating optimizer after torch.set_default_device("mps") throws\n'
+        "RuntimeError: Placeholder storage has not been allocated on MPS device!\n"
+    )
+    diagnosis = explain_text(said)
+    assert diagnosis.cause.id == "metal-bug-fixed-later"
+    assert any("--upgrade torch" in command for command in diagnosis.cause.fix.commands)
+    for other in (
+        "with torch.device('mps'):\n    ep = torch.export.export(model, (x,))\n",
+        "torch.set_default_device('mps')\nmodel = torch.compile(model)\n",
+        "torch.set_default_device('mps')\nopt = torch.optim.AdamW(model.parameters())\n",
+    ):
+        text = other + "RuntimeError: Placeholder storage has not been allocated on MPS device!\n"
+        assert explain_text(text).cause.id == "metal-bug-fixed-later", other
+
+
+def test_a_device_mismatch_without_both_signs_stays_a_device_mismatch() -> None:
+    """Near misses: the default device set but no torch machinery named (the user's own tensors), torch machinery
+    but no default device of mps, a default device of cpu."""
+    error = "RuntimeError: Placeholder storage has not been allocated on MPS device!\n"
+    for before in (
+        "torch.set_default_device('mps')\nx = torch.load('batch.pt')\n",
+        "opt = torch.optim.AdamW(model.parameters())\n",
+        "torch.set_default_device('cpu')\nopt = torch.optim.SGD(params)\n",
+    ):
+        assert explain_text(before + error).cause.id == "device-mismatch", before

@@ -294,7 +294,7 @@ class UnmatchedRules(CompileRules):
             (table.fill(UPGRADE, {"python": self.python}),),
         )
         summary = {
-            "paste.values_differ": "the paste prints the same result from the CPU and from mps, and the values differ",
+            "paste.values_differ": "one result printed twice (CPU and mps, or eager and compiled): the values differ",
             "paste.garbage_values": "the paste prints a tensor of float32 denormals (memory read as floats), mps named",
         }.get(differ.fact if differ else "", "the results on mps are NaN (the run finished, so no error names the op)")
         evidence = tuple(dict.fromkeys((Evidence(nan.line, nan.text), Evidence(on_mps.line, on_mps.text))))

@@ -26,7 +26,7 @@ TOOL_ERROR = re.compile(r"^\s*(?:ERROR|Error|error|fatal error|FATAL)(?: \[[\w-]
 WARNING = re.compile(r"\b(?P<type>[A-Z]\w{0,40}Warning):[ \t]*(?P<message>\S.*)")
 CRASH = re.compile(
     # bash's job reports ("Bus error: 10", "Illegal instruction: 4") as well as zsh's and the lower-case forms
-    r"Segmentation fault|\b[Bb]us error\b|Abort trap: 6|Illegal instruction: 4\b"
+    r"Segmentation fault|\bbus error\b|\bBus error: 10\b|Abort trap: 6|Illegal instruction: 4\b"
     r"|zsh: (?:abort|segmentation fault|bus error|illegal)"
     r"|illegal hardware instruction|libc\+\+abi: terminating|Terminating app due to uncaught exception"
     r"|failed assertion `|Fatal Python error|\bKilled: 9\b|zsh: killed\b"
