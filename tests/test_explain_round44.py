@@ -8,6 +8,13 @@ torch.mps helpers) found explain missing, each read generally:
   Inductor failure on mps stays a bug of the young backend.
 - bash's job reports of a crash, capitalised ("Bus error: 10", "Illegal instruction: 4"), are crashes like zsh's
   lower-case ones (probes/paste/error_line.py).
+- a REPL running one call twice whose later result on mps turns -inf or nan where the earlier was finite (eager then
+  compiled, or the CPU then mps) is a wrong result, never healthy (probes/paste/tensor_values.py).
+- "Placeholder storage has not been allocated on MPS device" under a default device of mps, in torch's own
+  optimizer, dynamo, export or compile, is a torch bug fixed later, not the user's tensors
+  (checks/causes/default_device.py).
+- a library's own device parser refusing mps ("Device type mps not understand", ESP-PPQ) is that library's missing
+  mps, not torch's (knowledge/library_rows.py).
 
 The texts are lines of the round's pastes (tests/corpus names each) and other wordings of the same classes.
 """
@@ -151,3 +158,20 @@ def test_a_device_mismatch_without_both_signs_stays_a_device_mismatch() -> None:
         "torch.set_default_device('cpu')\nopt = torch.optim.SGD(params)\n",
     ):
         assert explain_text(before + error).cause.id == "device-mismatch", before
+
+
+def test_a_librarys_own_device_parser_refusing_mps_is_that_library_not_torch() -> None:
+    """A library that parses device names itself and does not know mps (ESP-PPQ's TorchExecutor, esp-dl#221:
+    "ValueError: Device type mps not understand."): keep that library on the CPU; torch is not at fault."""
+    for line in (
+        "ValueError: Device type mps not understand.",
+        "ValueError: Device type 'mps' not understood",
+        "RuntimeError: device type mps is not recognized by this executor",
+    ):
+        diagnosis = explain_text(line + "\n")
+        assert diagnosis.cause.id == "backend-has-no-mps", line
+        assert "CPU" in diagnosis.cause.fix.summary
+    # near misses: Inductor's own refusal (torch), a device type that is not mps, a device understood
+    assert explain_text("RuntimeError: Unsupported device type: mps\n").cause.id != "backend-has-no-mps"
+    assert explain_text("ValueError: Device type xla not understood\n").cause.id != "backend-has-no-mps"
+    assert explain_text("INFO: device type mps understood, running\n").cause.id != "backend-has-no-mps"
