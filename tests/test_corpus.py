@@ -23,6 +23,10 @@ WRONG_CAUSE = {
     "accelerate-2348-accelerate-config-no-mps-option.txt": "the thread's answer (accelerate uses mps by default, so "
     "`accelerate config` has no MPS choice) makes it healthy, but the paste holds no positive evidence that MPS works "
     "(no is_available(), no mps tensor): a healthy answer needs one, so not-enough-evidence stands",
+    # round 44: an UNSURE label (the thread has no closing word): the CPU int4 matmul's dtype check after the MPS
+    # fallback moved the packing op to the CPU; read as an unrecognised error, whose fix (upgrade torch) is the same
+    "pytorch-123997-weight-int4pack-mm-cpu-after-mps-fallback.txt": "the CPU int4 kernel's dtype check, reached "
+    "through the fallback, is read as an unrecognised torch error (upgrade torch), not as an op with no MPS kernel",
     "casanovo-301-m1-runner-watermark-did-not-help-prose.txt": "the watermark variable 'didn't solve the issue' "
     "and the user is 'a non-macOS user': no runner, no machine and no error line in the paste; that GitHub's M1 "
     "runners are VMs is the thread's later finding",

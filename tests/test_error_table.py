@@ -37,7 +37,6 @@ AWAITING_A_CASE = {
     # Rows added from torch's and the tools' own source wording (cited in each row), awaiting a tuning-corpus paste:
     "fork-after-mps": "objc[4242]: +[MPSGraphObject initialize] may have been in progress in another thread when "
     "fork() was called.",
-    "torch-mps-api-missing": "AttributeError: module 'torch.mps' has no attribute 'current_allocated_memory'",
     "library-op-no-mps": "NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'MPS' backend.",
     "int64-no-support": "RuntimeError: MPS: no support for int64 min/max ops, please cast it to int32",
     "homebrew-intel-prefix": "Error: Cannot install in Homebrew on ARM processor in Intel default prefix (/usr/local)!",

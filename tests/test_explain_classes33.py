@@ -326,9 +326,7 @@ LABELLED = [
 def test_the_same_output_under_a_cpu_and_an_mps_label_apart_is_a_wrong_result(paste: str) -> None:
     diagnosis = explain_text(paste)
     assert diagnosis.cause.id == BUG
-    assert (
-        diagnosis.cause.summary == "the paste prints the same result from the CPU and from mps, and the values differ"
-    )
+    assert diagnosis.cause.summary == "one result printed twice (CPU and mps, or eager and compiled): the values differ"
     assert diagnosis.exit_code == ExitCode.PROBLEMS
 
 
@@ -346,7 +344,7 @@ def test_the_same_output_under_a_cpu_and_an_mps_label_apart_is_a_wrong_result(pa
 )
 def test_close_values_timings_and_unpaired_blocks_are_no_difference(paste: str) -> None:
     assert explain_text(paste).cause.summary != (
-        "the paste prints the same result from the CPU and from mps, and the values differ"
+        "one result printed twice (CPU and mps, or eager and compiled): the values differ"
     )
 
 

@@ -68,7 +68,10 @@ LIBRARY: tuple[Row, ...] = (
         # A library that looks its device up by type ("KeyError: 'mps'": DGL's DGLGraph.to('mps')), or that picks a
         # half-written MPS accelerator class of its own (DeepSpeed's MPS_Accelerator with abstract methods left).
         r"\bKeyError: 'mps(?::\d)?'(?!\S)"
-        r"|Can't instantiate abstract class MPS_?Accelerator\b",
+        r"|Can't instantiate abstract class MPS_?Accelerator\b"
+        # a library's own parser of device names (ESP-PPQ's TorchExecutor: "Device type mps not understand"); torch's
+        # own refusals ("Unsupported device type: mps" from an Inductor without MPS) are other rows'
+        r"|\b[Dd]evice type '?mps'? (?:is )?not (?:understand|understood|recogni[sz]ed)\b",
         "backend-has-no-mps",
         "the library that raised this has no (complete) mps device of its own: its table of devices or its "
         "accelerator class does not cover mps",
@@ -76,7 +79,8 @@ LIBRARY: tuple[Row, ...] = (
         "torch tensors; upgrade the library if a newer release lists mps.",
         (),
         "https://github.com/dmlc/dgl/issues/4274 ('DGL currently does not support mps device'); "
-        "https://github.com/deepspeedai/DeepSpeed/issues/5132 (MPS_Accelerator with abstract methods)",
+        "https://github.com/deepspeedai/DeepSpeed/issues/5132 (MPS_Accelerator with abstract methods); "
+        "https://github.com/espressif/esp-dl/issues/221 (PPQ's executor: 'Device type mps not understand')",
     ),
     Row(
         "index-device-mismatch",

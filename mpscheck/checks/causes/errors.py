@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from mpscheck.checks.causes import no_wheel
 from mpscheck.checks.causes.conda_cuda import conda_cuda_cause
+from mpscheck.checks.causes.default_device import default_device_bug
 from mpscheck.checks.causes.explained import PROBE_ROWS, X86, deeper_causes
 from mpscheck.checks.causes.library import distribution, failing_library
 from mpscheck.checks.causes.memory import MemoryRules, default_ratio_rejected
@@ -74,6 +75,8 @@ class ErrorRules(MemoryRules):
             return in_vm
         if row.id in ("op-not-implemented", "op-fallback") and "op" in hit.groups:
             return self.op_cause(hit, evidence)
+        if row.id == "device-mismatch" and (own := default_device_bug(self.paste.text, evidence, self.python)):
+            return own
         if row.cause == "lightning-processor":
             return self.lightning(hit, evidence)
         if row.id == "sparse":

@@ -13,6 +13,7 @@ import re
 from typing import Any, Callable
 
 from mpscheck.checks.causes import wrong_said
+from mpscheck.checks.causes.compile_device import CompileRules
 from mpscheck.checks.causes.half_nan import half_precision
 from mpscheck.checks.causes.hang import hang_said
 from mpscheck.checks.causes.library import own_frames
@@ -20,7 +21,6 @@ from mpscheck.checks.causes.memory import oom_said
 from mpscheck.checks.causes.model import Cause, Evidence, evidence_of
 from mpscheck.checks.causes.other_engine import other_engine
 from mpscheck.checks.causes.pip_build import install_failure
-from mpscheck.checks.causes.precision import PrecisionRules
 from mpscheck.checks.causes.sigill import illegal_instruction
 from mpscheck.knowledge import errors as table
 from mpscheck.knowledge.causes import CAUSES
@@ -59,7 +59,7 @@ def messages_lookup() -> Callable[[str], list[Any]] | None:
     return found
 
 
-class UnmatchedRules(PrecisionRules):
+class UnmatchedRules(CompileRules):
     def unmatched_errors(self) -> list[Cause]:
         """One cause for the first error the rows did not explain: its message-table class, or unrecognised."""
         if any(h.row.severity == table.ERROR for h in self.hits):
@@ -83,7 +83,7 @@ class UnmatchedRules(PrecisionRules):
             return [loading]
         if crash is None and (named := self.named_op(first)) is not None:
             return [named]
-        if crash is None and (refused := self.precision_refused(first)) is not None:  # checks/causes/precision.py
+        if crash is None and (refused := self.precision_refused(first) or self.compile_refused(first)) is not None:
             return [refused]
         return [self.unrecognised(first, crash)]
 
@@ -294,7 +294,7 @@ class UnmatchedRules(PrecisionRules):
             (table.fill(UPGRADE, {"python": self.python}),),
         )
         summary = {
-            "paste.values_differ": "the paste prints the same result from the CPU and from mps, and the values differ",
+            "paste.values_differ": "one result printed twice (CPU and mps, or eager and compiled): the values differ",
             "paste.garbage_values": "the paste prints a tensor of float32 denormals (memory read as floats), mps named",
         }.get(differ.fact if differ else "", "the results on mps are NaN (the run finished, so no error names the op)")
         evidence = tuple(dict.fromkeys((Evidence(nan.line, nan.text), Evidence(on_mps.line, on_mps.text))))

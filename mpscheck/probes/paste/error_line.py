@@ -25,7 +25,9 @@ BARE = re.compile(r"^\s*(?P<type>RuntimeError|NotImplementedError|TypeError|Valu
 TOOL_ERROR = re.compile(r"^\s*(?:ERROR|Error|error|fatal error|FATAL)(?: \[[\w-]+\])?:\s*(?P<message>\S.*)")
 WARNING = re.compile(r"\b(?P<type>[A-Z]\w{0,40}Warning):[ \t]*(?P<message>\S.*)")
 CRASH = re.compile(
-    r"Segmentation fault|\bbus error\b|Abort trap: 6|zsh: (?:abort|segmentation fault|bus error|illegal)"
+    # bash's job reports ("Bus error: 10", "Illegal instruction: 4") as well as zsh's and the lower-case forms
+    r"Segmentation fault|\bbus error\b|\bBus error: 10\b|Abort trap: 6|Illegal instruction: 4\b"
+    r"|zsh: (?:abort|segmentation fault|bus error|illegal)"
     r"|illegal hardware instruction|libc\+\+abi: terminating|Terminating app due to uncaught exception"
     r"|failed assertion `|Fatal Python error|\bKilled: 9\b|zsh: killed\b"
     # a notebook's kernel process dying (Jupyter, VS Code's Jupyter): the same crash, told by the front end
@@ -34,7 +36,7 @@ CRASH = re.compile(
 )
 # Every pattern below needs one of these words: a line without any is skipped at once (most lines of a log).
 GATE = re.compile(
-    r"rror|RROR|xception|Failed|Exit|Warning|fault|bort|erminat|assertion|illed|illegal|Fatal|FATAL|died|rashed|isposed"
+    r"rror|RROR|xception|Failed|Exit|Warning|fault|bort|erminat|assertion|illed|llegal|Fatal|FATAL|died|rashed|isposed"
 )
 NOT_ERRORS = re.compile(r"^\s*(?:#\s*\[\.\.\.\]|raise\s|except\s|\w+ = )")  # a cut mark, code that names an error
 

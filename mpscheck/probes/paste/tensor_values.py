@@ -13,8 +13,11 @@ builds one (``a = tensor([...], device='mps:0')``). Two printed tensors are a pa
 with no prompt between (one command's output, or one script's), one on mps and the other with no device (the
 CPU), with as many numbers each. They differ when some number differs; and so that a paste printing ``x`` and
 then ``x.to('mps') * 2`` (or ``** 2``, where 1 stays 1) is not read as a bug, a pair of several numbers counts
-only where at least half of the numbers agree, or where only one side is infinite or NaN. Every pattern is
-linear: bounded runs of one character class.
+only where at least half of the numbers agree, or where only one side is infinite or NaN. Across a prompt, two
+results pair where the two commands call one function (beyond building, moving or compiling tensors) and the later,
+on mps, turns infinite or NaN where the earlier was finite: the same computation run eagerly and then compiled, or
+on the CPU and then on mps (``torch.special.polygamma(0, x)`` giving ``0.4228`` eagerly and ``-inf`` under
+torch.compile on mps, pytorch#152205). Every pattern is linear: bounded runs of one character class.
 """
 
 from __future__ import annotations
@@ -41,6 +44,12 @@ DENORMAL = re.compile(r"(?<![\w.])-?\d\.\d{4}e-(?:39|4[0-5])\b")
 GARBAGE = 3
 # A number as torch prints a tensor's floats in scientific notation ("1.4013e-45", "5.1088e-03"): a row of one.
 PRINTED_NUMBER = re.compile(r"\d\.\d{4}e[+-]\d\d")
+# A function a REPL command calls, and the calls that only build, move, print or compile tensors (not a computation).
+CALL = re.compile(r"([A-Za-z_]\w{0,40})\(")
+PLUMBING = frozenset(
+    {"tensor", "to", "cpu", "mps", "cuda", "print", "compile", "float", "half", "device", "randn", "rand", "ones"}
+    | {"zeros", "arange", "item", "numpy", "tolist", "detach", "clone", "contiguous", "no_grad", "manual_seed"}
+)
 
 
 @dataclass(frozen=True)
@@ -54,11 +63,37 @@ def parse(lines: list[str]) -> list[Observation]:
     printed = _printed(lines)
     out = _garbage(lines)
     for first, second in zip(printed, printed[1:]):
-        if _prompt_between(lines, first.line, second.line) or not _differ(first, second):
+        if _prompt_between(lines, first.line, second.line):
+            if _same_call(lines, first.line, second.line) and _turned_infinite(first, second):
+                out.append(observe(KIND, lines, second.line, "paste.values_differ", True))
+            continue
+        if not _differ(first, second):
             continue
         on_mps = first if first.device == "mps" else second
         out.append(observe(KIND, lines, on_mps.line, "paste.values_differ", True))
     return out
+
+
+def _same_call(lines: list[str], first: int, second: int) -> bool:
+    """Two REPL commands that call one function (beyond building, moving or compiling tensors): one computation
+    run twice, eagerly and compiled, or on the CPU and on mps."""
+    calls = [set(CALL.findall(_command_of(lines, number))) - PLUMBING for number in (first, second)]
+    return bool(calls[0] & calls[1])
+
+
+def _command_of(lines: list[str], number: int) -> str:
+    """The prompt line a printed result answers (within a few lines above it), or ''."""
+    for at in range(number - 1, max(number - 4, 0), -1):
+        if PROMPT.match(lines[at - 1]):
+            return lines[at - 1]
+    return ""
+
+
+def _turned_infinite(first: Printed, second: Printed) -> bool:
+    """The later result, on mps, is infinite or NaN where the earlier one of as many numbers is finite."""
+    if second.device != "mps" or len(first.values) != len(second.values):
+        return False
+    return any(_special(b) and not _special(a) for a, b in zip(first.values, second.values))
 
 
 def _garbage(lines: list[str]) -> list[Observation]:
