@@ -328,8 +328,9 @@ WRONG_FIX = {
     "osx-64` in an arm64 base (said in prose); the answer is the general one for an x86_64 library (reinstall the "
     "package), with no command for libcrypto, which is no pip package",
     "moshi-394-mlx-no-version-python-3-14.txt": "round 45: the thread's fix is an older Python (python3.12 -m venv, "
-    "then pip install moshi_mlx); the answer says to loosen the mlx pin, since nothing ties the missing mlx 0.26 "
-    "wheels to the Python version in the pip lines themselves",
+    "then pip install moshi_mlx); the Python 3.14.2 is in the reporter's environment list, kept as prose, so the "
+    "reading of a pin older than the Python shown (no_wheel.pin_predates_python) has no version to go on and the "
+    "answer says to loosen the mlx pin",
 }
 
 

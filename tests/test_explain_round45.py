@@ -18,7 +18,7 @@ The texts are lines of the round's pastes (tests/corpus names each) and other wo
 
 from __future__ import annotations
 
-from mpscheck.checks.causes import explain_text
+from mpscheck.checks.causes import explain_text, no_wheel
 from mpscheck.knowledge.cuda_only_rows import CUDA_ONLY_LIBRARY
 from mpscheck.knowledge.library_rows import LIBRARY
 from mpscheck.probes.paste.prose_cuda import CUDA_ASKED
@@ -129,3 +129,32 @@ def test_mamba_kernels_missing_on_a_mac_are_a_cuda_only_library() -> None:
         assert explain_text(line).cause.id == "backend-has-no-mps", line
     for line in ("No module named 'mamba'", "No module named 'mamba_utils_local'", "pip install mamba_ssm"):
         assert not CUDA_ONLY_LIBRARY.pattern.search(line), line
+
+
+def test_a_pin_whose_releases_pip_does_not_list_for_a_new_python_predates_that_python() -> None:
+    """Class: pip lists the pinned package only from releases newer than every version the pin names, with a Python
+    newer than 3.12 shown ("requirement mlx<0.27,>=0.26.0 ... (from versions: 0.29.4, 0.30.0)" under Python 3.14):
+    pip lists only releases with a file for this interpreter, so the pinned ones predate it; an older Python is the
+    fix, not a looser pin alone (moshi#394's reporter: "I sorted this issue by using python 3.12")."""
+    line = (
+        "ERROR: Could not find a version that satisfies the requirement mlx<0.27,>=0.26.0 (from moshi-mlx) "
+        "(from versions: 0.29.4, 0.30.0, 0.30.1)"
+    )
+    cause = explain_text(f"Using CPython 3.14.2\n{line}").cause
+    assert cause.id == "no-matching-distribution"
+    assert "older than this Python" in cause.summary
+    assert cause.fix is not None and "python3.12 -m pip install moshi-mlx" in " ".join(cause.fix.commands)
+    assert no_wheel.pin_predates_python(line, "3.14.2") is not None
+    other = (
+        "ERROR: Could not find a version that satisfies the requirement numba==0.58.1 (from versions: 0.61.0, 0.61.2)"
+    )
+    assert no_wheel.pin_predates_python(other, "3.13.1") is not None  # no parent named: the package itself
+    assert no_wheel.pin_predates_python(line, "3.12.8") is None  # a Python those releases had: no such reading
+    assert no_wheel.pin_predates_python(line, None) is None  # the Python not shown
+    newer = (
+        "ERROR: Could not find a version that satisfies the requirement kokoro==0.9.4 (from versions: 0.2.1, 0.7.16)"
+    )
+    assert no_wheel.pin_predates_python(newer, "3.14.0") is None  # the pin is newer than the list: another story
+    reaches = "requirement mlx>=0.26 (from moshi-mlx) (from versions: 0.26.1, 0.29.4)"
+    assert no_wheel.pin_predates_python(reaches, "3.14.0") is None  # a listed release meets the pin
+    assert no_wheel.pin_predates_python("requirement mlx (from versions: 0.29.4)", "3.14.0") is None  # no pin
