@@ -27,8 +27,9 @@ FEATURE_NEEDS_GPU = next(row for row in LIBRARY if row.id == "library-feature-ne
 
 
 def test_a_library_feature_that_can_only_be_used_with_a_gpu_asks_for_cuda() -> None:
-    """Class: a library's own refusal of a GPU-only feature ("can only be used with a GPU", "is only supported on
-    CUDA", "only works on NVIDIA GPUs"): the code path asks for CUDA, which mps does not stand in for."""
+    """Class: a library's own refusal of a GPU-only feature in its exception's text ("can only be used with a GPU",
+    "is only supported on CUDA", "only works on NVIDIA GPUs"): the code path asks for CUDA, which mps does not stand
+    in for. The same words in the user's prose are prose_cuda.py's (it wants a Mac named)."""
     said = (
         "# user: OmniGen errors out with:\n"
         "No avaliable GPU, offload_kv_cache wiil be set to False, which will result in large memory usage and time "
@@ -47,11 +48,12 @@ def test_a_library_feature_that_can_only_be_used_with_a_gpu_asks_for_cuda() -> N
     ):
         assert FEATURE_NEEDS_GPU.pattern.search(line), line
     for line in (
-        "this pipeline can only be used with a GPU or MPS device",  # mps counts there: no CUDA demand
-        "only works on GPU and CPU",
-        "it only runs on the CPU",
-        "MPS is only available on macOS 12.3+",
-        "the model can only be used with a license",
+        "RuntimeError: this pipeline can only be used with a GPU or MPS device",  # mps counts there: no CUDA demand
+        "ValueError: only works on GPU and CPU",
+        "RuntimeError: it only runs on the CPU",
+        "RuntimeError: MPS is only available on macOS 12.3+",
+        "PermissionError: the model can only be used with a license",
+        "# user: Current version only runs on CUDA devices.",  # prose, not the library's error (prose_cuda.py)
     ):
         assert not FEATURE_NEEDS_GPU.pattern.search(line), line
 

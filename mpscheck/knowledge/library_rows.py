@@ -123,6 +123,9 @@ LIBRARY: tuple[Row, ...] = (
         # A library's feature that demands a GPU in its own words, where "GPU" means CUDA (transformers'
         # OffloadedCache: "OffloadedCache can only be used with a GPU", OmniGen#55/#118 on M1/M3 Macs; a script's own
         # assertion message "only available on gpu", DiffRhythm#23): the code path asks for CUDA, so mps never runs.
+        # The exception's own text only ("RuntimeError: ..."): the same words in prose are read by prose_cuda.py,
+        # which asks for a Mac in the paste ("Current version only runs on CUDA devices" alone is anyone's machine).
+        r"\b[A-Z]\w{0,40}(?:Error|Exception): [^\n]{0,160}?"
         r"\b(?:can only be used|(?:(?:is|are) )?only (?:supported|available|usable)|only works?|only runs?) "
         r"(?:with|on) (?:an? )?(?:cuda|CUDA|nvidia|NVIDIA|gpu|GPU)(?: GPUs?| gpus?| devices?)?\b"
         r"(?! ?(?:or|and|/) ?(?:mps|MPS|metal|Metal|apple|Apple|cpu|CPU))",
