@@ -126,7 +126,7 @@ LIBRARY: tuple[Row, ...] = (
         # The exception's own text only ("RuntimeError: ..."): the same words in prose are read by prose_cuda.py,
         # which asks for a Mac in the paste ("Current version only runs on CUDA devices" alone is anyone's machine).
         r"\b[A-Z]\w{0,40}(?:Error|Exception): [^\n]{0,160}?"
-        r"\b(?:can only be used|(?:(?:is|are) )?only (?:supported|available|usable)|only works?|only runs?) "
+        r"\b(?:can |(?:is|are) )?only (?:be used|supported|available|usable|works?|runs?) "
         r"(?:with|on) (?:an? )?(?:cuda|CUDA|nvidia|NVIDIA|gpu|GPU)(?: GPUs?| gpus?| devices?)?\b"
         r"(?! ?(?:or|and|/) ?(?:mps|MPS|metal|Metal|apple|Apple|cpu|CPU))",
         "cuda-requested-on-mac",
