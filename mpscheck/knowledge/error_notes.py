@@ -141,8 +141,9 @@ NOTES: tuple[Row, ...] = (
         # ... or a piece of its middle, its head and tail cut away ("other allocations: 163.11 GiB,", kijai/
         # ComfyUI-WanVideoWrapper#1856): these words and a size are the MPS allocator's alone; not inside the whole
         # message (the "oom" row reads it with its numbers)
-        r"|(?<!, )\bother allocations: [\d.]{1,12} ?(?:bytes|[KMGT]i?B)\b"
-        r"|(?<!\()\bMPS allocated: [\d.]{1,12} ?(?:bytes|[KMGT]i?B)\b",
+        # (0 bytes in use is a VM's paravirtual GPU, as the doctor's own report quotes it: not read here)
+        r"|(?<!, )\bother allocations: (?!0 bytes)[\d.]{1,12} ?(?:bytes|[KMGT]i?B)\b"
+        r"|(?<!\()\bMPS allocated: (?!0 bytes)[\d.]{1,12} ?(?:bytes|[KMGT]i?B)\b",
         "out-of-memory",
         "MPS ran out of memory; the paste does not show the allocator's numbers, which tell a model too large for this "
         "Mac from memory held by other processes",
