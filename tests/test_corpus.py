@@ -292,6 +292,10 @@ WRONG_CAUSE = {
     "PyTorch): Julia's logger tells the CPU fallback across two box-drawn lines ('the GPU is not accessible.' / "
     "'Defaulting back to the CPU.') and the CUDA that gpu() calls is only a Julia package line ('[052768ef] CUDA "
     "v3.12.0'): read as not enough evidence, which claims nothing false",
+    "zonos-1-mamba-ssm-module-not-found-uv.txt": "round 45 (not fixed: the stored copy cuts the error mid-word, "
+    "'No module named 'ma'): only the traceback's source line 'from mamba_ssm.utils.generation import ...' names the "
+    "CUDA-only package, and a source line alone is no proof the import failed; the whole line is read "
+    "(cuda_only_rows.py)",
 }
 WRONG_FIX = {
     "cellpose-1063-sparse-mps-bullets-m2-ultra.txt": "the thread's fix is cellpose's own change (install it from git, "
@@ -341,6 +345,10 @@ WRONG_FIX = {
     "conda-12934-subdir-osx-64-in-arm64-anaconda-m2.txt": "the thread's cause is `conda config --env --set subdir "
     "osx-64` in an arm64 base (said in prose); the answer is the general one for an x86_64 library (reinstall the "
     "package), with no command for libcrypto, which is no pip package",
+    "moshi-394-mlx-no-version-python-3-14.txt": "round 45: the thread's fix is an older Python (python3.12 -m venv, "
+    "then pip install moshi_mlx); the Python 3.14.2 is in the reporter's environment list, kept as prose, so the "
+    "reading of a pin older than the Python shown (no_wheel.pin_predates_python) has no version to go on and the "
+    "answer says to loosen the mlx pin",
 }
 
 
@@ -406,6 +414,9 @@ WRONG_OOM_KIND = {
     "fooocus-4184-zsh-killed-8gb-m1.txt": "'zsh: killed' carries no numbers: a kill for memory reads the same whether "
     "the model is too large or other processes hold the memory (the 8 GB and 'closed all other applications' are "
     "prose), so no kind is named and the fix gives the command that tells them apart (top -o mem)",
+    "comfyui-wanvideowrapper-1856-other-allocations-m1-ultra.txt": "round 45: only a piece of the message's middle "
+    "('other allocations: 163.11 GiB,') is shown, without the cap or what MPS itself held: read as an out-of-memory "
+    "whose kind the numbers would tell, and the fix gives the command that tells them apart (top -o mem)",
 }
 
 

@@ -35,6 +35,8 @@ CUDA_ONLY_LIBRARY = Row(
     r"|name '?autogptq_cuda_(?:256|64)'? is not defined"
     # a model's code that imports xformers, which has no Metal kernels (zai-org/CogVLM#432: Linux only)
     r"|No module named '?xformers\b"
+    # Mamba's CUDA kernels (mamba_ssm, causal_conv1d), which a hybrid model's code imports (Zyphra/Zonos#1 on an M1)
+    r"|No module named '?(?:mamba_ssm|causal_conv1d)\b"
     # GPTQ-for-LLaMa's loader of 4-bit GPTQ models in text-generation-webui: CUDA kernels only
     r"|No module named '?llama_inference_offload\b"
     # pip building one of these CUDA-only packages from its source on a Mac, which has no wheel of them, and failing

@@ -137,7 +137,13 @@ NOTES: tuple[Row, ...] = (
         # ... or only its tail, the head cut away ("Music generation failed: .....disable upper limit for memory
         # allocations (may cause system failure).", ACE-Step-1.5#1336): torch's MPS allocator alone words it so;
         # not after the message's own "to " (the whole message, its numbers' rows read it, however it is wrapped)
-        r"|(?<!to )\bdisable upper limit for memory allocations \(may cause system failure\)",
+        r"|(?<!to )\bdisable upper limit for memory allocations \(may cause system failure\)"
+        # ... or a piece of its middle, its head and tail cut away ("other allocations: 163.11 GiB,", kijai/
+        # ComfyUI-WanVideoWrapper#1856): these words and a size are the MPS allocator's alone; not inside the whole
+        # message (the "oom" row reads it with its numbers)
+        # (0 bytes in use is a VM's paravirtual GPU, as the doctor's own report quotes it: not read here)
+        r"|(?<!, )\bother allocations: (?!0 bytes)[\d.]{1,12} ?(?:bytes|[KMGT]i?B)\b"
+        r"|(?<!\()\bMPS allocated: (?!0 bytes)[\d.]{1,12} ?(?:bytes|[KMGT]i?B)\b",
         "out-of-memory",
         "MPS ran out of memory; the paste does not show the allocator's numbers, which tell a model too large for this "
         "Mac from memory held by other processes",

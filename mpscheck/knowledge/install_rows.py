@@ -103,7 +103,11 @@ INSTALL: tuple[Row, ...] = (
         "pip-no-match-other",
         # pip refuses a package beside torch (a CUDA-only one such as bitsandbytes 0.43.0, flash-attn or triton has
         # no macOS file): an install failure, not an MPS error; torch's own refusal is read by probes/paste/pip.py
-        r"No matching distribution found for (?P<package>(?!torch(?:vision|audio)?\b)[A-Za-z0-9][\w.-]{0,80})",
+        r"No matching distribution found for (?P<package>(?!torch(?:vision|audio)?\b)[A-Za-z0-9][\w.-]{0,80})"
+        # ... or only pip's line before it, the one a paste often keeps ("Could not find a version that satisfies
+        # the requirement mlx<0.27,>=0.26.0 (from moshi-mlx)", kyutai-labs/moshi#394: no mlx 0.26 for Python 3.14)
+        r"|Could not find a version that satisfies the requirement "
+        r"(?P<package2>(?!torch(?:vision|audio)?\b)[A-Za-z0-9][\w.-]{0,80})",
         "no-matching-distribution",
         "pip found no release of {package} (as pinned) that installs on this Python and platform: the install "
         "stops before torch runs",

@@ -123,6 +123,26 @@ LIBRARY: tuple[Row, ...] = (
         "https://github.com/google-deepmind/mujoco (python/mujoco/__init__.py: the ImportError on a translated "
         "x86_64 Python); https://github.com/huggingface/lerobot/pull/665",
     ),
+    Row(
+        "library-feature-needs-gpu",
+        # A library's feature that demands a GPU in its own words, where "GPU" means CUDA (transformers'
+        # OffloadedCache: "OffloadedCache can only be used with a GPU", OmniGen#55/#118 on M1/M3 Macs; a script's own
+        # assertion message "only available on gpu", DiffRhythm#23): the code path asks for CUDA, so mps never runs.
+        # The exception's own text only ("RuntimeError: ..."): the same words in prose are read by prose_cuda.py,
+        # which asks for a Mac in the paste ("Current version only runs on CUDA devices" alone is anyone's machine).
+        r"\b[A-Z]\w{0,40}(?:Error|Exception): [^\n]{0,160}?"
+        r"\b(?:can |(?:is|are) )?only (?:be used|supported|available|usable|works?|runs?) "
+        r"(?:with|on) (?:an? )?(?:cuda|CUDA|nvidia|NVIDIA|gpu|GPU)(?: GPUs?| gpus?| devices?)?\b"
+        r"(?! ?(?:or|and|/) ?(?:mps|MPS|metal|Metal|apple|Apple|cpu|CPU))",
+        "cuda-requested-on-mac",
+        "a library feature the code turned on (a GPU-offloaded cache, a GPU-only kernel or mode) works only with a "
+        "CUDA GPU, which no Mac has: mps does not count as that GPU",
+        "Turn that feature off on the Mac (OmniGen: pipe(..., use_kv_cache=False) or offload_kv_cache=False; the "
+        "library's GPU-only option in general) and run on device mps, not cuda.",
+        (),
+        "transformers cache_utils.py (OffloadedCache: 'OffloadedCache can only be used with a GPU'); "
+        "https://github.com/VectorSpaceLab/OmniGen/issues/118 (maintainer: use_kv_cache=False on mps)",
+    ),
     *DISTRIBUTED,
     *HALF,
     *ENGINE,

@@ -92,6 +92,9 @@ class ErrorRules(MemoryRules):
             return cuda
         if row.cause == "no-matching-distribution" and row.id != "pip-no-match-other":  # that one is not torch's
             return self.no_distribution(hit, evidence)
+        python = info.version if (info := self.facts.target.interpreter) else None
+        if row.id == "pip-no-match-other" and (predates := no_wheel.pin_predates_python(hit.text, python)):
+            return Cause(row.cause, *predates, evidence + self.ev("interpreter.version"), row.source)
         if row.cause == "cuda-requested-on-mac" and (quantized := BITSANDBYTES_USED.search(self.paste.text)):
             return self.cuda_for_bitsandbytes(quantized, evidence)
         if row.id == "cuda-only-library":

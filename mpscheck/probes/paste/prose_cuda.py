@@ -37,6 +37,11 @@ CUDA_ASKED = gated(
     r"|(?:error|exception|message|complains?|complaining|says|saying|tells? me)\b[^\n]{0,40}?"
     r"\bno (?:nvidia |cuda(?:[- ]capable)? )(?:nvidia |cuda )?(?:devices?|gpus?)(?: (?:is|are|was|were))? "
     r"(?:found|detected|available))\b"
+    # ... told in Chinese: the tool's refusal retold ("现在运行就提示不支持cuda", ComfyUI_StepAudioTTS#11: "running
+    # it says CUDA is not supported", then "I am on a Mac"), or the code said to need or support only CUDA; not
+    # "我的mac没有cuda" (my Mac has no CUDA) nor a question whether it needs CUDA ("需要cuda吗")
+    r"|(?:提示|报错|显示|告诉我|说)[^\n，。,.]{0,6}?(?:不支持|没有|找不到|缺少|需要)\s?cuda"
+    r"|(?:只|仅)(?:支持|能用|能在)\s?cuda|(?:要求|依赖|必须用?)\s?cuda(?!\s?(?:吗|么|\?|？))"
 )
 # A traceback's source line that starts torch.distributed with NCCL (Meta's llama examples:
 # `torch.distributed.init_process_group("nccl")`): code that ran and asks for an NVIDIA GPU, even where the stored
