@@ -15,8 +15,9 @@ from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, sa
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
     "transformers-31408-whisper-mps-from-4-40-two-envs.txt": "two environment reports that differ only in the "
-    "transformers release and a title saying whisper stopped running on MPS from 4.40.0: no error line, and that 4.40 "
-    "calls torch.isin (no MPS kernel before torch 2.4) is the maintainers' knowledge, not the paste's",
+    "transformers release and a title saying whisper stopped running on MPS from 4.40.0: no error line (read as the "
+    "crash its '## setup with crash' heading tells, fixed by a later torch), and that 4.40 calls torch.isin (no MPS "
+    "kernel before torch 2.4) is the maintainers' knowledge, not the paste's",
     "transformers-36413-qwen2vl-mps-version-table.txt": "a table of releases that work and the one that does not on "
     "MPS, no error line: a regression of a library release told in words, which no reader takes as evidence of a "
     "cause (the thread's fix is a later transformers, PR #36891)",
@@ -224,10 +225,6 @@ WRONG_CAUSE = {
     "kohya-ss-578-gpu-zero-lora-12-hours.txt": "'%GPU is zero' and 12 hours told in words: a GPU idle at 0 % is also "
     "what a swapping run shows (rounds 15 and 17; this thread found both: accelerate not set to MPS, then paging), "
     "so it says not enough evidence, variant slow, naming both and the checks that tell them apart",
-    "amadeus-67-qwen-asr-mps-matmul-torch-251-chinese.txt": "the crash is only quoted in Chinese prose, in backticks "
-    "('推理崩溃，报 `mps.matmul: incompatible dimensions / invalid shape`（SIGABRT）'), a bare MPS error with no "
-    "exception class, and the newer torch said to work is in a list line ('Torch/Torchaudio 2.7.0：... 识别正确'): "
-    "the shared reader of bare error lines is the merger's (round 27 leaves it)",
     "insanely-fast-whisper-234-isin-pipx-title-cut-traceback.txt": "the error is only the title's bare line "
     "('aten::isin.Tensor_Tensor_out is not currently implemented for the MPS device', no exception class) and the "
     "stored traceback is cut before its last line: the shared reader of bare error lines is the merger's",

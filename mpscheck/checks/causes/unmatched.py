@@ -283,7 +283,7 @@ class UnmatchedRules(CompileRules):
                 return [oom_said(self, oom)]
             crashed = self.paste.get("paste.crash_said")
             if crashed is None and "mps" in self.paste.text.lower():  # on the chip's line, or a hang; mps named
-                crashed = self.paste.get("paste.crash_said_mac") or self.paste.get("paste.hang_said")
+                crashed = wrong_said.crash_told_apart(self.paste)
             if crashed:
                 return [self.crash_said(crashed)]
             return self.told_in_words()

@@ -69,3 +69,9 @@ def nan_cast(paste: Paste, facts: Facts) -> Observation | None:
         return None
     number = paste.text.count("\n", 0, found.start()) + 1
     return Observation("paste.picture_wrong", True, number, paste.text.split("\n")[number - 1], "prose")
+
+
+def crash_told_apart(paste: Paste) -> Observation | None:
+    """A crash or a hang told on a line that does not name mps (beside a Mac's chip, or on no machine at all:
+    probes/paste/crash_words.py), for a paste that names mps elsewhere: the crash the paste tells, never healthy."""
+    return paste.get("paste.crash_said_mac") or paste.get("paste.hang_said") or paste.get("paste.crash_said_apart")

@@ -42,6 +42,7 @@ PARSERS = (
     "contrast",
     "gpu_off",
     "prose",
+    "crash_words",
     "torch_pins",
     "errors",
 )

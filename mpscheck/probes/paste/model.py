@@ -100,7 +100,7 @@ PASTE_FACTS = frozenset(
     {
         "abort", "archspec", "brew_prefix", "checkpoint_elsewhere", "conda_command", "conda_python", "conda_subdir_env",
         "container",
-        "ci_said", "crash_line", "crash_said", "crash_said_mac", "hang_said",
+        "ci_said", "crash_line", "crash_said", "crash_said_apart", "crash_said_mac", "hang_said",
         "cuda_asked", "degenerate_text", "garbage_values",
         "device_used", "doctor_failed", "env_after_import", "error_line", "exception", "fails_on_mac", "frame",
         "framework_mps_available", "gpu_off_works", "guest_said", "install_failed", "intel_prose", "lightning",
