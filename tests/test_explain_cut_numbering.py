@@ -98,3 +98,14 @@ def test_the_count_of_breaks_read_in_pieces_is_one_breaks_count_wherever_the_pie
         for piece in pieces[1:]:
             breaks.add(piece)
         assert breaks.count == one_break(text.decode()).count("\n"), pieces
+
+
+def test_a_long_text_stream_keeps_its_end_and_numbers_its_lines() -> None:
+    """Standard input that gives text, not bytes (a stream with no buffer): its end is read and numbered as a byte
+    stream's is."""
+    lines = [f"step {n}" for n in range(60_000)] + ["RuntimeError: MPS backend out of memory"]
+    given = read_input("-", io.StringIO("\r\n".join(lines)))
+    assert given.cut and given.text.endswith("RuntimeError: MPS backend out of memory")
+    last = given.text.count("\n") + 1
+    assert given.input_line(last) == len(lines)
+    assert given.input_line(HEAD_LINES + 1) == len(lines) - (last - HEAD_LINES) + 1

@@ -160,4 +160,19 @@ def test_a_pin_whose_releases_pip_does_not_list_for_a_new_python_predates_that_p
     assert no_wheel.pin_predates_python(newer, "3.14.0") is None  # the pin is newer than the list: another story
     reaches = "requirement mlx>=0.26 (from moshi-mlx) (from versions: 0.26.1, 0.29.4)"
     assert no_wheel.pin_predates_python(reaches, "3.14.0") is None  # a listed release meets the pin
+    exactly = "requirement mlx==0.29.4 (from moshi-mlx) (from versions: 0.29.4, 0.30.0)"
+    assert no_wheel.pin_predates_python(exactly, "3.14.0") is None  # the lowest listed is the pin itself
     assert no_wheel.pin_predates_python("requirement mlx (from versions: 0.29.4)", "3.14.0") is None  # no pin
+
+
+def test_a_macos_update_told_on_a_mac_that_names_no_mps_is_the_backends_regression() -> None:
+    """The regression told in words is read on a Mac shown by sw_vers even where the paste never writes "mps" (the
+    judge asks for macOS or mps named: checks/causes/unmatched.py)."""
+    sw_vers = "ProductName: macOS\nProductVersion: 14.4\nBuildVersion: 23E214\n"
+    said = "# user: it worked until I updated to Sonoma, now the GPU run fails"
+    diagnosis = explain_text(sw_vers + said)
+    assert (diagnosis.cause.id, diagnosis.cause.variant) == ("metal-bug-fixed-later", "macos-regression")
+    linux = (
+        "Linux box 6.8.0-45-generic #45-Ubuntu SMP x86_64 GNU/Linux\n# user: it worked until I updated, now it fails"
+    )
+    assert explain_text(linux).cause.variant != "macos-regression"  # not a Mac, and no mps named
