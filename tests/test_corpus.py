@@ -14,6 +14,9 @@ from tests.corpus_cases import FIX_SHAPES, HELDOUT, Case, cases, fix_matches, sa
 
 # file name -> why the engine's answer differs from the thread's (strict: a fix turns them into failures).
 WRONG_CAUSE = {
+    "litgpt-1706-illegal-hardware-instruction-title.txt": "a title-only 'zsh: illegal hardware instruction': the "
+    "thread's answer is a LitGPT release that fixed its macOS default precision, which the line does not show; alone, "
+    "an illegal instruction on a Mac is read as a binary built for the other architecture (round 47, UNSURE case)",
     "transformers-31408-whisper-mps-from-4-40-two-envs.txt": "two environment reports that differ only in the "
     "transformers release and a title saying whisper stopped running on MPS from 4.40.0: no error line (read as the "
     "crash its '## setup with crash' heading tells, fixed by a later torch), and that 4.40 calls torch.isin (no MPS "
@@ -295,6 +298,15 @@ WRONG_CAUSE = {
     "(cuda_only_rows.py)",
 }
 WRONG_FIX = {
+    "keras-23700-torch-backend-float64-numpy-wrapped.txt": "the thread's command is Keras's own switch "
+    "(KERAS_TORCH_DEVICE=cpu); the answer gives float64's general fix, cast to float32, since the paste's error is "
+    "torch's and the Keras setting is the thread's knowledge (round 47)",
+    "ultralytics-15672-yolov10-gathernd-assert-coreml-gather.txt": "the thread's fix is an Ultralytics release "
+    "(8.2.79, an int64 index before YOLOv10's gather); the answer says to upgrade torch, since the paste names no "
+    "Ultralytics release (round 47)",
+    "ultralytics-19770-yolo11-torch-2-2-2-select-device-zh.txt": "the thread's command is a Python call "
+    "(model.train(..., device='mps')); the answer says the same in words (device='mps' in the code, the config or "
+    "--device) with no command to compare (round 47)",
     "cellpose-1063-sparse-mps-bullets-m2-ultra.txt": "the thread's fix is cellpose's own change (install it from git, "
     "which runs get_masks_torch on the CPU for MPS); the answer says to keep the sparse tensor on the CPU or upgrade "
     "torch, since the paste names no cellpose release that does it",

@@ -35,6 +35,9 @@ AWAITING_A_CASE = {
     "doc-hint-macos": "MPS not available because the current MacOS version is not 12.3+ and/or you do not have "
     "an MPS-enabled device on this machine.",
     # Rows added from torch's and the tools' own source wording (cited in each row), awaiting a tuning-corpus paste:
+    # round 47: ultralytics#19770's copy ends before this line (its banner with no device is read instead)
+    "framework-invalid-cuda-device": "ValueError: Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid "
+    "CUDA device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU.",
     "fork-after-mps": "objc[4242]: +[MPSGraphObject initialize] may have been in progress in another thread when "
     "fork() was called.",
     "library-op-no-mps": "NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'MPS' backend.",

@@ -14,6 +14,7 @@ from __future__ import annotations
 from mpscheck.knowledge.distributed_rows import DISTRIBUTED
 from mpscheck.knowledge.engine_rows import ENGINE
 from mpscheck.knowledge.error_rows import Row
+from mpscheck.knowledge.framework_device_rows import FRAMEWORK_DEVICE
 from mpscheck.knowledge.half_rows import HALF
 
 UPGRADE = "{python} -m pip install --upgrade torch"
@@ -146,4 +147,5 @@ LIBRARY: tuple[Row, ...] = (
     *DISTRIBUTED,
     *HALF,
     *ENGINE,
+    *FRAMEWORK_DEVICE,
 )

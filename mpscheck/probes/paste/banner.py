@@ -22,6 +22,12 @@ ULTRALYTICS = gated(
     r"Ultralytics\s+(?:YOLO[A-Za-z]*\s*)?(?P<version>\d[\w.]*)(?![\w.]).{0,200}?Python-(?P<python>\d+\.\d+(?:\.\d+)?)\s+"
     r"torch-(?P<torch>\d[\w.+]*)\s+(?P<device>CPU|MPS|CUDA:\d+)(?:\s+\((?P<chip>[^)]*)\))?"
 )
+# Ultralytics' banner cut after torch's version, no device named: select_device prints it so just before it raises
+# "Invalid CUDA 'device=0' requested" (ultralytics#19770, whose copy ends inside select_device): CUDA was asked for.
+ULTRALYTICS_NO_DEVICE = gated(
+    r"Ultralytics\s+(?:YOLO[A-Za-z]*\s*)?(?P<version>\d[\w.]*)(?![\w.]).{0,200}?Python-(?P<python>\d+\.\d+(?:\.\d+)?)\s+"
+    r"torch-(?P<torch>\d[\w.+]*)[ \t]*$"
+)
 YOLOV5 = gated(
     r"YOLOv5 \S+ (?P<version>v?\d[\w.-]*)\s+(?:Python-(?P<python>\d+\.\d+(?:\.\d+)?)\s+)?"
     r"torch[- ](?P<torch>\d[\w.+]*)\s+"
@@ -87,6 +93,13 @@ def _line(seen: Seen, line: str) -> list[Observation]:
         if match["chip"] and match["chip"].startswith(("Apple", "Intel")):
             found.append(seen("host.cpu_brand", match["chip"]))
         return found
+    if match := ULTRALYTICS_NO_DEVICE.search(line):
+        return [
+            seen("interpreter.packages.ultralytics", match["version"]),
+            seen("interpreter.version", match["python"]),
+            seen("torch.version", match["torch"]),
+            seen("paste.cuda_asked", True),
+        ]
     if match := YOLOV5.search(line):
         found = [
             seen("torch.version", match["torch"]),

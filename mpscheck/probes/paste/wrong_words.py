@@ -149,6 +149,14 @@ BLACK_PICTURE = gated(
 # at ``.astype(np.uint8)``: Fooocus's core.py, diffusers' image_processor.py): the picture held NaN, so came out
 # black. numpy's own words, read as shown rather than said.
 NAN_CAST = gated(r"RuntimeWarning: invalid value encountered in cast")
+# The same said in Chinese ("最终输出的视频文件是乱的", "结果就出现错乱", yolov5#13226; "mps和cpu结果不一样"): a result
+# (结果, 输出, 检测, 框 but never 框架 the framework) called garbled, wrong, black or different within a clause; never
+# an error raised (报错, 错误信息) nor a result called normal (正常).
+_ZH_RESULT = r"(?:结果|输出|检测|识别|框(?!架)|图片|图像|视频|预测)"
+ZH_WRONG = gated(
+    _ZH_RESULT + r"[^\n，。；,.;]{0,12}?(?:是乱的|乱了|错乱|乱码|不对|不正确|不准确|全黑|黑屏|全是 ?0)"
+    r"|结果[^\n，。；,.;]{0,6}?(?:不一样|不一致|不同)"
+)
 WRONG_SAID = (
     *WRONG_NEAR,
     MAC_RESULTS_BAD,
@@ -162,7 +170,7 @@ WRONG_SAID = (
 # The same words with no device on their line, mps named elsewhere in the paste ("I run this project in MacOS ... using
 # mps" above "The predicted line seems odd too", Time-Series-Library#677): only the words that call a result wrong,
 # never "different" or "zeros" (a setting, a count). The judge takes it only where the paste names mps.
-WRONG_APART = (STRONG_RESULT, OTHER_WRONG, RESULTS_BAD, BLACK_PICTURE, NAN_CAST)
+WRONG_APART = (STRONG_RESULT, OTHER_WRONG, RESULTS_BAD, BLACK_PICTURE, NAN_CAST, ZH_WRONG)
 # ... or said of the GPU of a Mac, not named mps ("the GPU option does not detect any cells" on "my macOS M1",
 # cellpose#1034; "still black images outside of CPU mode", chaiNNer#2138): a Mac's GPU is torch's mps device. Only
 # results shown wrong, never a number of the GPU ("%GPU is zero" is a run on the CPU, not a wrong result).
