@@ -211,7 +211,9 @@ def test_degenerate_text_with_no_request_for_mps_says_nothing_of_mps(output: str
     ],
 )
 def test_excited_words_laughs_and_short_repeats_are_no_degenerate_text(output: str) -> None:
-    assert explain_text('device = "mps"\n' + output).cause.id != BUG
+    cause = explain_text('device = "mps"\n' + output).cause
+    # not read as degenerate text; "It crashes" beside mps is a crash told on mps (probes/paste/crash_words.py)
+    assert cause.id != BUG or not cause.summary.startswith("the text the run on mps generated has degenerated")
 
 
 # ---- the CPU used where the user is after mps ------------------------------------------------------------------------
