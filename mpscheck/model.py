@@ -81,6 +81,7 @@ class Finding:
     details: tuple[str, ...] = ()
     fix: Remediation | None = None
     blocked_by: str | None = None  # a skip caused by this upstream failure
+    cause: str | None = None  # the cause id of this finding where it is not its check's own (explain's judge)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -181,6 +181,7 @@ def test_torch_2_2_on_macos_14_5_is_upgraded_on_arm64_and_run_on_the_cpu_on_x86_
         "torch 2.2.2 on macOS 14.5 (23F79) gives silently wrong results on MPS (pytorch/pytorch#122016)",
         (),
         Remediation("Upgrade torch to 2.3 or later.", (f"{PYTHON} -m pip install --upgrade 'torch>=2.3'",)),
+        cause="metal-bug-fixed-later",  # a torch bug macOS 14.4 exposed, fixed in 2.3 (round 46): not an old macOS
     )
     assert macos_check(rec.ROSETTA, ("x86_64",)) == Outcome(
         Status.FAIL,

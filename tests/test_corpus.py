@@ -296,6 +296,13 @@ WRONG_CAUSE = {
     "'No module named 'ma'): only the traceback's source line 'from mamba_ssm.utils.generation import ...' names the "
     "CUDA-only package, and a source line alone is no proof the import failed; the whole line is read "
     "(cuda_only_rows.py)",
+    # round 46 (pytorch/pytorch MPS issues of 2023-2024), after its fixes
+    "pytorch-109716-tensor-indexing-error-title.txt": "round 46 (not fixed: a title alone, 'Tensor indexing error "
+    "when using 'mps'', with no message, version or result): read as not enough evidence, which claims nothing "
+    "false; that a later nightly fixed it is the thread's",
+    "pytorch-117027-slow-conv3d-forward-torch-2-1-1.txt": "round 46 (not fixed: the torch release is told only in "
+    "the user's words, 'Pytorch 2.1.1', and no reader takes a version from prose): aten::slow_conv3d_forward is "
+    "read as an input on the CPU or one too large (device-mismatch), where torch before 2.2 had no MPS Conv3d",
 }
 WRONG_FIX = {
     "keras-23700-torch-backend-float64-numpy-wrapped.txt": "the thread's command is Keras's own switch "

@@ -53,7 +53,9 @@ def run_checks(checks: Iterable[Check], ctx: Context) -> list[Finding]:
         root = ctx.roots.get(outcome.blocked_by, outcome.blocked_by) if outcome.blocked_by else None
         if root:
             ctx.roots[item.id] = root
-        finding = Finding(item.id, item.title, outcome.status, outcome.summary, outcome.details, outcome.fix, root)
+        finding = Finding(
+            item.id, item.title, outcome.status, outcome.summary, outcome.details, outcome.fix, root, outcome.cause
+        )
         ctx.findings[item.id] = finding
         findings.append(finding)
     return findings

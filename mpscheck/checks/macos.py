@@ -6,6 +6,8 @@ under Rosetta the cure for an old torch is a native Python, not an upgrade.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from mpscheck.checks.machine import wheel_arch
 from mpscheck.checks.registry import Context, Outcome, check, failed, fix, passed, skipped, warned
 from mpscheck.checks.wording import torch_named
@@ -94,7 +96,8 @@ def _below_floor(
 
 
 def _wrong_results_on_2_2(ctx: Context, shown: str, advice: InstallAdvice) -> Outcome:
-    """torch 2.2 on macOS 14.4+: silently wrong results on MPS (pytorch/pytorch#122016)."""
+    """torch 2.2 on macOS 14.4+: silently wrong results on MPS (pytorch/pytorch#122016). A torch bug that the
+    newer macOS exposed, fixed in torch 2.3 (pytorch#123234): its cause is metal-bug-fixed-later, not an old macOS."""
     version = ctx.torch.version if ctx.torch else None
     if upstream := ctx.upstream_problem("python-arch"):
         return ctx.blocked(upstream)  # x86_64 wheels end at 2.2.2: the cure is a native Python
@@ -107,9 +110,12 @@ def _wrong_results_on_2_2(ctx: Context, shown: str, advice: InstallAdvice) -> Ou
                 "mpscheck doctor --require none",
             ),
         )
-    return failed(
-        f"torch {version} on {shown} gives silently wrong results on MPS (pytorch/pytorch#122016)",
-        fix("Upgrade torch to 2.3 or later.", ctx.install("torch>=2.3", *_numpy(advice), upgrade=True)),
+    return replace(
+        failed(
+            f"torch {version} on {shown} gives silently wrong results on MPS (pytorch/pytorch#122016)",
+            fix("Upgrade torch to 2.3 or later.", ctx.install("torch>=2.3", *_numpy(advice), upgrade=True)),
+        ),
+        cause="metal-bug-fixed-later",
     )
 
 

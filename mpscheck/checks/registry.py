@@ -30,6 +30,8 @@ class Outcome:
     details: tuple[str, ...] = ()
     fix: Remediation | None = None
     blocked_by: str | None = None  # set on a skip caused by an upstream failure
+    # the cause id this outcome stands for where it is not the check's own (a torch bug the macOS check sees)
+    cause: str | None = None
 
 
 def passed(summary: str, *details: str) -> Outcome:

@@ -151,9 +151,9 @@ TABLE: tuple[Row, ...] = (
     Row(
         "int64-op",
         r"MPS: (?P<op>\w+) op with int64 input is supported natively starting from macOS (?P<macos>[\d.]+)"
-        r"|MPS does not support (?P<op2>\w+) op with int64 input"
-        # torch 1.12/1.13's unary ops refused int64 on every macOS ("Operation 'sign_out_mps()' does not support
-        # input type 'int64' in MPS backend.", UnaryOps.mm); later torch has the kernel from macOS 13.3
+        r"|MPS does not support (?P<op2>\w{1,40}(?:/\w{1,40})?) ops? with int64 input"  # "min/max ops": pytorch#94515
+        r"|(?<![\w/])(?P<op4>\w{1,40}(?:/\w{1,40})?) (?:is )?not supported for Long dtype on MPS"  # 2.0's assert
+        # torch 1.12/1.13's unary ops refused int64 on any macOS ("Operation 'sign_out_mps()' ...", UnaryOps.mm)
         r"|Operation '(?P<op3>\w{1,40}?)(?:_out)?_mps\(\)' does not support input type 'int64'",
         "int64-op-needs-newer-macos",
         "this op has no int64 MPS kernel before macOS {macos_or}",

@@ -312,7 +312,7 @@ class _Judge(SetupRules, ErrorRules, UnmatchedRules):
             if finding.status is not Status.FAIL:
                 continue
             needs = inputs.get(finding.id, ())
-            own = check_cause(finding.id)
+            own = finding.cause or check_cause(finding.id)
             cause_id = own or "doctor-check-failed"
             variant = None if own else finding.id
             out.append(Cause(cause_id, finding.summary, finding.fix, self.ev(*needs), "docs/checks.md", (), variant))
