@@ -41,19 +41,16 @@ def mps_asked(text: str) -> bool:
 
 def degenerate_text(text: str) -> Observation | None:
     """The first line of degenerate generated text in *text*'s first or last ``LIMIT`` characters, or None."""
-    lines = text.split("\n") if len(text) <= 2 * LIMIT else None
-    if lines is not None:
-        return _first_in(lines, 0, lines)
-    head = text[:LIMIT].split("\n")
-    found = _first_in(head, 0, head)
+    if len(text) <= 2 * LIMIT:
+        return _first_in(text.split("\n"), 0)
+    found = _first_in(text[:LIMIT].split("\n"), 0)
     if found is not None:
         return found
-    start = text.index("\n", len(text) - LIMIT) + 1 if "\n" in text[len(text) - LIMIT :] else len(text) - LIMIT
-    tail = text[start:].split("\n")
-    return _first_in(tail, text.count("\n", 0, start), tail)
+    start = text.find("\n", len(text) - LIMIT) + 1 or len(text) - LIMIT  # from a whole line where there is one
+    return _first_in(text[start:].split("\n"), text.count("\n", 0, start))
 
 
-def _first_in(lines: list[str], before: int, shown: list[str]) -> Observation | None:
+def _first_in(lines: list[str], before: int) -> Observation | None:
     """The first degenerate line of *lines*, numbered after the *before* lines of the paste that precede them."""
     for number, line in enumerate(lines, start=1):
         if line.lstrip().startswith("#"):  # the user's words or a comment, never what the model generated
@@ -61,12 +58,12 @@ def _first_in(lines: list[str], before: int, shown: list[str]) -> Observation | 
         for run in LETTERS.finditer(line):
             found = GLUED.search(run[0][:TOKEN])
             if found and len(set(found["unit"].lower())) > 2:  # "ThisThis...", not "aaaa..." nor "hahaha..."
-                return _seen(shown, number, before, found["unit"])
+                return _seen(lines, number, before, found["unit"])
         if "!!!!!!!!" in line and TOKEN_ZERO_RUN.search(line):
-            return _seen(shown, number, before, "!")
+            return _seen(lines, number, before, "!")
     bangs = [n for n, line in enumerate(lines, start=1) if _bangs(line)]
     if len(bangs) >= 2:  # on two lines or more: one excited sentence is someone's words
-        return _seen(shown, bangs[0], before, "!")
+        return _seen(lines, bangs[0], before, "!")
     return None
 
 
